@@ -1,0 +1,59 @@
+#pragma once
+// Plays one skeletal clip on one SkinningData (public contract, DESIGN.md; rules P1-P11).
+//
+// The player holds references: the SkinningData and the current clip must outlive it. It owns
+// the playback position, one cursor per track and three matrix arrays (local, world, skin), so
+// one player is the per-instance state of one skin; give each thread or character its own.
+// update() allocates nothing.
+#include <span>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+
+#include "marrow/anim/animation_clip.hpp"
+#include "marrow/anim/track_sampler.hpp"
+#include "marrow/core/ticks.hpp"
+#include "marrow/skin/skinning_data.hpp"
+
+namespace marrow {
+
+class AnimationPlayer {
+ public:
+  // P1/P4: validates data (std::invalid_argument, before any allocation for a negative
+  // bone_count), copies the bind pose into the local array and computes the bind pose at once.
+  explicit AnimationPlayer(const SkinningData& data);
+
+  // P2: keeps a reference to clip and rewinds to 0. Throws std::invalid_argument for a clip
+  // validate_clip refuses, or a SceneNode clip (its indices are not palette indices).
+  void start_clip(const AnimationClip& clip);
+
+  // P3: relative adds time to the position, otherwise seeks to it. A clip with positive
+  // duration loops by floor-modulo on ticks, or clamps to [0, duration] when loop is false;
+  // no clip, or a zero duration, holds 0. Then recomputes every array.
+  void update(Ticks time, bool relative_to_current_time, bool loop = true);
+
+  // Drops the current clip: the player holds the bind pose at time 0.
+  void stop_clip();
+
+  Ticks current_time() const { return current_time_; }
+  const AnimationClip* current_clip() const { return clip_; }
+
+  std::span<const glm::mat4> bone_transforms() const { return local_; }   // local
+  std::span<const glm::mat4> world_transforms() const { return world_; }  // model space
+  std::span<const glm::mat4> skin_transforms() const { return skin_; }    // world * inverse_bind
+
+  const SkinningData& skinning_data() const { return data_; }
+
+ private:
+  void recompute();
+
+  const SkinningData& data_;
+  const AnimationClip* clip_ = nullptr;
+  Ticks current_time_{};
+  std::vector<TrackCursor> cursors_;
+  std::vector<glm::mat4> local_;
+  std::vector<glm::mat4> world_;
+  std::vector<glm::mat4> skin_;
+};
+
+}  // namespace marrow

@@ -1,0 +1,32 @@
+#pragma once
+// Time in marrow: 100 ns ticks (the seed's TimeSpan resolution) held in a signed 64-bit count.
+// Player looping is integer floor-modulo on these ticks, so long sessions never lose precision.
+#include <chrono>
+#include <cstdint>
+
+namespace marrow {
+
+using Ticks = std::chrono::duration<std::int64_t, std::ratio<1, 10'000'000>>;
+
+inline constexpr std::int64_t kTicksPerSecond = 10'000'000;
+
+// Seconds to ticks, rounded to nearest. Non-finite input gives 0; values beyond the range of
+// Ticks saturate, so hostile times never overflow.
+Ticks ticks_from_seconds(double seconds) noexcept;
+
+// Ticks to seconds as a double (exact for any duration below 2^53 ticks, about 28 years).
+constexpr double seconds_from_ticks(Ticks t) noexcept {
+  return static_cast<double>(t.count()) / static_cast<double>(kTicksPerSecond);
+}
+
+// a + b without signed overflow: the result saturates at the limits of Ticks.
+Ticks saturating_add(Ticks a, Ticks b) noexcept;
+
+// Floor-modulo: the result is in [0, period) for any a, with period > 0.
+constexpr Ticks floor_mod(Ticks a, Ticks period) noexcept {
+  std::int64_t r = a.count() % period.count();
+  if (r < 0) r += period.count();
+  return Ticks{r};
+}
+
+}  // namespace marrow

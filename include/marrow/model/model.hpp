@@ -1,0 +1,106 @@
+#pragma once
+// A loaded (or built) model: scene nodes as bones, meshes of parts with interleaved vertex
+// bytes, skins, and animations.
+//
+// Thread safety: after loading, a Model is read-only and may be shared by any number of
+// instances and threads. Per-frame state (bone poses, morph weights, posed vertices) lives in
+// an Animator; the only shared mutable state is each SkinnedMaterial's palette, which is
+// drawing state owned by the drawing thread (see SkinnedMaterial).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+#include "marrow/anim/animation_clip.hpp"
+#include "marrow/core/diagnostic.hpp"
+#include "marrow/core/vertex_layout.hpp"
+#include "marrow/model/material.hpp"
+#include "marrow/model/skin.hpp"
+#include "marrow/model/skinned_material.hpp"
+#include "marrow/morph/morph_target_data.hpp"
+#include "marrow/morph/morph_weight_track.hpp"
+
+namespace marrow {
+
+// A scene node. Bone 0 of an imported model is a synthetic root; bone index == scene-node index.
+struct ModelBone {
+  std::string name;
+  int parent = -1;             // bone index, always below this bone's own index; -1 for the root
+  glm::mat4 transform{1.f};    // local, relative to the parent
+  int source_node = -1;        // node index in the source file, -1 for the synthetic root
+};
+
+enum class PrimitiveMode : std::uint8_t { Points, Lines, LineLoop, LineStrip, Triangles, TriangleStrip, TriangleFan };
+
+struct BoundingSphere {
+  glm::vec3 center{0.f};
+  float radius = 0.f;
+};
+
+struct ModelMeshPart {
+  std::vector<std::byte> vertex_bytes;  // vertex_count() * layout.stride, zero morph weights applied
+  VertexLayout layout;
+  std::vector<std::uint32_t> indices;   // empty = non-indexed
+  PrimitiveMode mode = PrimitiveMode::Triangles;
+  std::shared_ptr<Material> material;
+  std::shared_ptr<SkinnedMaterial> skinned_material;  // set when the part is drawn skinned
+  std::optional<MorphTargetData> morph;                // CPU morph targets, if any
+  std::uint64_t revision = 0;                          // bumped whenever vertex_bytes change
+  int source_primitive = -1;                           // primitive index in the source mesh
+  // Model vertex i came from source vertex source_vertices[i] (empty: the identity). Lets tools
+  // report vertices in the file's order even after splitting.
+  std::vector<std::uint32_t> source_vertices;
+  std::uint32_t source_vertex_count = 0;
+
+  std::size_t vertex_count() const noexcept { return layout.stride == 0 ? 0 : vertex_bytes.size() / layout.stride; }
+};
+
+struct ModelMesh {
+  std::string name;
+  int parent_bone = 0;  // drawn with this bone's absolute transform
+  int skin = -1;        // index into Model::skins, -1 when not skinned
+  std::vector<ModelMeshPart> parts;
+  BoundingSphere bounding_sphere;    // of the loaded pose, in the parent bone's space
+  std::vector<float> morph_weights;  // initial weights, one per morph target (all parts share them)
+  int source_mesh = -1;              // mesh index in the source file
+};
+
+// Animated morph weights of one mesh within one animation.
+struct MorphWeightChannel {
+  int mesh = 0;  // index into Model::meshes
+  MorphWeightTrack track;
+};
+
+// One animation of the file. Its skeletal part lives in each skin's SkinningData under the same
+// name; its rigid part (scene-node tracks) and its morph-weight part live here.
+struct ModelAnimation {
+  std::string name;
+  Ticks duration{};
+  AnimationClip scene_clip;  // target_space SceneNode; may have no tracks
+  std::vector<MorphWeightChannel> morph_channels;
+};
+
+struct Model {
+  std::vector<ModelBone> bones;
+  std::vector<ModelMesh> meshes;
+  std::vector<Skin> skins;
+  std::vector<ModelAnimation> animations;
+  std::vector<Diagnostic> diagnostics;
+
+  // Index of the animation with that name, or -1.
+  int find_animation(std::string_view name) const noexcept;
+};
+
+// Throws std::invalid_argument naming the object, index and value for a model that cannot be
+// animated or drawn safely: a parent at or after its bone, out-of-range mesh/skin references,
+// a part whose bytes are not whole vertices or whose indices or joints exceed its vertices or
+// palette, inconsistent morph data, skins that fail validate(SkinningData) or whose maps have
+// the wrong sizes, invalid clips.
+void validate(const Model& model);
+
+}  // namespace marrow

@@ -1,0 +1,26 @@
+#pragma once
+// One skin of a model: its SkinningData, exactly the meshes its palette drives (M5) and the two
+// maps between scene-node and palette indices (G3).
+//
+//   scene-node index  (Model::bones, rigid clips)  --scene_to_palette-->  palette index
+//   palette index     (SkinningData arrays, skeletal clip tracks, JOINTS_0 after import)
+//                                                   --palette_to_scene-->  scene-node index
+// The file's own joint order (the third index space) is kept in source_joints.
+#include <string>
+#include <vector>
+
+#include "marrow/skin/skinning_data.hpp"
+
+namespace marrow {
+
+struct Skin {
+  std::string name;
+  SkinningData data;
+  std::vector<int> meshes;            // indices into Model::meshes drawn with this palette
+  std::vector<int> scene_to_palette;  // per scene node: its palette index, -1 if not a joint
+  std::vector<int> palette_to_scene;  // per palette index: its scene node, -1 if outside the scene
+  std::vector<int> source_joints;     // per palette index: its ordinal in the file's joint list
+  int source_skin = -1;               // index in the source file, -1 when built in code
+};
+
+}  // namespace marrow

@@ -1,0 +1,88 @@
+#include "marrow/anim/animation_player.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace marrow {
+
+AnimationPlayer::AnimationPlayer(const SkinningData& data) : data_(data) {
+  validate(data);  // refuses a negative bone_count before the vectors below are sized
+  const auto n = static_cast<std::size_t>(data.bone_count);
+  local_ = data.bind_pose;
+  world_.resize(n);
+  skin_.resize(n);
+  recompute();
+}
+
+void AnimationPlayer::start_clip(const AnimationClip& clip) {
+  if (clip.target_space != ClipTargetSpace::JointPalette) {
+    throw std::invalid_argument("AnimationPlayer::start_clip: clip '" + clip.name +
+                                "' targets scene nodes; use apply_clip_to_bones");
+  }
+  validate_clip(clip);
+  clip_ = &clip;
+  cursors_.assign(clip.tracks.size(), TrackCursor{});
+  current_time_ = Ticks{0};
+  recompute();
+}
+
+void AnimationPlayer::stop_clip() {
+  clip_ = nullptr;
+  cursors_.clear();
+  current_time_ = Ticks{0};
+  recompute();
+}
+
+void AnimationPlayer::update(Ticks time, bool relative_to_current_time, bool loop) {
+  Ticks t = relative_to_current_time ? saturating_add(current_time_, time) : time;
+  if (clip_ == nullptr || clip_->duration <= Ticks{0}) {
+    t = Ticks{0};
+  } else if (loop) {
+    t = floor_mod(t, clip_->duration);
+  } else {
+    t = std::clamp(t, Ticks{0}, clip_->duration);
+  }
+  current_time_ = t;
+  recompute();
+}
+
+void AnimationPlayer::recompute() {
+  const SkinningData& d = data_;
+  const std::size_t n = local_.size();
+  // The data is held by reference and may have been edited since construction (P4).
+  if (d.bone_count < 0 || static_cast<std::size_t>(d.bone_count) != n || d.skeleton_hierarchy.size() != n ||
+      d.bind_pose.size() != n || d.inverse_bind_pose.size() != n) {
+    throw std::invalid_argument("AnimationPlayer: SkinningData arrays no longer match bone_count " +
+                                std::to_string(d.bone_count));
+  }
+
+  // P5: every bone starts at its bind pose; tracked bones are then overwritten.
+  std::copy(d.bind_pose.begin(), d.bind_pose.end(), local_.begin());
+  if (clip_ != nullptr) {
+    const std::vector<BoneTrack>& tracks = clip_->tracks;
+    for (std::size_t i = 0; i < tracks.size() && i < cursors_.size(); ++i) {
+      const BoneTrack& track = tracks[i];
+      if (track.keys.empty() || track.bone_index < 0 || static_cast<std::size_t>(track.bone_index) >= n) continue;
+      local_[static_cast<std::size_t>(track.bone_index)] =
+          compose_trs(sample_track(track.keys, current_time_, cursors_[i]));
+    }
+  }
+
+  // P7/P8: compose in index order; roots take the prefix when it has exactly n entries.
+  const bool prefix = has_root_prefix(d);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int parent = d.skeleton_hierarchy[i];
+    if (parent < 0) {
+      world_[i] = prefix ? d.skeleton_root_prefix[i] * local_[i] : local_[i];
+    } else if (static_cast<std::size_t>(parent) < i) {
+      world_[i] = world_[static_cast<std::size_t>(parent)] * local_[i];
+    } else {
+      throw std::invalid_argument("AnimationPlayer: skeleton_hierarchy[" + std::to_string(i) + "] = " +
+                                  std::to_string(parent) + " is not before bone " + std::to_string(i));
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) skin_[i] = world_[i] * d.inverse_bind_pose[i];
+}
+
+}  // namespace marrow

@@ -1,0 +1,151 @@
+#include "marrow/model/model.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include <glm/gtc/type_precision.hpp>
+
+#include "marrow/core/finite.hpp"
+#include "marrow/core/strided_span.hpp"
+
+namespace marrow {
+
+int Model::find_animation(std::string_view name) const noexcept {
+  for (std::size_t i = 0; i < animations.size(); ++i) {
+    if (animations[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& message) { throw std::invalid_argument("Model: " + message); }
+
+std::string part_name(std::size_t mesh, std::size_t part) {
+  return "mesh " + std::to_string(mesh) + " part " + std::to_string(part);
+}
+
+void validate_part(const ModelMeshPart& part, std::size_t m, std::size_t p, int palette_size) {
+  if (std::string problem = part.layout.problem(); !problem.empty()) fail(part_name(m, p) + ": " + problem);
+  if (part.vertex_bytes.size() % part.layout.stride != 0) {
+    fail(part_name(m, p) + ": " + std::to_string(part.vertex_bytes.size()) +
+         " vertex bytes are not a multiple of stride " + std::to_string(part.layout.stride));
+  }
+  const std::size_t n = part.vertex_count();
+  for (std::size_t i = 0; i < part.indices.size(); ++i) {
+    if (part.indices[i] >= n) {
+      fail(part_name(m, p) + ": index " + std::to_string(i) + " = " + std::to_string(part.indices[i]) +
+           " is not below the vertex count " + std::to_string(n));
+    }
+  }
+  if (!part.source_vertices.empty() && part.source_vertices.size() != n) {
+    fail(part_name(m, p) + ": source_vertices has " + std::to_string(part.source_vertices.size()) +
+         " entries for " + std::to_string(n) + " vertices");
+  }
+  if (palette_size >= 0) {
+    if (!part.layout.has(VertexAttribute::Joints0) || !part.layout.has(VertexAttribute::Weights0)) {
+      fail(part_name(m, p) + ": skinned but its layout has no joints0/weights0");
+    }
+    const StridedSpan<const glm::u16vec4> joints(part.vertex_bytes.data() + part.layout.offset(VertexAttribute::Joints0),
+                                                n, part.layout.stride);
+    for (std::size_t v = 0; v < n; ++v) {
+      const glm::u16vec4 j = joints.load(v);
+      for (int c = 0; c < 4; ++c) {
+        if (j[c] >= palette_size) {
+          fail(part_name(m, p) + ": vertex " + std::to_string(v) + " joint " + std::to_string(j[c]) +
+               " is not below the skin's bone_count " + std::to_string(palette_size));
+        }
+      }
+    }
+    if (!part.skinned_material) fail(part_name(m, p) + ": skinned but has no skinned_material");
+    if (part.skinned_material->max_bones() < palette_size) {
+      fail(part_name(m, p) + ": skinned material holds " + std::to_string(part.skinned_material->max_bones()) +
+           " bones, the skin has " + std::to_string(palette_size));
+    }
+  }
+  if (part.morph) {
+    try {
+      validate(*part.morph);
+    } catch (const std::invalid_argument& e) {
+      fail(part_name(m, p) + ": " + e.what());
+    }
+    if (part.morph->base_vertex_bytes.size() != part.vertex_bytes.size() || !(part.morph->layout == part.layout)) {
+      fail(part_name(m, p) + ": morph base vertices do not match the part's vertices and layout");
+    }
+  }
+}
+
+}  // namespace
+
+void validate(const Model& model) {
+  const std::size_t bones = model.bones.size();
+  for (std::size_t i = 0; i < bones; ++i) {
+    const int parent = model.bones[i].parent;
+    if (parent >= static_cast<int>(i)) {
+      fail("bone " + std::to_string(i) + " has parent " + std::to_string(parent) + ", not before it");
+    }
+    if (!is_finite(model.bones[i].transform)) fail("bone " + std::to_string(i) + " transform is not finite");
+  }
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const ModelMesh& mesh = model.meshes[m];
+    if (mesh.parent_bone < 0 || static_cast<std::size_t>(mesh.parent_bone) >= bones) {
+      fail("mesh " + std::to_string(m) + " parent_bone " + std::to_string(mesh.parent_bone) + " names no bone");
+    }
+    if (mesh.skin < -1 || mesh.skin >= static_cast<int>(model.skins.size())) {
+      fail("mesh " + std::to_string(m) + " skin " + std::to_string(mesh.skin) + " names no skin");
+    }
+    const int palette = mesh.skin >= 0 ? model.skins[static_cast<std::size_t>(mesh.skin)].data.bone_count : -1;
+    for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
+      validate_part(mesh.parts[p], m, p, palette);
+      if (mesh.parts[p].morph && mesh.parts[p].morph->target_count() != mesh.morph_weights.size()) {
+        fail(part_name(m, p) + ": " + std::to_string(mesh.parts[p].morph->target_count()) +
+             " morph targets, the mesh has " + std::to_string(mesh.morph_weights.size()) + " weights");
+      }
+    }
+  }
+  for (std::size_t s = 0; s < model.skins.size(); ++s) {
+    const Skin& skin = model.skins[s];
+    try {
+      validate(skin.data);
+      for (const auto& [name, clip] : skin.data.animation_clips) validate_clip(clip);
+    } catch (const std::invalid_argument& e) {
+      fail("skin " + std::to_string(s) + ": " + e.what());
+    }
+    for (int mesh : skin.meshes) {
+      if (mesh < 0 || static_cast<std::size_t>(mesh) >= model.meshes.size()) {
+        fail("skin " + std::to_string(s) + " names mesh " + std::to_string(mesh) + ", which does not exist");
+      }
+    }
+    if (!skin.scene_to_palette.empty() && skin.scene_to_palette.size() != bones) {
+      fail("skin " + std::to_string(s) + " scene_to_palette has " + std::to_string(skin.scene_to_palette.size()) +
+           " entries for " + std::to_string(bones) + " bones");
+    }
+    if (!skin.palette_to_scene.empty() &&
+        skin.palette_to_scene.size() != static_cast<std::size_t>(skin.data.bone_count)) {
+      fail("skin " + std::to_string(s) + " palette_to_scene has " + std::to_string(skin.palette_to_scene.size()) +
+           " entries for " + std::to_string(skin.data.bone_count) + " joints");
+    }
+  }
+  for (std::size_t a = 0; a < model.animations.size(); ++a) {
+    const ModelAnimation& anim = model.animations[a];
+    try {
+      validate_clip(anim.scene_clip);
+      for (const MorphWeightChannel& ch : anim.morph_channels) validate(ch.track);
+    } catch (const std::invalid_argument& e) {
+      fail("animation " + std::to_string(a) + ": " + e.what());
+    }
+    for (const MorphWeightChannel& ch : anim.morph_channels) {
+      if (ch.mesh < 0 || static_cast<std::size_t>(ch.mesh) >= model.meshes.size()) {
+        fail("animation " + std::to_string(a) + " morph channel names mesh " + std::to_string(ch.mesh));
+      }
+      if (ch.track.weight_count != model.meshes[static_cast<std::size_t>(ch.mesh)].morph_weights.size()) {
+        fail("animation " + std::to_string(a) + " morph channel for mesh " + std::to_string(ch.mesh) + " has " +
+             std::to_string(ch.track.weight_count) + " weights per key, the mesh has " +
+             std::to_string(model.meshes[static_cast<std::size_t>(ch.mesh)].morph_weights.size()) + " targets");
+      }
+    }
+  }
+}
+
+}  // namespace marrow

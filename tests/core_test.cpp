@@ -1,0 +1,127 @@
+// core/: ticks, TRS compose/decompose, slerp, vertex layouts, diagnostics, ImportError.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "marrow/core/diagnostic.hpp"
+#include "marrow/core/import_error.hpp"
+#include "marrow/core/slerp.hpp"
+#include "marrow/core/ticks.hpp"
+#include "marrow/core/trs.hpp"
+#include "marrow/core/vertex_layout.hpp"
+#include "test_util.hpp"
+
+namespace marrow {
+namespace {
+
+using test::near;
+
+TEST(Ticks, SecondsRoundToNearestTick) {
+  EXPECT_EQ(ticks_from_seconds(1.0).count(), 10'000'000);
+  EXPECT_EQ(ticks_from_seconds(0.00000004).count(), 0);
+  EXPECT_EQ(ticks_from_seconds(0.00000006).count(), 1);
+  EXPECT_EQ(ticks_from_seconds(-0.00000006).count(), -1);
+  EXPECT_EQ(ticks_from_seconds(std::nan("")).count(), 0);
+  EXPECT_EQ(ticks_from_seconds(1e300).count(), INT64_MAX);
+  EXPECT_EQ(ticks_from_seconds(-1e300).count(), INT64_MIN);
+  EXPECT_DOUBLE_EQ(seconds_from_ticks(Ticks{25'000'000}), 2.5);
+}
+
+TEST(Ticks, FloorModuloIsNonNegative) {
+  EXPECT_EQ(floor_mod(Ticks{-1}, Ticks{10}).count(), 9);
+  EXPECT_EQ(floor_mod(Ticks{-10}, Ticks{10}).count(), 0);
+  EXPECT_EQ(floor_mod(Ticks{25}, Ticks{10}).count(), 5);
+  EXPECT_EQ(saturating_add(Ticks{INT64_MAX}, Ticks{1}).count(), INT64_MAX);
+  EXPECT_EQ(saturating_add(Ticks{INT64_MIN}, Ticks{-1}).count(), INT64_MIN);
+}
+
+TEST(Trs, ComposeMatchesGlm) {
+  const glm::vec3 t(1, 2, 3), s(2, 3, 4);
+  const glm::quat r = glm::normalize(glm::quat(0.9f, 0.1f, -0.3f, 0.2f));
+  const glm::mat4 expected = glm::translate(glm::mat4(1.f), t) * glm::mat4_cast(r) * glm::scale(glm::mat4(1.f), s);
+  EXPECT_TRUE(near(compose_trs(t, r, s), expected));
+}
+
+TEST(Trs, DecomposeRoundTrips) {
+  const glm::vec3 t(1, -2, 3), s(0.5f, 2, 3);
+  const glm::quat r = glm::normalize(glm::quat(0.3f, 0.4f, -0.5f, 0.6f));
+  const Trs d = decompose_trs(compose_trs(t, r, s));
+  EXPECT_TRUE(near(d.translation, t));
+  EXPECT_TRUE(near(d.scale, s));
+  EXPECT_TRUE(test::same_rotation(d.rotation, r));
+  EXPECT_GE(d.rotation.w, 0.f);
+}
+
+TEST(Trs, DecomposeMirrorBecomesNegativeXScale) {
+  const glm::mat4 m = glm::scale(glm::mat4(1.f), glm::vec3(1, -1, 1));
+  const Trs d = decompose_trs(m);
+  EXPECT_TRUE(near(compose_trs(d), m));
+  EXPECT_LT(d.scale.x, 0.f);
+}
+
+TEST(Trs, DecomposeZeroScaleAxisKeepsARotation) {
+  const glm::quat r = glm::angleAxis(glm::radians(30.f), glm::vec3(0, 1, 0));
+  const glm::mat4 m = compose_trs(glm::vec3(0), r, glm::vec3(0, 1, 1));
+  const Trs d = decompose_trs(m);
+  EXPECT_TRUE(near(compose_trs(d), m));
+  EXPECT_TRUE(test::same_rotation(d.rotation, r));
+  const Trs zero = decompose_trs(glm::mat4(0.f));
+  EXPECT_TRUE(test::same_rotation(zero.rotation, glm::quat(1, 0, 0, 0)));
+}
+
+TEST(Trs, DecomposeDropsShear) {
+  glm::mat4 m(1.f);
+  m[1][0] = 0.5f;  // shear y into x
+  const Trs d = decompose_trs(m);
+  EXPECT_NEAR(glm::length(d.rotation), 1.f, 1e-6f);
+  EXPECT_TRUE(std::isfinite(d.scale.y));
+}
+
+TEST(Slerp, ShortestPathAndEndpoints) {
+  const glm::quat a = glm::angleAxis(glm::radians(20.f), glm::vec3(1, 0, 0));
+  const glm::quat b = glm::angleAxis(glm::radians(100.f), glm::vec3(1, 0, 0));
+  EXPECT_TRUE(test::same_rotation(slerp_shortest(a, b, 0.f), a));
+  EXPECT_TRUE(test::same_rotation(slerp_shortest(a, b, 1.f), b));
+  EXPECT_TRUE(test::same_rotation(slerp_shortest(a, -b, 0.5f), glm::angleAxis(glm::radians(60.f), glm::vec3(1, 0, 0))));
+  const glm::quat c = glm::angleAxis(glm::radians(20.001f), glm::vec3(1, 0, 0));  // nearly parallel: nlerp
+  EXPECT_NEAR(glm::length(slerp_shortest(a, c, 0.5f)), 1.f, 1e-6f);
+}
+
+TEST(VertexLayout, InterleavedOffsetsAndProblems) {
+  const VertexLayout l = VertexLayout::interleaved(
+      {VertexAttribute::Position, VertexAttribute::Normal, VertexAttribute::TexCoord0}, 4);
+  EXPECT_EQ(l.stride, 36u);
+  EXPECT_EQ(l.offset(VertexAttribute::Normal), 12u);
+  EXPECT_EQ(l.offset(VertexAttribute::TexCoord0), 24u);
+  EXPECT_FALSE(l.has(VertexAttribute::Tangent));
+  EXPECT_TRUE(l.problem().empty());
+  VertexLayout bad = l;
+  bad.set(VertexAttribute::Tangent, 28);
+  EXPECT_NE(bad.problem().find("tangent at offset 28 (16 bytes) exceeds stride 36"), std::string::npos);
+  bad = l;
+  bad.set(VertexAttribute::Position, -1);
+  EXPECT_NE(bad.problem().find("no position"), std::string::npos);
+}
+
+TEST(Diagnostics, SameCodeCounts) {
+  std::vector<Diagnostic> list;
+  add_diagnostic(list, "channel-target-outside-scene", "animation 0 channel 3 targets node 9");
+  add_diagnostic(list, "channel-target-outside-scene", "animation 0 channel 4 targets node 9");
+  add_diagnostic(list, "unsupported-channel-path", "pointer");
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(find_diagnostic(list, "channel-target-outside-scene")->count, 2);
+  EXPECT_NE(find_diagnostic(list, "channel-target-outside-scene")->message.find("channel 3"), std::string::npos);
+  EXPECT_EQ(find_diagnostic(list, "nope"), nullptr);
+}
+
+TEST(ImportErrorTest, CarriesCodeAndMessage) {
+  const ImportError e(ImportErrorCode::AccessorOutOfBounds, "accessor 12: too long");
+  EXPECT_EQ(e.code(), ImportErrorCode::AccessorOutOfBounds);
+  EXPECT_STREQ(e.what(), "[accessor-out-of-bounds] accessor 12: too long");
+  EXPECT_EQ(e.detail(), "accessor 12: too long");
+}
+
+}  // namespace
+}  // namespace marrow

@@ -1,0 +1,59 @@
+#pragma once
+// Small helpers shared by the tests: matrix comparison and expect-throw-with-message.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+namespace marrow::test {
+
+inline ::testing::AssertionResult near(const glm::vec3& a, const glm::vec3& b, float tol = 1e-5f) {
+  if (std::fabs(a.x - b.x) <= tol && std::fabs(a.y - b.y) <= tol && std::fabs(a.z - b.z) <= tol) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "(" << a.x << ", " << a.y << ", " << a.z << ") vs (" << b.x << ", "
+                                       << b.y << ", " << b.z << ")";
+}
+
+inline ::testing::AssertionResult near(const glm::mat4& a, const glm::mat4& b, float tol = 1e-5f) {
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) {
+      if (!(std::fabs(a[c][r] - b[c][r]) <= tol)) {
+        return ::testing::AssertionFailure() << "element [" << c << "][" << r << "]: " << a[c][r] << " vs " << b[c][r];
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// The same rotation (q and -q are equal).
+inline ::testing::AssertionResult same_rotation(const glm::quat& a, const glm::quat& b, float tol = 1e-5f) {
+  const float d = std::fabs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w);
+  if (std::fabs(d - 1.f) <= tol) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "|dot| = " << d;
+}
+
+// Runs f, expects an exception of type E whose what() contains every given fragment.
+template <class E, class F>
+::testing::AssertionResult throws_with(F&& f, std::initializer_list<std::string> fragments) {
+  try {
+    f();
+  } catch (const E& e) {
+    const std::string what = e.what();
+    for (const std::string& fragment : fragments) {
+      if (what.find(fragment) == std::string::npos) {
+        return ::testing::AssertionFailure() << "message '" << what << "' lacks '" << fragment << "'";
+      }
+    }
+    return ::testing::AssertionSuccess();
+  } catch (const std::exception& e) {
+    return ::testing::AssertionFailure() << "threw another exception: " << e.what();
+  }
+  return ::testing::AssertionFailure() << "did not throw";
+}
+
+}  // namespace marrow::test
