@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -121,6 +122,59 @@ TEST(ImportErrorTest, CarriesCodeAndMessage) {
   EXPECT_EQ(e.code(), ImportErrorCode::AccessorOutOfBounds);
   EXPECT_STREQ(e.what(), "[accessor-out-of-bounds] accessor 12: too long");
   EXPECT_EQ(e.detail(), "accessor 12: too long");
+}
+
+}  // namespace
+}  // namespace marrow
+
+namespace marrow {
+namespace {
+
+// slerp_shortest against a double-precision reference slerp on random pairs and parameters.
+TEST(Slerp, MatchesDoublePrecisionSlerp) {
+  std::uint32_t state = 12345;
+  const auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<double>(state >> 8) / 16777216.0 * 2.0 - 1.0;
+  };
+  double worst = 0.0;
+  for (int i = 0; i < 20000; ++i) {
+    double qa[4] = {next(), next(), next(), next()}, qb[4];
+    const double spread = (i % 4 == 0) ? 1e-3 : (i % 4 == 1 ? 0.05 : 1.0);  // small and large angles
+    for (int k = 0; k < 4; ++k) qb[k] = qa[k] + spread * next();
+    double na = 0, nb = 0;
+    for (int k = 0; k < 4; ++k) { na += qa[k] * qa[k]; nb += qb[k] * qb[k]; }
+    for (int k = 0; k < 4; ++k) { qa[k] /= std::sqrt(na); qb[k] /= std::sqrt(nb); }
+    const glm::quat a{float(qa[3]), float(qa[0]), float(qa[1]), float(qa[2])};
+    const glm::quat b{float(qb[3]), float(qb[0]), float(qb[1]), float(qb[2])};
+    // Reference from the float inputs, in double.
+    const double fa[4] = {a.x, a.y, a.z, a.w};
+    double fb[4] = {b.x, b.y, b.z, b.w};
+    double d = 0;
+    for (int k = 0; k < 4; ++k) d += fa[k] * fb[k];
+    if (d < 0) { d = -d; for (double& v : fb) v = -v; }
+    const double p = (next() + 1.0) / 2.0;
+    const double th = std::acos(std::min(d, 1.0));
+    double r[4];
+    for (int k = 0; k < 4; ++k) {
+      r[k] = th < 1e-12 ? fa[k] * (1 - p) + fb[k] * p
+                        : (std::sin((1 - p) * th) * fa[k] + std::sin(p * th) * fb[k]) / std::sin(th);
+    }
+    const glm::quat got = slerp_shortest(a, b, static_cast<float>(p));
+    // Angular distance from chord length (acos near 1 would amplify float rounding).
+    const double rn = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    const double g[4] = {got.x, got.y, got.z, got.w};
+    double minus = 0, plus = 0;
+    for (int k = 0; k < 4; ++k) {
+      minus += (g[k] - r[k] / rn) * (g[k] - r[k] / rn);
+      plus += (g[k] + r[k] / rn) * (g[k] + r[k] / rn);
+    }
+    const double angle = 2.0 * std::sqrt(std::min(minus, plus));
+    worst = std::max(worst, angle);
+    EXPECT_NEAR(glm::length(got), 1.f, 2e-7f);
+  }
+  EXPECT_LT(worst, 1e-6) << "largest angular error in radians";
+  std::printf("slerp worst angular error %.3g rad\n", worst);
 }
 
 }  // namespace

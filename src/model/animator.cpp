@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "marrow/core/strided_span.hpp"
+#include "marrow/core/vertex_access.hpp"
 #include "marrow/model/absolute_bone_transforms.hpp"
 #include "marrow/model/apply_clip_to_bones.hpp"
 #include "marrow/morph/blend_morph_targets.hpp"
@@ -87,8 +87,18 @@ void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
   time_ = t;
   for (AnimationPlayer& player : players_) player.update(t, false, loop);
 
-  // Step 5: rigid scene-node clip on this instance's bones.
+  // The joints' scene nodes follow their players, so absolute transforms are what an
+  // attachment (a weapon on a hand) needs; then step 5, the rigid scene-node clip.
   for (std::size_t i = 0; i < locals_.size(); ++i) locals_[i] = model_.bones[i].transform;
+  for (std::size_t s = 0; s < players_.size(); ++s) {
+    const std::vector<int>& to_scene = model_.skins[s].palette_to_scene;
+    const std::span<const glm::mat4> joint_locals = players_[s].bone_transforms();
+    for (std::size_t p = 0; p < to_scene.size() && p < joint_locals.size(); ++p) {
+      if (to_scene[p] >= 0 && static_cast<std::size_t>(to_scene[p]) < locals_.size()) {
+        locals_[static_cast<std::size_t>(to_scene[p])] = joint_locals[p];
+      }
+    }
+  }
   if (animation_ >= 0) {
     apply_clip_to_bones(locals_, model_.animations[static_cast<std::size_t>(animation_)].scene_clip, t, rigid_cursors_);
   }
@@ -167,11 +177,9 @@ void Animator::pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3
     throw std::invalid_argument("Animator::pose_part: " + std::to_string(normals.size()) + " normals for " +
                                 std::to_string(n) + " vertices");
   }
-  const auto view = [&](VertexAttribute a) { return bytes.data() + layout.offset(a); };
-  const StridedSpan<const glm::vec3> in_positions(view(VertexAttribute::Position), n, layout.stride);
-  const StridedSpan<const glm::vec3> in_normals =
-      want_normals ? StridedSpan<const glm::vec3>(view(VertexAttribute::Normal), n, layout.stride)
-                   : StridedSpan<const glm::vec3>();
+  const auto in_positions = attribute_view<glm::vec3>(bytes, layout, VertexAttribute::Position);
+  const auto in_normals = want_normals ? attribute_view<glm::vec3>(bytes, layout, VertexAttribute::Normal)
+                                       : StridedSpan<const glm::vec3>();
   const glm::mat4 world = part_world(mesh);
 
   if (mesh_data.skin >= 0) {
@@ -180,8 +188,8 @@ void Animator::pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3
     for (std::size_t j = 0; j < skin.size(); ++j) palette_scratch_[j] = world * skin[j];
     SkinningJob job;
     job.palette = std::span<const glm::mat4>(palette_scratch_.data(), skin.size());
-    job.joints = StridedSpan<const glm::u16vec4>(view(VertexAttribute::Joints0), n, layout.stride);
-    job.weights = StridedSpan<const glm::vec4>(view(VertexAttribute::Weights0), n, layout.stride);
+    job.joints = attribute_view<glm::u16vec4>(bytes, layout, VertexAttribute::Joints0);
+    job.weights = attribute_view<glm::vec4>(bytes, layout, VertexAttribute::Weights0);
     job.in_positions = in_positions;
     job.out_positions = positions;
     if (want_normals) {

@@ -7,7 +7,7 @@
 #include <glm/gtc/type_precision.hpp>
 
 #include "marrow/core/finite.hpp"
-#include "marrow/core/strided_span.hpp"
+#include "marrow/core/vertex_access.hpp"
 
 namespace marrow {
 
@@ -47,8 +47,7 @@ void validate_part(const ModelMeshPart& part, std::size_t m, std::size_t p, int 
     if (!part.layout.has(VertexAttribute::Joints0) || !part.layout.has(VertexAttribute::Weights0)) {
       fail(part_name(m, p) + ": skinned but its layout has no joints0/weights0");
     }
-    const StridedSpan<const glm::u16vec4> joints(part.vertex_bytes.data() + part.layout.offset(VertexAttribute::Joints0),
-                                                n, part.layout.stride);
+    const auto joints = attribute_view<glm::u16vec4>(part.vertex_bytes, part.layout, VertexAttribute::Joints0);
     for (std::size_t v = 0; v < n; ++v) {
       const glm::u16vec4 j = joints.load(v);
       for (int c = 0; c < 4; ++c) {
@@ -102,6 +101,24 @@ void validate(const Model& model) {
         fail(part_name(m, p) + ": " + std::to_string(mesh.parts[p].morph->target_count()) +
              " morph targets, the mesh has " + std::to_string(mesh.morph_weights.size()) + " weights");
       }
+    }
+  }
+  // M3: one palette per material, so two skins may never share a skinned material.
+  std::vector<std::pair<const SkinnedMaterial*, int>> owner;
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    for (const ModelMeshPart& part : model.meshes[m].parts) {
+      if (!part.skinned_material) continue;
+      const int skin = model.meshes[m].skin;
+      bool seen = false;
+      for (const auto& [material, first_skin] : owner) {
+        if (material != part.skinned_material.get()) continue;
+        seen = true;
+        if (first_skin != skin) {
+          fail("mesh " + std::to_string(m) + " shares a skinned material with skin " + std::to_string(first_skin) +
+               " but is drawn by skin " + std::to_string(skin));
+        }
+      }
+      if (!seen) owner.emplace_back(part.skinned_material.get(), skin);
     }
   }
   for (std::size_t s = 0; s < model.skins.size(); ++s) {

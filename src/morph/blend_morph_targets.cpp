@@ -8,17 +8,11 @@
 #include <glm/geometric.hpp>
 #include <glm/vec4.hpp>
 
-#include "marrow/core/strided_span.hpp"
+#include "marrow/core/vertex_access.hpp"
 
 namespace marrow {
 
 namespace {
-
-template <class T>
-StridedSpan<T> attribute(std::span<std::byte> bytes, const VertexLayout& layout, VertexAttribute a) {
-  const std::size_t n = bytes.size() / layout.stride;
-  return StridedSpan<T>(bytes.data() + layout.offset(a), n, layout.stride);
-}
 
 // Adds w * delta into the vec3 at each vertex's slot (the xyz of a vec4 slot for tangents).
 void accumulate(StridedSpan<glm::vec3> slot, std::span<const glm::vec3> delta, float w) {
@@ -62,14 +56,14 @@ void blend_morph_targets(const MorphTargetData& morph, std::span<const float> we
   std::memcpy(out.data(), morph.base_vertex_bytes.data(), out.size());
   const VertexLayout& layout = morph.layout;
 
-  blend_kind(morph.position_deltas, weights, attribute<glm::vec3>(out, layout, VertexAttribute::Position));
+  blend_kind(morph.position_deltas, weights, attribute_view<glm::vec3>(out, layout, VertexAttribute::Position));
   if (layout.has(VertexAttribute::Normal)) {
-    const auto normals = attribute<glm::vec3>(out, layout, VertexAttribute::Normal);
+    const auto normals = attribute_view<glm::vec3>(out, layout, VertexAttribute::Normal);
     if (blend_kind(morph.normal_deltas, weights, normals)) renormalize(normals);
   }
   if (layout.has(VertexAttribute::Tangent)) {
     // The tangent's xyz are its first 12 bytes; w (handedness) is left as copied.
-    const auto tangents = attribute<glm::vec3>(out, layout, VertexAttribute::Tangent);
+    const auto tangents = attribute_view<glm::vec3>(out, layout, VertexAttribute::Tangent);
     if (blend_kind(morph.tangent_deltas, weights, tangents)) renormalize(tangents);
   }
   if (morph.recompute_flat_normals) recompute_flat_normals(out, layout, morph.triangle_indices);
@@ -78,11 +72,11 @@ void blend_morph_targets(const MorphTargetData& morph, std::span<const float> we
 void recompute_flat_normals(std::span<std::byte> vertex_bytes, const VertexLayout& layout,
                             std::span<const std::uint32_t> triangle_indices) {
   if (!layout.has(VertexAttribute::Normal) || layout.stride == 0) return;
-  const auto positions = attribute<glm::vec3>(vertex_bytes, layout, VertexAttribute::Position);
-  const auto normals = attribute<glm::vec3>(vertex_bytes, layout, VertexAttribute::Normal);
+  const auto positions = attribute_view<glm::vec3>(vertex_bytes, layout, VertexAttribute::Position);
+  const auto normals = attribute_view<glm::vec3>(vertex_bytes, layout, VertexAttribute::Normal);
   const bool has_tangents = layout.has(VertexAttribute::Tangent);
   const auto tangents =
-      has_tangents ? attribute<glm::vec4>(vertex_bytes, layout, VertexAttribute::Tangent) : StridedSpan<glm::vec4>();
+      has_tangents ? attribute_view<glm::vec4>(vertex_bytes, layout, VertexAttribute::Tangent) : StridedSpan<glm::vec4>();
   const std::size_t n = positions.size();
   // A primitive without authored normals is fully split at import, so every vertex belongs to
   // one face and takes exactly that face's normal.

@@ -55,8 +55,10 @@ class Animator {
 
   // Per-instance results.
   const AnimationPlayer& player(std::size_t skin) const { return players_.at(skin); }
-  std::span<const glm::mat4> bone_transforms() const noexcept { return locals_; }             // scene-node local
-  std::span<const glm::mat4> absolute_bone_transforms() const noexcept { return worlds_; }    // scene-node model space
+  // Scene-node transforms of this instance: joints follow their skin's player, other nodes the
+  // rigid clip (M4: indexed by scene node, no inverse bind matrices).
+  std::span<const glm::mat4> bone_transforms() const noexcept { return locals_; }             // local
+  std::span<const glm::mat4> absolute_bone_transforms() const noexcept { return worlds_; }    // model space
   std::span<const float> morph_weights(std::size_t mesh) const { return meshes_.at(mesh).weights; }
   std::span<const std::byte> vertex_bytes(std::size_t mesh, std::size_t part) const;
   std::uint64_t vertex_revision(std::size_t mesh, std::size_t part) const;

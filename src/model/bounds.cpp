@@ -1,0 +1,50 @@
+#include "marrow/model/bounds.hpp"
+
+#include <cmath>
+
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+
+namespace marrow {
+
+void BoundingBox::extend(const glm::vec3& p) noexcept {
+  if (empty) {
+    min = max = p;
+    empty = false;
+    return;
+  }
+  min = glm::min(min, p);
+  max = glm::max(max, p);
+}
+
+void BoundingBox::extend(const BoundingBox& other) noexcept {
+  if (other.empty) return;
+  extend(other.min);
+  extend(other.max);
+}
+
+bool BoundingBox::contains(const glm::vec3& p, float tolerance) const noexcept {
+  return !empty && p.x >= min.x - tolerance && p.y >= min.y - tolerance && p.z >= min.z - tolerance &&
+         p.x <= max.x + tolerance && p.y <= max.y + tolerance && p.z <= max.z + tolerance;
+}
+
+BoundingBox bounding_box_of(std::span<const glm::vec3> points) noexcept {
+  BoundingBox box;
+  for (const glm::vec3& p : points) box.extend(p);
+  return box;
+}
+
+BoundingSphere bounding_sphere_of(std::span<const glm::vec3> points) noexcept {
+  const BoundingBox box = bounding_box_of(points);
+  if (box.empty) return {};
+  BoundingSphere sphere{box.center(), 0.f};
+  float r2 = 0.f;
+  for (const glm::vec3& p : points) {
+    const glm::vec3 d = p - sphere.center;
+    r2 = std::fmax(r2, glm::dot(d, d));
+  }
+  sphere.radius = std::sqrt(r2);
+  return sphere;
+}
+
+}  // namespace marrow

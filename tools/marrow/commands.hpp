@@ -1,0 +1,13 @@
+#pragma once
+// The subcommands of the marrow tool. Each takes its own arguments (after the subcommand name)
+// and returns the process exit code.
+#include <string>
+#include <vector>
+
+namespace marrow::cli {
+
+using Args = std::vector<std::string>;
+
+int run_demo(const Args& args);
+
+}  // namespace marrow::cli
