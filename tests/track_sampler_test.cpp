@@ -20,10 +20,8 @@ Trs linear_search_sample(const std::vector<Keyframe>& keys, Ticks t) {
   const Keyframe& a = keys[k];
   if (k + 1 == keys.size() || t <= a.time) return Trs{a.translation, a.rotation, a.scale};  // hold
   const Keyframe& b = keys[k + 1];
-  const float p = static_cast<float>(static_cast<double>((t - a.time).count()) /
-                                     static_cast<double>((b.time - a.time).count()));
-  return Trs{a.translation + (b.translation - a.translation) * p, slerp_shortest(a.rotation, b.rotation, p),
-             a.scale + (b.scale - a.scale) * p};
+  const float p = static_cast<float>((t - a.time).count()) / static_cast<float>((b.time - a.time).count());
+  return interpolate_keys(a, b, p);
 }
 
 std::vector<Keyframe> random_track(std::mt19937& rng, int count, bool duplicates) {
@@ -94,6 +92,22 @@ TEST(TrackSampler, P6_HalfOpenIntervalLaterDuplicateKeyWins) {
   EXPECT_EQ(sample_track(keys, Ticks{10}).translation, glm::vec3(5));
   EXPECT_EQ(sample_track(keys, Ticks{15}).translation, glm::vec3(6));
   EXPECT_EQ(sample_track(keys, Ticks{5}).translation, glm::vec3(0.5f));
+}
+
+TEST(TrackSampler, P6_InterpolateKeysLerpsAndSlerps) {
+  Keyframe a{Ticks{0}, glm::vec3(0, 2, 4)}, b{Ticks{10}, glm::vec3(2, 2, 0)};
+  a.scale = glm::vec3(1.f);
+  b.scale = glm::vec3(3.f, 1.f, 0.f);
+  a.rotation = glm::angleAxis(0.2f, glm::vec3(0, 1, 0));
+  b.rotation = -glm::angleAxis(1.0f, glm::vec3(0, 1, 0));  // -q: still the short way
+  const Trs mid = interpolate_keys(a, b, 0.25f);
+  EXPECT_TRUE(test::near(mid.translation, {0.5f, 2, 3}));
+  EXPECT_TRUE(test::near(mid.scale, {1.5f, 1, 0.75f}));
+  EXPECT_TRUE(test::same_rotation(mid.rotation, glm::angleAxis(0.4f, glm::vec3(0, 1, 0)), 1e-6f));
+  EXPECT_TRUE(test::same_rotation(mid.rotation, slerp_shortest(a.rotation, b.rotation, 0.25f), 1e-6f));
+  const Trs at_a = interpolate_keys(a, b, 0.f);
+  EXPECT_EQ(at_a.rotation, a.rotation);
+  EXPECT_EQ(at_a.translation, a.translation);
 }
 
 TEST(TrackSampler, P6_ForwardPlaybackStaysOnTheCursor) {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+
 namespace marrow {
 
 AnimationPlayer::AnimationPlayer(const SkinningData& data) : data_(data) {
@@ -23,6 +24,17 @@ void AnimationPlayer::start_clip(const AnimationClip& clip) {
   validate_clip(clip);
   clip_ = &clip;
   cursors_.assign(clip.tracks.size(), TrackCursor{});
+  // Bones no usable track writes keep their bind pose; only they are reset each frame.
+  std::vector<bool> tracked(local_.size(), false);
+  for (const BoneTrack& track : clip.tracks) {
+    if (!track.keys.empty() && track.bone_index >= 0 && static_cast<std::size_t>(track.bone_index) < tracked.size()) {
+      tracked[static_cast<std::size_t>(track.bone_index)] = true;
+    }
+  }
+  untracked_.clear();
+  for (std::size_t i = 0; i < tracked.size(); ++i) {
+    if (!tracked[i]) untracked_.push_back(i);
+  }
   current_time_ = Ticks{0};
   recompute();
 }
@@ -30,6 +42,7 @@ void AnimationPlayer::start_clip(const AnimationClip& clip) {
 void AnimationPlayer::stop_clip() {
   clip_ = nullptr;
   cursors_.clear();
+  untracked_.clear();
   current_time_ = Ticks{0};
   recompute();
 }
@@ -57,16 +70,12 @@ void AnimationPlayer::recompute() {
                                 std::to_string(d.bone_count));
   }
 
-  // P5: every bone starts at its bind pose; tracked bones are then overwritten.
-  std::copy(d.bind_pose.begin(), d.bind_pose.end(), local_.begin());
-  if (clip_ != nullptr) {
-    const std::vector<BoneTrack>& tracks = clip_->tracks;
-    for (std::size_t i = 0; i < tracks.size() && i < cursors_.size(); ++i) {
-      const BoneTrack& track = tracks[i];
-      if (track.keys.empty() || track.bone_index < 0 || static_cast<std::size_t>(track.bone_index) >= n) continue;
-      local_[static_cast<std::size_t>(track.bone_index)] =
-          compose_trs(sample_track(track.keys, current_time_, cursors_[i]));
-    }
+  // P5: every bone starts at its bind pose; tracked bones are then overwritten by the sampler.
+  if (clip_ == nullptr) {
+    std::copy(d.bind_pose.begin(), d.bind_pose.end(), local_.begin());
+  } else {
+    for (std::size_t i : untracked_) local_[i] = d.bind_pose[i];
+    sample_tracks(clip_->tracks, current_time_, cursors_, local_);
   }
 
   // P7/P8: compose in index order; roots take the prefix when it has exactly n entries.

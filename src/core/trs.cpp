@@ -2,20 +2,16 @@
 
 #include <cmath>
 
+#include "float4.hpp"
+#include "rotation_scale_columns.hpp"
+
 namespace marrow {
 
 glm::mat4 compose_trs(const glm::vec3& t, const glm::quat& q, const glm::vec3& s) {
-  // Expanded quaternion-to-matrix with the scale folded into the columns: this runs once per
-  // animated bone per frame.
-  const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
-  const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
-  const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
-  glm::mat4 m;
-  m[0] = glm::vec4((1.f - 2.f * (yy + zz)) * s.x, 2.f * (xy + wz) * s.x, 2.f * (xz - wy) * s.x, 0.f);
-  m[1] = glm::vec4(2.f * (xy - wz) * s.y, (1.f - 2.f * (xx + zz)) * s.y, 2.f * (yz + wx) * s.y, 0.f);
-  m[2] = glm::vec4(2.f * (xz + wy) * s.z, 2.f * (yz - wx) * s.z, (1.f - 2.f * (xx + yy)) * s.z, 0.f);
-  m[3] = glm::vec4(t, 1.f);
-  return m;
+  float m[9];
+  detail::rotation_scale_columns(q.x, q.y, q.z, q.w, s.x, s.y, s.z, m);
+  return glm::mat4(glm::vec4(m[0], m[1], m[2], 0.f), glm::vec4(m[3], m[4], m[5], 0.f),
+                   glm::vec4(m[6], m[7], m[8], 0.f), glm::vec4(t, 1.f));
 }
 
 namespace {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 namespace marrow {
 
@@ -14,34 +15,25 @@ void check_space(const AnimationClip& clip) {
   }
 }
 
-template <class Write>
-void sample_into(const AnimationClip& clip, Ticks time, std::size_t bone_count, std::span<TrackCursor> cursors,
-                 Write write) {
-  const Ticks t = std::clamp(time, Ticks{0}, std::max(clip.duration, Ticks{0}));
-  for (std::size_t i = 0; i < clip.tracks.size(); ++i) {
-    const BoneTrack& track = clip.tracks[i];
-    if (track.keys.empty() || track.bone_index < 0 || static_cast<std::size_t>(track.bone_index) >= bone_count) {
-      continue;
-    }
-    TrackCursor scratch;
-    TrackCursor& cursor = i < cursors.size() ? cursors[i] : scratch;
-    write(static_cast<std::size_t>(track.bone_index), compose_trs(sample_track(track.keys, t, cursor)));
-  }
+Ticks clamped(const AnimationClip& clip, Ticks time) {
+  return std::clamp(time, Ticks{0}, std::max(clip.duration, Ticks{0}));
 }
 
 }  // namespace
 
 void apply_clip_to_bones(Model& model, const AnimationClip& clip, Ticks time) {
   check_space(clip);
-  sample_into(clip, time, model.bones.size(), {},
-              [&](std::size_t bone, const glm::mat4& m) { model.bones[bone].transform = m; });
+  // The sampler writes whole matrices by bone index; gather the bones, sample, scatter back.
+  std::vector<glm::mat4> locals(model.bones.size());
+  for (std::size_t i = 0; i < locals.size(); ++i) locals[i] = model.bones[i].transform;
+  sample_tracks(clip.tracks, clamped(clip, time), {}, locals);
+  for (std::size_t i = 0; i < locals.size(); ++i) model.bones[i].transform = locals[i];
 }
 
 void apply_clip_to_bones(std::span<glm::mat4> bone_locals, const AnimationClip& clip, Ticks time,
                          std::span<TrackCursor> cursors) {
   check_space(clip);
-  sample_into(clip, time, bone_locals.size(), cursors,
-              [&](std::size_t bone, const glm::mat4& m) { bone_locals[bone] = m; });
+  sample_tracks(clip.tracks, clamped(clip, time), cursors, bone_locals);
 }
 
 }  // namespace marrow

@@ -1,8 +1,13 @@
 #include "marrow/skin/skinning_job.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <stdexcept>
+#include <cstring>
 #include <string>
+
+#include "../core/float4.hpp"
 
 namespace marrow {
 
@@ -22,14 +27,17 @@ void check_pair(const char* in_name, std::size_t in_size, const char* out_name, 
   check_count(out_name, out_size, expected);
 }
 
-// The blended matrix's first three rows, as four columns.
-struct Blend {
-  glm::vec3 c0, c1, c2, c3;
-};
+using detail::Float4;
 
-inline glm::vec3 normalized_or_zero(const glm::vec3& v) {
-  const float len2 = v.x * v.x + v.y * v.y + v.z * v.z;
-  return len2 > 0.f ? v * (1.f / std::sqrt(len2)) : v;
+// v / |v| (xyz); a zero vector stays zero (the floor keeps rsqrt finite, and 0 * finite = 0).
+inline Float4 normalized3(Float4 v) { return v * rsqrt_of(max_of(dot3(v, v), Float4::splat(1e-30f))); }
+
+inline Float4 column(const glm::mat4& m, int c) { return Float4::load(&m[c][0]); }
+
+// Writes xyz straight from the register into element i of a strided output.
+template <class T>
+inline void store_xyz(const StridedSpan<T>& out, std::size_t i, Float4 v) {
+  v.store3(out.data() + i * out.stride());
 }
 
 }  // namespace
@@ -43,7 +51,7 @@ void SkinningJob::validate() const {
   check_pair("in_tangents", in_tangents.size(), "out_tangents", out_tangents.size(), n);
 }
 
-void SkinningJob::run() const {
+MARROW_HOT_LOOP void SkinningJob::run() const {
   validate();
   const std::size_t n = in_positions.size();
   const std::size_t palette_size = palette.size();
@@ -62,20 +70,25 @@ void SkinningJob::run() const {
     const glm::mat4& m1 = pal[j.y];
     const glm::mat4& m2 = pal[j.z];
     const glm::mat4& m3 = pal[j.w];
-    Blend b;
-    b.c0 = glm::vec3(m0[0]) * w.x + glm::vec3(m1[0]) * w.y + glm::vec3(m2[0]) * w.z + glm::vec3(m3[0]) * w.w;
-    b.c1 = glm::vec3(m0[1]) * w.x + glm::vec3(m1[1]) * w.y + glm::vec3(m2[1]) * w.z + glm::vec3(m3[1]) * w.w;
-    b.c2 = glm::vec3(m0[2]) * w.x + glm::vec3(m1[2]) * w.y + glm::vec3(m2[2]) * w.z + glm::vec3(m3[2]) * w.w;
-    b.c3 = glm::vec3(m0[3]) * w.x + glm::vec3(m1[3]) * w.y + glm::vec3(m2[3]) * w.z + glm::vec3(m3[3]) * w.w;
+    const Float4 w0 = Float4::splat(w.x), w1 = Float4::splat(w.y), w2 = Float4::splat(w.z), w3 = Float4::splat(w.w);
+    // The weighted sum of the four matrices, one column at a time.
+    Float4 c[4];
+    for (int k = 0; k < 4; ++k) {
+      c[k] = column(m0, k) * w0 + column(m1, k) * w1 + column(m2, k) * w2 + column(m3, k) * w3;
+    }
     const glm::vec3 p = in_positions.load(v);
-    out_positions.store(v, b.c0 * p.x + b.c1 * p.y + b.c2 * p.z + b.c3);
+    store_xyz(out_positions, v, c[0] * Float4::splat(p.x) + c[1] * Float4::splat(p.y) + c[2] * Float4::splat(p.z) + c[3]);
     if (normals) {
       const glm::vec3 nrm = in_normals.load(v);
-      out_normals.store(v, normalized_or_zero(b.c0 * nrm.x + b.c1 * nrm.y + b.c2 * nrm.z));
+      store_xyz(out_normals, v,
+                normalized3(c[0] * Float4::splat(nrm.x) + c[1] * Float4::splat(nrm.y) + c[2] * Float4::splat(nrm.z)));
     }
     if (tangents) {
       const glm::vec4 t = in_tangents.load(v);
-      out_tangents.store(v, glm::vec4(normalized_or_zero(b.c0 * t.x + b.c1 * t.y + b.c2 * t.z), t.w));
+      // xyz skinned; w (handedness) copied.
+      store_xyz(out_tangents, v,
+                normalized3(c[0] * Float4::splat(t.x) + c[1] * Float4::splat(t.y) + c[2] * Float4::splat(t.z)));
+      std::memcpy(out_tangents.data() + v * out_tangents.stride() + 3 * sizeof(float), &t.w, sizeof(float));
     }
   }
 }

@@ -51,6 +51,7 @@ class AnimationPlayer {
   const AnimationClip* clip_ = nullptr;
   Ticks current_time_{};
   std::vector<TrackCursor> cursors_;
+  std::vector<std::size_t> untracked_;  // bones the current clip leaves at bind pose
   std::vector<glm::mat4> local_;
   std::vector<glm::mat4> world_;
   std::vector<glm::mat4> skin_;
