@@ -32,3 +32,11 @@
 #include "marrow/model/set_morph_weights.hpp"
 #include "marrow/model/skin.hpp"
 #include "marrow/model/skinned_material.hpp"
+#include "marrow/model/unit_scale.hpp"
+#include "marrow/model/bounds.hpp"
+#include "marrow/model/demo_character.hpp"
+
+#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf_pose_report.hpp"
+#include "marrow/io/gltf_writer.hpp"
+#include "marrow/io/import_options.hpp"

@@ -5,7 +5,32 @@
 #include <string>
 
 
+
 namespace marrow {
+
+namespace {
+
+// world = parent world * local (roots: prefix * local), skin = world * inverse bind. Returns the
+// first bone whose parent is not before it (the size when there is none).
+std::size_t compose_world_and_skin(const SkinningData& d, std::span<const glm::mat4> local,
+                              std::span<glm::mat4> world, std::span<glm::mat4> skin) {
+  const std::size_t n = local.size();
+  const bool prefix = has_root_prefix(d);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int parent = d.skeleton_hierarchy[i];
+    if (parent < 0) {
+      world[i] = prefix ? d.skeleton_root_prefix[i] * local[i] : local[i];
+    } else if (static_cast<std::size_t>(parent) < i) {
+      world[i] = world[static_cast<std::size_t>(parent)] * local[i];
+    } else {
+      return i;
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) skin[i] = world[i] * d.inverse_bind_pose[i];
+  return n;
+}
+
+}  // namespace
 
 AnimationPlayer::AnimationPlayer(const SkinningData& data) : data_(data) {
   validate(data);  // refuses a negative bone_count before the vectors below are sized
@@ -79,19 +104,11 @@ void AnimationPlayer::recompute() {
   }
 
   // P7/P8: compose in index order; roots take the prefix when it has exactly n entries.
-  const bool prefix = has_root_prefix(d);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int parent = d.skeleton_hierarchy[i];
-    if (parent < 0) {
-      world_[i] = prefix ? d.skeleton_root_prefix[i] * local_[i] : local_[i];
-    } else if (static_cast<std::size_t>(parent) < i) {
-      world_[i] = world_[static_cast<std::size_t>(parent)] * local_[i];
-    } else {
-      throw std::invalid_argument("AnimationPlayer: skeleton_hierarchy[" + std::to_string(i) + "] = " +
-                                  std::to_string(parent) + " is not before bone " + std::to_string(i));
-    }
+  const std::size_t bad = compose_world_and_skin(d, local_, world_, skin_);
+  if (bad < n) {
+    throw std::invalid_argument("AnimationPlayer: skeleton_hierarchy[" + std::to_string(bad) + "] = " +
+                                std::to_string(d.skeleton_hierarchy[bad]) + " is not before bone " + std::to_string(bad));
   }
-  for (std::size_t i = 0; i < n; ++i) skin_[i] = world_[i] * d.inverse_bind_pose[i];
 }
 
 }  // namespace marrow

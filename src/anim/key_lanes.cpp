@@ -8,6 +8,8 @@
 
 namespace marrow::detail {
 
+using Lanes = Float8;
+
 void KeyLanes::pad(std::size_t from) {
   for (std::size_t l = from; l < kLanes; ++l) {
     for (int c = 0; c < 3; ++c) {
@@ -27,32 +29,40 @@ Trs TrsLanes::lane(std::size_t i) const {
 namespace {
 
 struct TrsRegisters {
-  Float4 t[3], q[4], s[3];
+  Lanes t[3], q[4], s[3];
 };
 
 MARROW_INLINE TrsRegisters interpolate_registers(const KeyLanes& in) {
   TrsRegisters out;
-  const Float4 p = Float4::load(in.num) / Float4::load(in.den);
+  const Lanes p = Lanes::load(in.num) / Lanes::load(in.den);
   for (int c = 0; c < 3; ++c) {
-    const Float4 t0 = Float4::load(in.t0[c]), s0 = Float4::load(in.s0[c]);
-    out.t[c] = t0 + (Float4::load(in.t1[c]) - t0) * p;
-    out.s[c] = s0 + (Float4::load(in.s1[c]) - s0) * p;
+    const Lanes t0 = Lanes::load(in.t0[c]), s0 = Lanes::load(in.s0[c]);
+    out.t[c] = t0 + (Lanes::load(in.t1[c]) - t0) * p;
+    out.s[c] = s0 + (Lanes::load(in.s1[c]) - s0) * p;
   }
-  Float4 q0[4], q1[4];
-  for (int c = 0; c < 4; ++c) q0[c] = Float4::load(in.q0[c]), q1[c] = Float4::load(in.q1[c]);
-  const Float4 dot = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3];
+  Lanes q0[4], q1[4];
+  for (int c = 0; c < 4; ++c) q0[c] = Lanes::load(in.q0[c]), q1[c] = Lanes::load(in.q1[c]);
+  // Slerp of the directions, length interpolated: for unit quaternions (valid glTF) the
+  // plain slerp; for two keys of equal length r, the spec's slerp formula on the stored values
+  // (what three.js computes), so a slightly non-unit file scales consistently between keys.
+  const Lanes na2 = q0[0] * q0[0] + q0[1] * q0[1] + q0[2] * q0[2] + q0[3] * q0[3];
+  const Lanes nb2 = q1[0] * q1[0] + q1[1] * q1[1] + q1[2] * q1[2] + q1[3] * q1[3];
+  const Lanes tiny = Lanes::splat(1e-30f);
+  const Lanes dot = (q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3]) * rsqrt_of(max_of(na2 * nb2, tiny));
   // q and -q are one rotation: flip b's sign where the dot is negative (the shorter arc).
-  const Float4 sign = dot & Float4::splat(-0.f);
-  Float4 wa, wb;
+  const Lanes sign = dot & Lanes::splat(-0.f);
+  Lanes wa, wb;
   slerp_weights(dot ^ sign, p, wa, wb);
   wb = wb ^ sign;
-  Float4 r[4];
+  Lanes r[4];
   for (int c = 0; c < 4; ++c) r[c] = wa * q0[c] + wb * q1[c];
-  const Float4 n2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
-  const Float4 inv = rsqrt_of(select(n2 > Float4::splat(0.f), n2, Float4::splat(1.f)));
+  // Squared lengths are interpolated (exact when both keys have one length) to save square roots.
+  const Lanes length2 = max_of(na2 + (nb2 - na2) * p, tiny);
+  const Lanes n2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
+  const Lanes scale = rsqrt_of(max_of(n2, tiny)) * (length2 * rsqrt_of(length2));
   // Exactly on a key (p = 0) the key's own rotation is returned, untouched.
-  const Float4 on_key = p == Float4::splat(0.f);
-  for (int c = 0; c < 4; ++c) out.q[c] = select(on_key, q0[c], r[c] * inv);
+  const Lanes on_key = p == Lanes::splat(0.f);
+  for (int c = 0; c < 4; ++c) out.q[c] = select(on_key, q0[c], r[c] * scale);
   return out;
 }
 
@@ -66,9 +76,9 @@ void interpolate(const KeyLanes& in, TrsLanes& out) {
 
 MARROW_HOT_LOOP void interpolate_compose(const KeyLanes& in, glm::mat4* const out[kLanes], std::size_t count) {
   const TrsRegisters r = interpolate_registers(in);
-  Float4 m4[9];
+  Lanes m4[9];
   rotation_scale_columns(r.q[0], r.q[1], r.q[2], r.q[3], r.s[0], r.s[1], r.s[2], m4);
-  alignas(16) float m[12][kLanes];
+  alignas(32) float m[12][kLanes];
   for (int i = 0; i < 9; ++i) m4[i].store(m[i]);
   for (int c = 0; c < 3; ++c) r.t[c].store(m[9 + c]);
   for (std::size_t l = 0; l < count; ++l) {

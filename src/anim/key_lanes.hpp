@@ -1,5 +1,5 @@
 #pragma once
-// Private: the interpolation kernel behind the one track sampler. Four key pairs are blended at
+// Private: the interpolation kernel behind the one track sampler. Eight key pairs are blended at
 // once in structure-of-arrays form (lerp T and S, shortest-arc slerp R, then T * R * S), as
 // plain lane loops the compiler turns into SIMD. sample_track uses one lane, the player and
 // rigid clips use all four; the arithmetic is the same either way.
@@ -12,14 +12,15 @@
 
 namespace marrow::detail {
 
-inline constexpr std::size_t kLanes = 4;
+// Eight lanes: two independent SIMD chains in flight (see Float8).
+inline constexpr std::size_t kLanes = 8;
 
 struct KeyLanes {
-  alignas(16) float t0[3][kLanes], t1[3][kLanes];
-  alignas(16) float q0[4][kLanes], q1[4][kLanes];  // x, y, z, w
-  alignas(16) float s0[3][kLanes], s1[3][kLanes];
+  alignas(32) float t0[3][kLanes], t1[3][kLanes];
+  alignas(32) float q0[4][kLanes], q1[4][kLanes];  // x, y, z, w
+  alignas(32) float s0[3][kLanes], s1[3][kLanes];
   // The blend factor is num / den, divided for all lanes at once; 0 / 1 = exactly key a (hold).
-  alignas(16) float num[kLanes], den[kLanes];
+  alignas(32) float num[kLanes], den[kLanes];
 
   void load(std::size_t lane, const Keyframe& a, const Keyframe& b, float numerator, float denominator) {
     for (int c = 0; c < 3; ++c) {
@@ -38,9 +39,9 @@ struct KeyLanes {
 };
 
 struct TrsLanes {
-  alignas(16) float t[3][kLanes];
-  alignas(16) float q[4][kLanes];
-  alignas(16) float s[3][kLanes];
+  alignas(32) float t[3][kLanes];
+  alignas(32) float q[4][kLanes];
+  alignas(32) float s[3][kLanes];
 
   Trs lane(std::size_t i) const;
 };

@@ -141,7 +141,35 @@ struct Float4 {
 
 #endif
 
-// A constant as float or as four equal lanes.
+// Eight lanes as two independent Float4: the same arithmetic with two dependency chains in
+// flight, which keeps a long latency-bound kernel (the slerp) busy.
+struct Float8 {
+  Float4 lo, hi;
+
+  static Float8 load(const float* p) { return {Float4::load(p), Float4::load(p + 4)}; }
+  static Float8 splat(float x) { return {Float4::splat(x), Float4::splat(x)}; }
+  void store(float* p) const {
+    lo.store(p);
+    hi.store(p + 4);
+  }
+  friend Float8 operator+(Float8 a, Float8 b) { return {a.lo + b.lo, a.hi + b.hi}; }
+  friend Float8 operator-(Float8 a, Float8 b) { return {a.lo - b.lo, a.hi - b.hi}; }
+  friend Float8 operator*(Float8 a, Float8 b) { return {a.lo * b.lo, a.hi * b.hi}; }
+  friend Float8 operator/(Float8 a, Float8 b) { return {a.lo / b.lo, a.hi / b.hi}; }
+  friend Float8 operator<(Float8 a, Float8 b) { return {a.lo < b.lo, a.hi < b.hi}; }
+  friend Float8 operator>=(Float8 a, Float8 b) { return {a.lo >= b.lo, a.hi >= b.hi}; }
+  friend Float8 operator>(Float8 a, Float8 b) { return {a.lo > b.lo, a.hi > b.hi}; }
+  friend Float8 operator==(Float8 a, Float8 b) { return {a.lo == b.lo, a.hi == b.hi}; }
+  friend Float8 operator&(Float8 a, Float8 b) { return {a.lo & b.lo, a.hi & b.hi}; }
+  friend Float8 operator^(Float8 a, Float8 b) { return {a.lo ^ b.lo, a.hi ^ b.hi}; }
+  friend Float8 sqrt_of(Float8 a) { return {sqrt_of(a.lo), sqrt_of(a.hi)}; }
+  friend Float8 rsqrt_of(Float8 a) { return {rsqrt_of(a.lo), rsqrt_of(a.hi)}; }
+  friend Float8 min_of(Float8 a, Float8 b) { return {min_of(a.lo, b.lo), min_of(a.hi, b.hi)}; }
+  friend Float8 max_of(Float8 a, Float8 b) { return {max_of(a.lo, b.lo), max_of(a.hi, b.hi)}; }
+  friend Float8 select(Float8 m, Float8 a, Float8 b) { return {select(m.lo, a.lo, b.lo), select(m.hi, a.hi, b.hi)}; }
+};
+
+// A constant as float or as equal lanes.
 template <class V>
 V constant(float x) {
   if constexpr (sizeof(V) == sizeof(float)) {

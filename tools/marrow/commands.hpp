@@ -9,5 +9,7 @@ namespace marrow::cli {
 using Args = std::vector<std::string>;
 
 int run_demo(const Args& args);
+int run_info(const Args& args);
+int run_pose(const Args& args);
 
 }  // namespace marrow::cli

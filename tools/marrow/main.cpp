@@ -5,6 +5,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "options.hpp"
 
 namespace {
 
@@ -12,7 +13,11 @@ void usage(std::FILE* out) {
   std::fputs(
       "usage: marrow <command> [options]\n"
       "commands:\n"
-      "  demo            play the built-in character's clips and print a table per frame\n"
+      "  demo [FILE]     play a model's clips (default: the built-in character) and print a table per frame\n"
+      "  info FILE [--json] [--scene N]\n"
+      "                  scenes, nodes, skins (palette order, index maps), clips, morph targets, diagnostics\n"
+      "  pose FILE [--clip NAME|INDEX] [--time SECONDS] [--scene N] [--json] [--no-normals]\n"
+      "                  the pose at that time (clamped, no looping); --json uses the oracle's schema\n"
       "  help            this text\n",
       out);
 }
@@ -28,12 +33,17 @@ int main(int argc, char** argv) {
   const marrow::cli::Args args(argv + 2, argv + argc);
   try {
     if (command == "demo") return marrow::cli::run_demo(args);
+    if (command == "info") return marrow::cli::run_info(args);
+    if (command == "pose") return marrow::cli::run_pose(args);
     if (command == "help" || command == "--help" || command == "-h") {
       usage(stdout);
       return 0;
     }
     std::fprintf(stderr, "marrow: unknown command '%s'\n", command.c_str());
     usage(stderr);
+    return 2;
+  } catch (const marrow::cli::UsageError& e) {
+    std::fprintf(stderr, "marrow %s: %s\n", command.c_str(), e.what());
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "marrow %s: error: %s\n", command.c_str(), e.what());

@@ -39,7 +39,7 @@ Trs sample_track(std::span<const Keyframe> keys, Ticks t, TrackCursor& cursor) n
 // The same without a cursor (a search each call), for one-off sampling.
 Trs sample_track(std::span<const Keyframe> keys, Ticks t) noexcept;
 
-// Samples every track at t, four at a time, and writes out[bone_index] = T * R * S. Tracks with
+// Samples every track at t, eight at a time, and writes out[bone_index] = T * R * S. Tracks with
 // no keys or a bone_index outside out are skipped; with two tracks on one bone the later wins.
 // cursors holds one cursor per track, or is empty (a search per track). Allocates nothing.
 void sample_tracks(std::span<const BoneTrack> tracks, Ticks t, std::span<TrackCursor> cursors,

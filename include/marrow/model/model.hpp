@@ -85,12 +85,19 @@ struct ModelAnimation {
   std::vector<MorphWeightChannel> morph_channels;
 };
 
+// Where an imported model came from, so tools can report in the file's own index spaces.
+struct ModelSource {
+  int scene = -1;                  // the file's scene that was flattened (-1: built in code)
+  std::vector<int> node_to_bone;   // per file node: its bone, -1 when outside the scene
+};
+
 struct Model {
   std::vector<ModelBone> bones;
   std::vector<ModelMesh> meshes;
   std::vector<Skin> skins;
   std::vector<ModelAnimation> animations;
   std::vector<Diagnostic> diagnostics;
+  ModelSource source;
 
   // Index of the animation with that name, or -1.
   int find_animation(std::string_view name) const noexcept;

@@ -1,0 +1,28 @@
+#pragma once
+// Reads accessor data, checking every offset, stride and count against the bufferView and
+// buffer first. Handles every component type, normalized integers (glTF's decoding rules:
+// max(c / 127, -1), c / 255, max(c / 32767, -1), c / 65535), byteStride, matrix column
+// padding, accessors without a bufferView (zeros) and sparse substitution.
+#include <cstdint>
+#include <vector>
+
+#include "marrow/core/diagnostic.hpp"
+#include "marrow/io/gltf_document.hpp"
+#include "marrow/io/import_options.hpp"
+
+namespace marrow::gltf {
+
+// count * component_count(type) floats (matrices column by column without padding). Integer
+// components that are not normalized are converted to float unchanged.
+// Throws ImportError: AccessorOutOfBounds ("accessor 12: byteOffset 4096 + count 300 * stride 12
+// exceeds bufferView 3 (2048 bytes)"), InvalidAccessor (stride smaller than an element, sparse
+// index >= count, sparse indices not an unsigned integer type), LimitExceeded.
+void read_accessor_floats(const GltfAsset& asset, std::uint32_t accessor, const ImportLimits& limits,
+                          std::vector<float>& out);
+
+// The same for integer accessors, values unchanged (indices, joints). Throws InvalidAccessor for
+// a float accessor or a normalized one.
+void read_accessor_uints(const GltfAsset& asset, std::uint32_t accessor, const ImportLimits& limits,
+                         std::vector<std::uint32_t>& out);
+
+}  // namespace marrow::gltf

@@ -1,0 +1,35 @@
+#pragma once
+// Resolves the bytes of every buffer of a document: the GLB BIN chunk, base64 data: URIs, and
+// relative files next to the .gltf.
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "marrow/core/diagnostic.hpp"
+#include "marrow/io/gltf_document.hpp"
+#include "marrow/io/import_options.hpp"
+
+namespace marrow::gltf {
+
+struct BufferSources {
+  const std::filesystem::path* base_dir = nullptr;  // folder of the .gltf; nullptr: no files allowed
+  std::span<const std::byte> glb_bin;               // the GLB BIN chunk
+  bool has_glb_bin = false;
+};
+
+// Throws ImportError: InvalidUri (a scheme other than data:, a data: URI that is not base64 or is
+// malformed, an absolute path, a path that leaves base_dir, files when base_dir is null), IoError
+// (a referenced file that cannot be read), InvalidDocument (a buffer without uri that is not the
+// GLB chunk), AccessorOutOfBounds (data shorter than byteLength), LimitExceeded. Relative URIs
+// are percent-decoded. Each result is exactly byteLength bytes.
+std::vector<std::vector<std::byte>> load_gltf_buffers(const Document& document, const BufferSources& sources,
+                                                      const ImportLimits& limits,
+                                                      std::vector<Diagnostic>& diagnostics);
+
+// Base64 (RFC 4648, padding optional, no whitespace). Throws ImportError(InvalidUri) on bad input.
+std::vector<std::byte> decode_base64(std::string_view text);
+std::string encode_base64(std::span<const std::byte> bytes);
+
+}  // namespace marrow::gltf

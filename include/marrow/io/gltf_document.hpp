@@ -1,0 +1,222 @@
+#pragma once
+// A typed glTF 2.0 document: what parse_gltf_json produces after validating every property and
+// cross-reference, and what serialize_gltf_json writes. It mirrors the JSON closely (indices are
+// the file's own) and holds no buffer bytes; see GltfAsset for a document with its buffers.
+//
+// Optional indices use kNone. Every index held here is checked against its array when parsed,
+// so importer code may index with it directly. Every struct compares member-wise (==), which is
+// how round trips are checked.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace marrow::gltf {
+
+inline constexpr std::uint32_t kNone = 0xffffffffu;
+
+enum class ComponentType : std::uint32_t {
+  Byte = 5120,
+  UnsignedByte = 5121,
+  Short = 5122,
+  UnsignedShort = 5123,
+  UnsignedInt = 5125,
+  Float = 5126,
+};
+
+enum class AccessorType : std::uint8_t { Scalar, Vec2, Vec3, Vec4, Mat2, Mat3, Mat4 };
+
+std::uint32_t component_size(ComponentType t) noexcept;        // bytes: 1, 2, 4
+std::uint32_t component_count(AccessorType t) noexcept;        // 1, 2, 3, 4, 4, 9, 16
+const char* accessor_type_name(AccessorType t) noexcept;       // "SCALAR", "VEC3", ...
+
+struct Asset {
+  std::string version = "2.0";
+  std::string min_version;
+  std::string generator;
+
+  friend bool operator==(const Asset&, const Asset&) = default;
+};
+
+struct Buffer {
+  std::string uri;                 // empty: the GLB binary chunk (buffer 0 only) or none
+  std::uint64_t byte_length = 0;
+  std::string name;
+
+  friend bool operator==(const Buffer&, const Buffer&) = default;
+};
+
+struct BufferView {
+  std::uint32_t buffer = 0;
+  std::uint64_t byte_offset = 0;
+  std::uint64_t byte_length = 0;
+  std::uint32_t byte_stride = 0;   // 0 = tightly packed (property absent)
+  std::uint32_t target = 0;        // 0 = absent; 34962 ARRAY_BUFFER, 34963 ELEMENT_ARRAY_BUFFER
+  std::string name;
+
+  friend bool operator==(const BufferView&, const BufferView&) = default;
+};
+
+struct SparseAccessor {
+  std::uint64_t count = 0;
+  std::uint32_t indices_buffer_view = 0;
+  std::uint64_t indices_byte_offset = 0;
+  ComponentType indices_component_type = ComponentType::UnsignedInt;  // UnsignedByte/Short/Int only
+  std::uint32_t values_buffer_view = 0;
+  std::uint64_t values_byte_offset = 0;
+
+  friend bool operator==(const SparseAccessor&, const SparseAccessor&) = default;
+};
+
+struct Accessor {
+  std::uint32_t buffer_view = kNone;  // kNone: all zeros (then sparse values, if any)
+  std::uint64_t byte_offset = 0;
+  ComponentType component_type = ComponentType::Float;
+  bool normalized = false;
+  std::uint64_t count = 0;
+  AccessorType type = AccessorType::Scalar;
+  std::vector<double> min, max;       // empty when absent
+  std::optional<SparseAccessor> sparse;
+  std::string name;
+
+  friend bool operator==(const Accessor&, const Accessor&) = default;
+};
+
+struct Node {
+  std::string name;
+  std::vector<std::uint32_t> children;
+  std::uint32_t mesh = kNone;
+  std::uint32_t skin = kNone;
+  std::uint32_t camera = kNone;
+  bool has_matrix = false;            // matrix given (then translation/rotation/scale are defaults)
+  std::array<float, 16> matrix{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};  // column-major
+  std::array<float, 3> translation{0, 0, 0};
+  std::array<float, 4> rotation{0, 0, 0, 1};  // x, y, z, w
+  std::array<float, 3> scale{1, 1, 1};
+  std::vector<float> weights;         // morph weights; empty when absent
+
+  friend bool operator==(const Node&, const Node&) = default;
+};
+
+// One attribute semantic of a primitive or morph target, e.g. {"POSITION", 3}.
+struct Attribute {
+  std::string semantic;
+  std::uint32_t accessor = 0;
+
+  friend bool operator==(const Attribute&, const Attribute&) = default;
+};
+
+struct Primitive {
+  std::vector<Attribute> attributes;
+  std::uint32_t indices = kNone;
+  std::uint32_t material = kNone;
+  std::uint32_t mode = 4;             // 0 points .. 6 triangle fan; 4 triangles
+  std::vector<std::vector<Attribute>> targets;  // morph targets: POSITION/NORMAL/TANGENT deltas
+
+  // The accessor of a semantic, or kNone.
+  std::uint32_t find(const std::string& semantic) const noexcept;
+
+  friend bool operator==(const Primitive&, const Primitive&) = default;
+};
+
+struct Mesh {
+  std::string name;
+  std::vector<Primitive> primitives;
+  std::vector<float> weights;         // default morph weights; empty when absent
+  std::vector<std::string> target_names;  // extras.targetNames, when present
+
+  friend bool operator==(const Mesh&, const Mesh&) = default;
+};
+
+struct Skin {
+  std::string name;
+  std::uint32_t inverse_bind_matrices = kNone;  // kNone: identity matrices
+  std::uint32_t skeleton = kNone;
+  std::vector<std::uint32_t> joints;
+
+  friend bool operator==(const Skin&, const Skin&) = default;
+};
+
+enum class SamplerInterpolation : std::uint8_t { Linear, Step, CubicSpline };
+
+struct AnimationSampler {
+  std::uint32_t input = 0;   // accessor of key times (float scalar)
+  std::uint32_t output = 0;  // accessor of values (3 per key for CubicSpline: in-tangent, value, out-tangent)
+  SamplerInterpolation interpolation = SamplerInterpolation::Linear;
+
+  friend bool operator==(const AnimationSampler&, const AnimationSampler&) = default;
+};
+
+struct AnimationChannel {
+  std::uint32_t sampler = 0;
+  std::uint32_t node = kNone;  // kNone: no target node (ignored, as the spec allows)
+  std::string path;            // "translation", "rotation", "scale", "weights", or another path
+
+  friend bool operator==(const AnimationChannel&, const AnimationChannel&) = default;
+};
+
+struct Animation {
+  std::string name;
+  std::vector<AnimationChannel> channels;
+  std::vector<AnimationSampler> samplers;
+
+  friend bool operator==(const Animation&, const Animation&) = default;
+};
+
+struct Scene {
+  std::string name;
+  std::vector<std::uint32_t> nodes;
+
+  friend bool operator==(const Scene&, const Scene&) = default;
+};
+
+struct Material {
+  std::string name;
+  std::array<float, 4> base_color_factor{1, 1, 1, 1};
+  bool double_sided = false;
+  std::string alpha_mode = "OPAQUE";
+
+  friend bool operator==(const Material&, const Material&) = default;
+};
+
+struct Image {
+  std::string name;
+  std::string uri;
+  std::uint32_t buffer_view = kNone;
+  std::string mime_type;
+
+  friend bool operator==(const Image&, const Image&) = default;
+};
+
+struct Document {
+  Asset asset;
+  std::uint32_t scene = kNone;  // the default scene, kNone when absent
+  std::vector<Scene> scenes;
+  std::vector<Node> nodes;
+  std::vector<Mesh> meshes;
+  std::vector<Material> materials;
+  std::vector<Skin> skins;
+  std::vector<Animation> animations;
+  std::vector<Accessor> accessors;
+  std::vector<BufferView> buffer_views;
+  std::vector<Buffer> buffers;
+  std::vector<Image> images;
+  std::uint32_t texture_count = 0;  // textures are not read; kept so material references validate
+  std::uint32_t camera_count = 0;   // cameras are not read; kept so node.camera indices validate
+  std::vector<std::string> extensions_used;
+  std::vector<std::string> extensions_required;
+
+  friend bool operator==(const Document&, const Document&) = default;
+};
+
+// A document with the bytes of each of its buffers (same order as Document::buffers).
+struct GltfAsset {
+  Document document;
+  std::vector<std::vector<std::byte>> buffers;
+
+  friend bool operator==(const GltfAsset&, const GltfAsset&) = default;
+};
+
+}  // namespace marrow::gltf

@@ -1,0 +1,69 @@
+#pragma once
+// The pose of an imported glTF at one moment, reported in the FILE's index spaces (node, mesh,
+// primitive and skin indices, joints in skin.joints order, vertices in the file's order and
+// count), so it can be compared with any other glTF implementation. This is what
+// `marrow pose --json` prints, in the schema of ../shared/tools/oracle.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat4x4.hpp>
+
+#include "marrow/io/gltf_document.hpp"
+#include "marrow/model/animator.hpp"
+#include "marrow/model/model.hpp"
+
+namespace marrow {
+
+struct PoseReport {
+  struct Node {
+    std::uint32_t index = 0;
+    std::string name;
+    glm::vec3 translation{0.f};
+    glm::quat rotation{1, 0, 0, 0};
+    glm::vec3 scale{1.f};
+    glm::mat4 world{1.f};
+  };
+  struct Skin {
+    std::uint32_t index = 0;
+    std::string name;
+    std::vector<std::uint32_t> joints;
+    std::optional<std::uint32_t> mesh_node;
+    std::vector<glm::mat4> joint_matrices;         // inverse(W_meshNode) * W_joint * IBM
+    std::vector<glm::mat4> global_joint_matrices;  // W_joint * IBM
+  };
+  struct Mesh {
+    std::uint32_t node = 0, mesh = 0, primitive = 0;
+    bool skinned = false;
+    std::vector<glm::vec3> positions;  // world space, file vertex order
+    std::vector<glm::vec3> normals;    // when the file's primitive has NORMAL (triangles)
+  };
+  struct MorphWeights {
+    std::uint32_t node = 0, mesh = 0;
+    std::vector<float> weights;
+  };
+
+  int scene = -1;
+  int clip = -1;                 // animation index, -1 for the rest pose
+  std::string clip_name;
+  double duration = 0.0;
+  double time = 0.0;             // requested
+  double sampled_time = 0.0;     // clamped to [0, duration]
+  std::vector<Node> nodes;       // the scene's nodes, ascending file index
+  std::vector<Skin> skins;       // skins whose joints are all in the scene
+  std::vector<Mesh> meshes;      // by node, then primitive
+  std::vector<MorphWeights> morph_weights;
+  std::vector<std::string> warnings;
+};
+
+// Poses `animator` (already played and updated by the caller) and reports it. `document` is
+// the file the model was imported from.
+PoseReport make_pose_report(const gltf::Document& document, const Model& model, Animator& animator);
+
+// Imports nothing: plays clip (-1: rest pose) at `seconds` (clamped, no looping) on a fresh
+// Animator and reports.
+PoseReport pose_at(const gltf::Document& document, const Model& model, int clip, double seconds);
+
+}  // namespace marrow

@@ -1,0 +1,23 @@
+#pragma once
+// Model -> glTF 2.0. Bones become nodes (the synthetic root bone 0 is dropped when it is the
+// identity), meshes keep their parts as primitives with the zero-weight base vertices and the
+// morph targets, skins list their joints in palette order (so JOINTS_0 are palette indices), and
+// each animation writes its skeletal and rigid tracks as LINEAR channels (the keys are already
+// resampled) and its morph weight tracks with their own interpolation (STEP, LINEAR or
+// CUBICSPLINE with tangents).
+#include <filesystem>
+
+#include "marrow/io/gltf_document.hpp"
+#include "marrow/model/model.hpp"
+
+namespace marrow {
+
+// Throws std::invalid_argument when the model cannot be expressed in glTF (a joint outside the
+// scene, an invalid model).
+gltf::GltfAsset model_to_gltf(const Model& model);
+
+// Writes .glb (binary) or .gltf (JSON with base64 data: URIs) by the path's extension.
+// Throws std::invalid_argument for another extension, std::runtime_error when writing fails.
+void write_gltf(const Model& model, const std::filesystem::path& path);
+
+}  // namespace marrow

@@ -1,0 +1,39 @@
+#pragma once
+// What an import may do: which scene, how clips are resampled, the palette policy, and the
+// resource limits that keep a hostile file from taking unbounded memory or time.
+#include <cstdint>
+
+namespace marrow {
+
+// Limits checked before anything is allocated; exceeding one throws ImportError
+// (ImportErrorCode::LimitExceeded) naming the limit and the value.
+struct ImportLimits {
+  std::uint64_t max_file_bytes = 2ull << 30;         // input file or byte span
+  std::uint64_t max_total_bytes = 4ull << 30;        // buffers plus decoded data, summed
+  std::uint64_t max_nodes = 1'000'000;               // glTF nodes
+  std::uint64_t max_accessor_elements = 1ull << 28;  // elements of one accessor (count)
+  std::uint64_t max_animation_keys = 50'000'000;     // keys over all animation samplers
+  std::uint32_t max_json_depth = 64;                 // nesting of JSON objects and arrays
+};
+
+enum class PalettePolicy {
+  Refuse,      // a skin with more joints than max_palette is refused (seed 000, the default)
+  LoadStatic,  // the mesh loads unskinned, with a diagnostic (seed 003)
+};
+
+struct ImportOptions {
+  int scene = -1;                 // -1: the file's default scene, else scene 0
+  int max_palette = 72;           // joints one skin may have (G8)
+  PalettePolicy palette_policy = PalettePolicy::Refuse;
+  // Clip resampling (G9). With union_only the keys are exactly the union of each bone's T/R/S
+  // key times (the seed's behaviour). Otherwise STEP and CUBICSPLINE channels get extra keys
+  // until the linear/slerp player is within curve_tolerance of the exact curve: relative to
+  // the value's magnitude for translation and scale, in radians for rotation.
+  bool union_only = false;
+  double curve_tolerance = 1e-6;
+  // Multiplies every translation-bearing quantity (G18, apply_unit_scale); 1 keeps the file's units.
+  float unit_scale = 1.f;
+  ImportLimits limits;
+};
+
+}  // namespace marrow

@@ -1,0 +1,210 @@
+#include "gltf_channel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "marrow/core/import_error.hpp"
+#include "marrow/io/accessor_reader.hpp"
+
+namespace marrow::gltf {
+
+namespace {
+
+constexpr int kMaxBisectionDepth = 12;  // at most 4096 points per cubic interval
+
+std::string where(std::uint32_t animation, std::uint32_t sampler) {
+  return "animation " + std::to_string(animation) + " sampler " + std::to_string(sampler);
+}
+
+// Shortest-arc slerp in double, with the track sampler's rule: directions slerped, squared
+// length interpolated (plain slerp for unit quaternions).
+void slerp(const double* a, const double* b_in, double p, double* out) {
+  double b[4] = {b_in[0], b_in[1], b_in[2], b_in[3]};
+  const double na = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
+  const double nb = std::sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
+  double d = (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]) / std::max(na * nb, 1e-300);
+  if (d < 0) {
+    for (double& v : b) v = -v;
+    d = -d;
+  }
+  double wa = 1 - p, wb = p;
+  if (d < 1 - 1e-12) {
+    const double theta = std::acos(std::min(d, 1.0));
+    wa = std::sin((1 - p) * theta);
+    wb = std::sin(p * theta);
+  }
+  double n2 = 0;
+  for (int c = 0; c < 4; ++c) {
+    out[c] = wa * a[c] + wb * b[c];
+    n2 += out[c] * out[c];
+  }
+  const double scale = n2 > 0 ? std::sqrt(std::max(na * na + (nb * nb - na * na) * p, 0.0) / n2) : 1;
+  for (int c = 0; c < 4; ++c) out[c] *= scale;
+}
+
+void normalize4(double* q) {
+  const double n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (n2 > 0) {
+    const double inv = 1 / std::sqrt(n2);
+    for (int c = 0; c < 4; ++c) q[c] *= inv;
+  }
+}
+
+}  // namespace
+
+ChannelCurve::ChannelCurve(const GltfAsset& asset, std::uint32_t animation, std::uint32_t sampler_index,
+                           std::size_t width, bool rotation, const ImportLimits& limits)
+    : width_(width), rotation_(rotation) {
+  const Document& doc = asset.document;
+  const AnimationSampler& sampler = doc.animations[animation].samplers[sampler_index];
+  interpolation_ = sampler.interpolation;
+  const Accessor& input = doc.accessors[sampler.input];
+  if (input.type != AccessorType::Scalar || input.component_type != ComponentType::Float) {
+    throw ImportError(ImportErrorCode::InvalidAnimation,
+                      where(animation, sampler_index) + ": input accessor " + std::to_string(sampler.input) +
+                          " is not a float SCALAR");
+  }
+  std::vector<float> raw_times;
+  read_accessor_floats(asset, sampler.input, limits, raw_times);
+  if (raw_times.empty()) {
+    throw ImportError(ImportErrorCode::InvalidAnimation, where(animation, sampler_index) + ": no keys");
+  }
+  times_.resize(raw_times.size());
+  for (std::size_t k = 0; k < raw_times.size(); ++k) {
+    const float t = raw_times[k];
+    if (!std::isfinite(t)) {
+      throw ImportError(ImportErrorCode::InvalidAnimation,
+                        where(animation, sampler_index) + ": key time " + std::to_string(k) + " is not finite");
+    }
+    if (k > 0 && !(t > raw_times[k - 1])) {
+      throw ImportError(ImportErrorCode::InvalidAnimation,
+                        where(animation, sampler_index) + ": key time " + std::to_string(k) + " (" +
+                            std::to_string(t) + ") does not increase after " + std::to_string(raw_times[k - 1]));
+    }
+    times_[k] = static_cast<double>(t);
+  }
+  read_accessor_floats(asset, sampler.output, limits, values_);
+  const std::size_t expected = times_.size() * stride();
+  if (values_.size() != expected) {
+    throw ImportError(ImportErrorCode::InvalidAnimation,
+                      where(animation, sampler_index) + ": output accessor " + std::to_string(sampler.output) + " has " +
+                          std::to_string(values_.size()) + " values, " + std::to_string(times_.size()) + " keys need " +
+                          std::to_string(expected));
+  }
+  for (std::size_t i = 0; i < values_.size(); ++i) {
+    if (!std::isfinite(values_[i])) {
+      throw ImportError(ImportErrorCode::InvalidAnimation,
+                        where(animation, sampler_index) + ": output value " + std::to_string(i) + " is not finite");
+    }
+  }
+  for (std::size_t k = 0; k < times_.size(); ++k) {
+    for (std::size_t c = 0; c < width_; ++c) magnitude_ = std::max(magnitude_, std::fabs(static_cast<double>(value(k)[c])));
+  }
+}
+
+void ChannelCurve::evaluate(double t, std::size_t& cursor, double* out) const {
+  const std::size_t n = times_.size();
+  std::size_t k = cursor < n ? cursor : 0;
+  if (times_[k] > t) k = 0;
+  while (k + 1 < n && times_[k + 1] <= t) ++k;  // increasing t: amortised O(1)
+  cursor = k;
+  const float* a = value(k);
+  if (k + 1 >= n || t <= times_[k] || interpolation_ == SamplerInterpolation::Step) {
+    for (std::size_t c = 0; c < width_; ++c) out[c] = a[c];
+    return;
+  }
+  const float* b = value(k + 1);
+  const double dt = times_[k + 1] - times_[k];
+  const double s = (t - times_[k]) / dt;
+  if (interpolation_ == SamplerInterpolation::Linear) {
+    if (rotation_ && width_ == 4) {
+      const double qa[4] = {a[0], a[1], a[2], a[3]}, qb[4] = {b[0], b[1], b[2], b[3]};
+      slerp(qa, qb, s, out);
+      return;
+    }
+    for (std::size_t c = 0; c < width_; ++c) out[c] = a[c] + (static_cast<double>(b[c]) - a[c]) * s;
+    return;
+  }
+  const double s2 = s * s, s3 = s2 * s;
+  const double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+  const float* out_tangent_k = out_tangent(k);
+  const float* in_tangent_next = in_tangent(k + 1);
+  for (std::size_t c = 0; c < width_; ++c) {
+    out[c] = h00 * a[c] + h10 * dt * out_tangent_k[c] + h01 * b[c] + h11 * dt * in_tangent_next[c];
+  }
+  if (rotation_ && width_ == 4) normalize4(out);
+}
+
+double ChannelCurve::chord_error(double a, double b, const std::vector<double>& va, const std::vector<double>& vb,
+                                 double at) const {
+  std::size_t cursor = 0;
+  std::vector<double> exact(width_);
+  evaluate(at, cursor, exact.data());
+  const double s = (at - a) / (b - a);
+  if (rotation_ && width_ == 4) {
+    double q[4];
+    slerp(va.data(), vb.data(), s, q);
+    // Rotation angle between the two, from the chord length (precise for small angles).
+    double chord2 = 0;
+    const double sign = (q[0] * exact[0] + q[1] * exact[1] + q[2] * exact[2] + q[3] * exact[3]) < 0 ? -1 : 1;
+    for (int c = 0; c < 4; ++c) chord2 += (q[c] - sign * exact[c]) * (q[c] - sign * exact[c]);
+    return 4.0 * std::asin(std::min(1.0, std::sqrt(chord2) / 2.0));
+  }
+  double worst = 0;
+  for (std::size_t c = 0; c < width_; ++c) {
+    const double linear = va[c] + (vb[c] - va[c]) * s;
+    worst = std::max(worst, std::fabs(linear - exact[c]));
+  }
+  return worst / std::max(magnitude_, 1e-6);
+}
+
+void ChannelCurve::bisect(double a, double b, int depth, double tolerance, std::vector<SamplePoint>& out) const {
+  std::vector<double> va(width_), vb(width_);
+  std::size_t cursor = 0;
+  evaluate(a, cursor, va.data());
+  evaluate(b, cursor, vb.data());
+  double worst = 0;
+  for (double f : {0.25, 0.5, 0.75}) worst = std::max(worst, chord_error(a, b, va, vb, a + (b - a) * f));
+  if (worst <= tolerance || depth >= kMaxBisectionDepth) return;
+  const double m = 0.5 * (a + b);
+  bisect(a, m, depth + 1, tolerance, out);
+  out.push_back(SamplePoint{m, ticks_from_seconds(m)});
+  bisect(m, b, depth + 1, tolerance, out);
+}
+
+void ChannelCurve::append_sample_points(bool union_only, double tolerance, std::vector<SamplePoint>& out) const {
+  for (std::size_t k = 0; k < times_.size(); ++k) {
+    const Ticks tick = ticks_from_seconds(times_[k]);
+    if (!union_only && k > 0) {
+      if (interpolation_ == SamplerInterpolation::Step) {
+        // One tick before the change, still holding the previous value.
+        const Ticks before = tick - Ticks{1};
+        const double seconds = times_[k] - 1e-7;
+        if (seconds > times_[k - 1] && before > ticks_from_seconds(times_[k - 1])) {
+          out.push_back(SamplePoint{seconds, before});
+        }
+      } else if (interpolation_ == SamplerInterpolation::CubicSpline) {
+        bisect(times_[k - 1], times_[k], 0, tolerance, out);
+      }
+    }
+    out.push_back(SamplePoint{times_[k], tick});
+  }
+}
+
+std::vector<SamplePoint> merge_sample_points(std::vector<SamplePoint> points) {
+  std::sort(points.begin(), points.end(),
+            [](const SamplePoint& a, const SamplePoint& b) { return a.seconds < b.seconds; });
+  std::vector<SamplePoint> merged;
+  merged.reserve(points.size());
+  for (const SamplePoint& p : points) {
+    if (!merged.empty() && (p.seconds - merged.back().seconds <= 1e-9 || p.tick <= merged.back().tick)) {
+      merged.back() = SamplePoint{p.seconds, std::max(p.tick, merged.back().tick)};
+      continue;
+    }
+    merged.push_back(p);
+  }
+  return merged;
+}
+
+}  // namespace marrow::gltf

@@ -1,0 +1,241 @@
+#include "gltf_clips.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "gltf_channel.hpp"
+#include "gltf_mesh_builder.hpp"
+#include "marrow/core/import_error.hpp"
+#include "marrow/io/accessor_reader.hpp"
+
+namespace marrow::gltf {
+
+namespace {
+
+enum Path { kTranslation = 0, kRotation = 1, kScale = 2 };
+
+// The channels that drive one bone: a palette index of one skin, or a scene bone (skin = -1).
+struct Target {
+  int skin = -1;
+  int bone = 0;
+  std::uint32_t node = 0;
+  const ChannelCurve* curves[3] = {nullptr, nullptr, nullptr};
+};
+
+std::string animation_name(const Document& doc, std::size_t index, const std::set<std::string>& used) {
+  std::string name = doc.animations[index].name.empty() ? "animation_" + std::to_string(index) : doc.animations[index].name;
+  if (used.count(name) != 0) name += "_" + std::to_string(index);
+  return name;
+}
+
+double animation_duration(const GltfAsset& asset, std::size_t index, const ImportLimits& limits) {
+  double duration = 0.0;
+  std::vector<float> times;
+  for (const AnimationSampler& sampler : asset.document.animations[index].samplers) {
+    read_accessor_floats(asset, sampler.input, limits, times);
+    for (float t : times) {
+      if (std::isfinite(t)) duration = std::max(duration, static_cast<double>(t));
+    }
+  }
+  return duration;
+}
+
+BoneTrack build_track(const Target& target, const Trs& bind, const ImportOptions& options, std::uint64_t& key_budget) {
+  std::vector<SamplePoint> points;
+  for (const ChannelCurve* curve : target.curves) {
+    if (curve != nullptr) curve->append_sample_points(options.union_only, options.curve_tolerance, points);
+  }
+  points = merge_sample_points(std::move(points));
+  if (points.size() > key_budget) {
+    throw ImportError(ImportErrorCode::LimitExceeded,
+                      "animation keys exceed ImportLimits::max_animation_keys (" +
+                          std::to_string(options.limits.max_animation_keys) + ")");
+  }
+  key_budget -= points.size();
+  BoneTrack track;
+  track.bone_index = target.bone;
+  track.keys.resize(points.size());
+  std::size_t cursor[3] = {0, 0, 0};
+  double v[4];
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    Keyframe& key = track.keys[i];
+    key.time = points[i].tick;
+    key.translation = bind.translation;
+    key.rotation = bind.rotation;
+    key.scale = bind.scale;
+    if (const ChannelCurve* c = target.curves[kTranslation]) {
+      c->evaluate(points[i].seconds, cursor[kTranslation], v);
+      key.translation = glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2]));
+    }
+    if (const ChannelCurve* c = target.curves[kRotation]) {
+      c->evaluate(points[i].seconds, cursor[kRotation], v);
+      key.rotation = glm::quat(static_cast<float>(v[3]), static_cast<float>(v[0]), static_cast<float>(v[1]),
+                               static_cast<float>(v[2]));
+    }
+    if (const ChannelCurve* c = target.curves[kScale]) {
+      c->evaluate(points[i].seconds, cursor[kScale], v);
+      key.scale = glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2]));
+    }
+  }
+  return track;
+}
+
+MorphWeightTrack weight_track(const ChannelCurve& curve) {
+  MorphWeightTrack track;
+  track.interpolation = curve.interpolation() == SamplerInterpolation::Step     ? Interpolation::Step
+                        : curve.interpolation() == SamplerInterpolation::Linear ? Interpolation::Linear
+                                                                                : Interpolation::CubicSpline;
+  track.weight_count = curve.width();
+  track.times = curve.times();
+  const std::size_t keys = curve.times().size(), n = curve.width();
+  track.values.resize(keys * n);
+  for (std::size_t k = 0; k < keys; ++k) std::copy_n(curve.value(k), n, track.values.begin() + static_cast<long>(k * n));
+  if (track.interpolation == Interpolation::CubicSpline) {
+    track.in_tangents.resize(keys * n);
+    track.out_tangents.resize(keys * n);
+    for (std::size_t k = 0; k < keys; ++k) {
+      std::copy_n(curve.in_tangent(k), n, track.in_tangents.begin() + static_cast<long>(k * n));
+      std::copy_n(curve.out_tangent(k), n, track.out_tangents.begin() + static_cast<long>(k * n));
+    }
+  }
+  return track;
+}
+
+}  // namespace
+
+void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const ImportOptions& options, Model& model,
+                        std::vector<Diagnostic>& diagnostics) {
+  const Document& doc = asset.document;
+  // Per skin: file node -> palette index (joints may lie outside the scene).
+  std::vector<std::map<std::uint32_t, int>> joint_of(model.skins.size());
+  for (std::size_t s = 0; s < model.skins.size(); ++s) {
+    const marrow::Skin& skin = model.skins[s];
+    const std::vector<std::uint32_t>& joints = doc.skins[static_cast<std::size_t>(skin.source_skin)].joints;
+    for (std::size_t p = 0; p < skin.source_joints.size(); ++p) {
+      joint_of[s][joints[static_cast<std::size_t>(skin.source_joints[p])]] = static_cast<int>(p);
+    }
+  }
+  std::uint64_t key_budget = options.limits.max_animation_keys;
+  std::set<std::string> used_names;
+  // The default weight track of a mesh part: the first node (file order) instancing the mesh,
+  // in the first animation that animates its weights (the seed's single WeightTrack slot).
+  std::map<std::uint32_t, std::uint32_t> first_instancing_node;
+  for (std::uint32_t node = 0; node < doc.nodes.size(); ++node) {
+    if (doc.nodes[node].mesh != kNone) first_instancing_node.emplace(doc.nodes[node].mesh, node);
+  }
+  std::map<std::uint32_t, MorphWeightTrack> default_tracks;  // by file mesh
+
+  for (std::size_t a = 0; a < doc.animations.size(); ++a) {
+    const Animation& anim = doc.animations[a];
+    const auto ai = static_cast<std::uint32_t>(a);
+    ModelAnimation out;
+    out.name = animation_name(doc, a, used_names);
+    used_names.insert(out.name);
+    out.duration = ticks_from_seconds(animation_duration(asset, a, options.limits));
+    out.scene_clip.name = out.name;
+    out.scene_clip.duration = out.duration;
+    out.scene_clip.target_space = ClipTargetSpace::SceneNode;
+
+    std::vector<std::unique_ptr<ChannelCurve>> curves;
+    std::map<std::pair<int, int>, Target> targets;  // (skin or -1, bone) -> channels
+    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
+      const AnimationChannel& channel = anim.channels[c];
+      const std::string here = "animation " + std::to_string(a) + " channel " + std::to_string(c);
+      if (channel.node == kNone) {
+        add_diagnostic(diagnostics, "channel-without-target", here + " has no target node");
+        continue;
+      }
+      const int bone = graph.node_to_bone[channel.node];
+      if (channel.path == "weights") {
+        const std::uint32_t mesh = doc.nodes[channel.node].mesh;
+        const std::size_t count = mesh == kNone ? 0 : morph_target_count(doc, mesh);
+        if (count == 0) {
+          add_diagnostic(diagnostics, "weights-channel-without-morph-targets",
+                         here + " animates the weights of node " + std::to_string(channel.node) +
+                             ", which has no morph targets");
+          continue;
+        }
+        if (bone < 0) {
+          add_diagnostic(diagnostics, "channel-target-outside-scene",
+                         here + " targets node " + std::to_string(channel.node) + ", outside the scene");
+          continue;
+        }
+        curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, count, false, options.limits));
+        MorphWeightTrack track = weight_track(*curves.back());
+        for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+          if (model.meshes[m].parent_bone == bone && model.meshes[m].source_mesh == static_cast<int>(mesh)) {
+            out.morph_channels.push_back(MorphWeightChannel{static_cast<int>(m), track});
+          }
+        }
+        if (first_instancing_node[mesh] == channel.node && default_tracks.count(mesh) == 0) {
+          default_tracks.emplace(mesh, std::move(track));
+        }
+        continue;
+      }
+      const int path = channel.path == "translation" ? kTranslation
+                       : channel.path == "rotation"  ? kRotation
+                       : channel.path == "scale"     ? kScale
+                                                     : -1;
+      if (path < 0) {
+        add_diagnostic(diagnostics, "unsupported-channel-path", here + " has path '" + channel.path + "'");
+        continue;
+      }
+      std::vector<std::pair<int, int>> keys;
+      for (std::size_t s = 0; s < joint_of.size(); ++s) {
+        if (const auto it = joint_of[s].find(channel.node); it != joint_of[s].end()) {
+          keys.emplace_back(static_cast<int>(s), it->second);
+        }
+      }
+      if (keys.empty() && bone >= 0) keys.emplace_back(-1, bone);
+      if (keys.empty()) {
+        add_diagnostic(diagnostics, "channel-target-outside-scene",
+                       here + " targets node " + std::to_string(channel.node) + ", outside the scene");
+        continue;
+      }
+      curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, path == kRotation ? 4 : 3,
+                                                      path == kRotation, options.limits));
+      for (const auto& key : keys) {
+        Target& target = targets[key];
+        target.skin = key.first;
+        target.bone = key.second;
+        target.node = channel.node;
+        if (target.curves[path] != nullptr) {
+          add_diagnostic(diagnostics, "duplicate-channel",
+                         here + " repeats path '" + channel.path + "' of node " + std::to_string(channel.node));
+          continue;
+        }
+        target.curves[path] = curves.back().get();
+      }
+    }
+
+    std::vector<AnimationClip> skin_clips(model.skins.size());
+    for (const auto& [key, target] : targets) {
+      BoneTrack track = build_track(target, graph.local_trs[target.node], options, key_budget);
+      if (target.skin < 0) {
+        out.scene_clip.tracks.push_back(std::move(track));
+      } else {
+        skin_clips[static_cast<std::size_t>(target.skin)].tracks.push_back(std::move(track));
+      }
+    }
+    for (std::size_t s = 0; s < skin_clips.size(); ++s) {
+      if (skin_clips[s].tracks.empty()) continue;
+      skin_clips[s].name = out.name;
+      skin_clips[s].duration = out.duration;
+      model.skins[s].data.animation_clips[out.name] = std::move(skin_clips[s]);
+    }
+    model.animations.push_back(std::move(out));
+  }
+
+  for (ModelMesh& mesh : model.meshes) {
+    const auto it = default_tracks.find(static_cast<std::uint32_t>(mesh.source_mesh));
+    if (it == default_tracks.end()) continue;
+    for (ModelMeshPart& part : mesh.parts) {
+      if (part.morph) part.morph->weight_track = it->second;
+    }
+  }
+}
+
+}  // namespace marrow::gltf

@@ -1,0 +1,24 @@
+#pragma once
+// Argument helpers shared by the subcommands.
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "commands.hpp"
+
+namespace marrow::cli {
+
+// A usage error: printed as one line, exit code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Finds `--name VALUE` (removing both from args); nullopt when absent.
+std::optional<std::string> take_option(Args& args, const std::string& name);
+// Finds a `--name` flag (removing it).
+bool take_flag(Args& args, const std::string& name);
+// The single remaining positional argument (the file); throws UsageError otherwise.
+std::string take_file(Args& args, const char* command);
+double parse_number(const std::string& text, const char* what);
+
+}  // namespace marrow::cli

@@ -1,0 +1,154 @@
+// `marrow pose FILE [--clip NAME|INDEX] [--time SECONDS] [--scene N] [--json] [--no-normals]`:
+// the pose at that time (clamped to the clip, no looping), in the schema of the oracle
+// (../shared/tools/oracle) with --json, else a short readable summary.
+#include <cstdio>
+
+#include "commands.hpp"
+#include "json_writer.hpp"
+#include "loaded_file.hpp"
+#include "marrow/io/gltf_pose_report.hpp"
+#include "marrow/model/bounds.hpp"
+#include "options.hpp"
+
+namespace marrow::cli {
+
+namespace {
+
+void write_mat(JsonWriter& j, const glm::mat4& m) {
+  j.begin_array();
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) j.value(static_cast<double>(m[c][r]));
+  }
+  j.end_array();
+}
+
+template <class V>
+void write_vec3s(JsonWriter& j, const std::vector<V>& points) {
+  j.begin_array();
+  for (const V& p : points) j.value(static_cast<double>(p.x)).value(static_cast<double>(p.y)).value(static_cast<double>(p.z));
+  j.end_array();
+}
+
+void write_json(const std::string& file, const PoseReport& r, bool normals) {
+  JsonWriter j(stdout);
+  j.begin_object();
+  j.key("marrow").begin_object().key("engine").value("marrow").end_object();
+  j.key("file").value(file);
+  if (r.scene >= 0) {
+    j.key("scene").value(r.scene);
+  } else {
+    j.key("scene").null();
+  }
+  if (r.clip >= 0) {
+    j.key("clip").begin_object().key("index").value(r.clip).key("name").name(r.clip_name).key("duration").value(r.duration).end_object();
+    j.key("time").value(r.time).key("sampledTime").value(r.sampled_time);
+  } else {
+    j.key("clip").null().key("time").null().key("sampledTime").null();
+  }
+  j.key("nodes").begin_array();
+  for (const PoseReport::Node& n : r.nodes) {
+    j.begin_object().key("index").value(n.index).key("name").name(n.name);
+    j.key("translation").numbers(&n.translation.x, &n.translation.x + 3);
+    j.key("rotation").begin_array().value(n.rotation.x).value(n.rotation.y).value(n.rotation.z).value(n.rotation.w).end_array();
+    j.key("scale").numbers(&n.scale.x, &n.scale.x + 3);
+    j.key("world");
+    write_mat(j, n.world);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("skins").begin_array();
+  for (const PoseReport::Skin& s : r.skins) {
+    j.begin_object().key("index").value(s.index).key("name").name(s.name);
+    j.key("joints").numbers(s.joints.begin(), s.joints.end());
+    if (s.mesh_node) {
+      j.key("meshNode").value(*s.mesh_node);
+    } else {
+      j.key("meshNode").null();
+    }
+    j.key("jointMatrices").begin_array();
+    for (const glm::mat4& m : s.joint_matrices) write_mat(j, m);
+    j.end_array();
+    j.key("globalJointMatrices").begin_array();
+    for (const glm::mat4& m : s.global_joint_matrices) write_mat(j, m);
+    j.end_array();
+    j.end_object();
+  }
+  j.end_array();
+  j.key("meshes").begin_array();
+  for (const PoseReport::Mesh& m : r.meshes) {
+    j.begin_object().key("node").value(m.node).key("mesh").value(m.mesh).key("primitive").value(m.primitive);
+    j.key("skinned").value(m.skinned).key("vertexCount").value(m.positions.size());
+    j.key("positions");
+    write_vec3s(j, m.positions);
+    if (normals && !m.normals.empty()) {
+      j.key("normals");
+      write_vec3s(j, m.normals);
+    }
+    j.end_object();
+  }
+  j.end_array();
+  j.key("morphWeights").begin_array();
+  for (const PoseReport::MorphWeights& w : r.morph_weights) {
+    j.begin_object().key("node").value(w.node).key("mesh").value(w.mesh).key("weights").numbers(w.weights.begin(), w.weights.end()).end_object();
+  }
+  j.end_array();
+  j.key("warnings").begin_array();
+  for (const std::string& w : r.warnings) j.value(w);
+  j.end_array();
+  j.end_object();
+  j.finish();
+}
+
+void write_text(const std::string& file, const PoseReport& r) {
+  std::printf("%s: scene %d, ", file.c_str(), r.scene);
+  if (r.clip >= 0) {
+    std::printf("clip %d \"%s\" (%.4g s) at %.6g s\n", r.clip, r.clip_name.c_str(), r.duration, r.sampled_time);
+  } else {
+    std::printf("rest pose\n");
+  }
+  std::printf("nodes (world translation):\n");
+  for (const PoseReport::Node& n : r.nodes) {
+    std::printf("  %4u %-24s (%10.5f, %10.5f, %10.5f)\n", n.index, n.name.c_str(), n.world[3][0], n.world[3][1],
+                n.world[3][2]);
+  }
+  for (const PoseReport::Mesh& m : r.meshes) {
+    const BoundingBox box = bounding_box_of(m.positions);
+    std::printf("mesh %u primitive %u on node %u%s: %zu vertices, bounds (%.5g, %.5g, %.5g) .. (%.5g, %.5g, %.5g)\n", m.mesh,
+                m.primitive, m.node, m.skinned ? " (skinned)" : "", m.positions.size(), box.min.x, box.min.y, box.min.z,
+                box.max.x, box.max.y, box.max.z);
+  }
+  for (const PoseReport::MorphWeights& w : r.morph_weights) {
+    std::printf("morph weights of node %u:", w.node);
+    for (float x : w.weights) std::printf(" %.6g", x);
+    std::printf("\n");
+  }
+  for (const std::string& w : r.warnings) std::printf("warning: %s\n", w.c_str());
+}
+
+}  // namespace
+
+int run_pose(const Args& arguments) {
+  Args args = arguments;
+  ImportOptions options;
+  const auto clip = take_option(args, "--clip");
+  const auto time = take_option(args, "--time");
+  const auto scene = take_option(args, "--scene");
+  const auto palette = take_option(args, "--max-palette");
+  const bool json = take_flag(args, "--json");
+  const bool no_normals = take_flag(args, "--no-normals");
+  if (scene) options.scene = static_cast<int>(parse_number(*scene, "--scene"));
+  if (palette) options.max_palette = static_cast<int>(parse_number(*palette, "--max-palette"));
+  const std::string file = take_file(args, "pose");
+  const LoadedFile loaded = load_file(file, options);
+  const int index = clip ? find_clip(loaded.model, *clip) : -1;
+  const double seconds = time ? parse_number(*time, "--time") : 0.0;
+  const PoseReport report = pose_at(loaded.asset.document, loaded.model, index, seconds);
+  if (json) {
+    write_json(file, report, !no_normals);
+  } else {
+    write_text(file, report);
+  }
+  return 0;
+}
+
+}  // namespace marrow::cli
