@@ -33,9 +33,7 @@ std::vector<std::uint32_t> uints(const GltfAsset& asset, std::uint32_t accessor)
 }
 
 // The asset written and read back through JSON, so the parser validates it too.
-GltfAsset through_json(const GltfAsset& asset) {
-  return GltfAsset{test::reparse(asset.document), asset.buffers};
-}
+GltfAsset through_json(const GltfAsset& asset) { return GltfAsset{test::reparse(asset.document), asset.buffers}; }
 
 TEST(AccessorReader, EveryComponentTypeAsIs) {
   GltfBuilder b;
@@ -156,7 +154,8 @@ TEST(AccessorReader, MatrixColumnsArePaddedToFourBytes) {
 TEST(AccessorReader, MissingBufferViewReadsZeros) {
   gltf::GltfAsset asset;
   asset.document.accessors.push_back({kNone, 0, ComponentType::Float, false, 2, AccessorType::Vec3, {}, {}, {}, ""});
-  asset.document.accessors.push_back({kNone, 0, ComponentType::UnsignedShort, false, 3, AccessorType::Scalar, {}, {}, {}, ""});
+  asset.document.accessors.push_back(
+      {kNone, 0, ComponentType::UnsignedShort, false, 3, AccessorType::Scalar, {}, {}, {}, ""});
   asset = through_json(asset);
   EXPECT_EQ(floats(asset, 0), std::vector<float>(6, 0.f));
   EXPECT_EQ(uints(asset, 1), std::vector<std::uint32_t>(3, 0u));
@@ -214,16 +213,18 @@ TEST(AccessorReaderRefusal, SparseProblems) {
 
   GltfAsset edited = asset;
   edited.document.accessors[0].sparse->count = 3;
-  EXPECT_TRUE(refuses([&] { floats(edited, 0); }, C::AccessorOutOfBounds,
-                      {"accessor 0: sparse: indices: byteOffset 0 + count 3 * stride 2 exceeds bufferView 1 (4 bytes)"}));
+  EXPECT_TRUE(
+      refuses([&] { floats(edited, 0); }, C::AccessorOutOfBounds,
+              {"accessor 0: sparse: indices: byteOffset 0 + count 3 * stride 2 exceeds bufferView 1 (4 bytes)"}));
   edited = asset;
   edited.document.accessors[0].sparse->values_byte_offset = 4;
-  EXPECT_TRUE(refuses([&] { floats(edited, 0); }, C::AccessorOutOfBounds,
-                      {"accessor 0: sparse: values: byteOffset 4 + count 2 * stride 8 exceeds bufferView 2 (16 bytes)"}));
+  EXPECT_TRUE(
+      refuses([&] { floats(edited, 0); }, C::AccessorOutOfBounds,
+              {"accessor 0: sparse: values: byteOffset 4 + count 2 * stride 8 exceeds bufferView 2 (16 bytes)"}));
   edited = asset;
   edited.document.accessors[0].sparse->indices_component_type = ComponentType::Float;
-  EXPECT_TRUE(refuses([&] { floats(edited, 0); }, C::InvalidAccessor,
-                      {"accessor 0: sparse: indices componentType 5126"}));
+  EXPECT_TRUE(
+      refuses([&] { floats(edited, 0); }, C::InvalidAccessor, {"accessor 0: sparse: indices componentType 5126"}));
   edited = asset;
   edited.document.accessors[0].sparse->count = 6;
   EXPECT_TRUE(refuses([&] { floats(edited, 0); }, C::InvalidAccessor,
@@ -244,31 +245,28 @@ TEST(AccessorReaderRefusal, AccessorsThatDoNotFit) {
   };
   EXPECT_TRUE(refuses([&] { floats(asset, 7); }, C::IndexOutOfRange, {"accessor 7 of 7 accessors"}));
   EXPECT_TRUE(refuses([&] { floats(edited([](GltfAsset& a) { a.document.accessors[0].count = 300; }), 0); },
-                      C::AccessorOutOfBounds, {"accessor 0: byteOffset 0 + count 300 * stride 12 exceeds bufferView 0 (36 bytes)"}));
+                      C::AccessorOutOfBounds,
+                      {"accessor 0: byteOffset 0 + count 300 * stride 12 exceeds bufferView 0 (36 bytes)"}));
+  EXPECT_TRUE(refuses([&] { floats(edited([](GltfAsset& a) { a.document.accessors[0].byte_offset = 4096; }), 0); },
+                      C::AccessorOutOfBounds,
+                      {"accessor 0: byteOffset 4096 + count 3 * stride 12 exceeds bufferView 0 (36 bytes)"}));
   EXPECT_TRUE(refuses(
       [&] {
-        floats(edited([](GltfAsset& a) {
-                 a.document.accessors[0].byte_offset = 4096;
-               }),
-               0);
-      },
-      C::AccessorOutOfBounds, {"accessor 0: byteOffset 4096 + count 3 * stride 12 exceeds bufferView 0 (36 bytes)"}));
-  EXPECT_TRUE(refuses(
-      [&] {
-        floats(edited([](GltfAsset& a) {
-                 a.document.accessors[0].count = std::numeric_limits<std::uint64_t>::max() / 2;
-               }),
-               0, ImportLimits{.max_total_bytes = ~0ull, .max_accessor_elements = ~0ull});
+        floats(
+            edited([](GltfAsset& a) { a.document.accessors[0].count = std::numeric_limits<std::uint64_t>::max() / 2; }),
+            0, ImportLimits{.max_total_bytes = ~0ull, .max_accessor_elements = ~0ull});
       },
       C::AccessorOutOfBounds, {"accessor 0: byteOffset 0 + count 9223372036854775807 * stride 12"}));
   EXPECT_TRUE(refuses([&] { floats(edited([](GltfAsset& a) { a.document.buffer_views[0].byte_stride = 8; }), 0); },
-                      C::InvalidAccessor, {"accessor 0: bufferView 0 byteStride 8 is smaller than one element (12 bytes)"}));
+                      C::InvalidAccessor,
+                      {"accessor 0: bufferView 0 byteStride 8 is smaller than one element (12 bytes)"}));
   EXPECT_TRUE(refuses([&] { floats(edited([](GltfAsset& a) { a.document.accessors[0].buffer_view = 9; }), 0); },
                       C::IndexOutOfRange, {"accessor 0: bufferView 9 of 7 bufferViews"}));
   EXPECT_TRUE(refuses([&] { floats(edited([](GltfAsset& a) { a.document.buffer_views[0].buffer = 3; }), 0); },
                       C::IndexOutOfRange, {"bufferView 0: buffer 3 of 1 loaded buffers"}));
   EXPECT_TRUE(refuses([&] { floats(edited([](GltfAsset& a) { a.buffers[0].resize(200); }), 6); },
-                      C::AccessorOutOfBounds, {"bufferView 6: byteOffset 232 + byteLength 48 exceeds buffer 0 (200 bytes)"}));
+                      C::AccessorOutOfBounds,
+                      {"bufferView 6: byteOffset 232 + byteLength 48 exceeds buffer 0 (200 bytes)"}));
   EXPECT_TRUE(refuses([&] { floats(edited([](GltfAsset& a) { a.buffers.clear(); }), 0); }, C::IndexOutOfRange,
                       {"bufferView 0: buffer 0 of 0 loaded buffers"}));
   EXPECT_TRUE(refuses(
@@ -287,12 +285,14 @@ TEST(AccessorReaderRefusal, LimitsBeforeAllocating) {
   using C = ImportErrorCode;
   gltf::GltfAsset asset;
   // No bufferView: nothing bounds the count but the limits. 2^40 MAT4 floats = 64 TiB.
-  asset.document.accessors.push_back({kNone, 0, ComponentType::Float, false, 1ull << 40, AccessorType::Mat4, {}, {}, {}, ""});
+  asset.document.accessors.push_back(
+      {kNone, 0, ComponentType::Float, false, 1ull << 40, AccessorType::Mat4, {}, {}, {}, ""});
   EXPECT_TRUE(refuses([&] { floats(asset, 0); }, C::LimitExceeded,
                       {"accessor 0: count 1099511627776 exceeds limit max_accessor_elements 268435456"}));
   // Within the element limit but above the byte limit: 2^28 MAT4 = 16 GiB of floats.
   asset.document.accessors[0].count = 1ull << 28;
-  EXPECT_TRUE(refuses([&] { floats(asset, 0); }, C::LimitExceeded, {"accessor 0: count 268435456 * 64", "max_total_bytes"}));
+  EXPECT_TRUE(
+      refuses([&] { floats(asset, 0); }, C::LimitExceeded, {"accessor 0: count 268435456 * 64", "max_total_bytes"}));
   ImportLimits small;
   small.max_accessor_elements = 10;
   asset.document.accessors[0].count = 11;

@@ -49,7 +49,7 @@ std::vector<std::byte> glb_of(const std::vector<std::pair<std::uint32_t, std::ve
 
 std::vector<std::byte> text_bytes(std::string_view s) {
   std::vector<std::byte> out(s.size());
-  std::memcpy(out.data(), s.data(), s.size());
+  if (!s.empty()) std::memcpy(out.data(), s.data(), s.size());
   return out;
 }
 
@@ -95,8 +95,8 @@ TEST(Glb, AssetRoundTripThroughWriteGlbAsset) {
 }
 
 TEST(Glb, UnknownChunksAreSkippedAndTrailingBytesIgnored) {
-  std::vector<std::byte> file = glb_of({{kJson, text_bytes("{}  ")}, {kBin, bytes_of({9, 9, 9, 9})},
-                                        {0x12345678, bytes_of({0, 0, 0, 0, 0, 0, 0, 0})}});
+  std::vector<std::byte> file = glb_of(
+      {{kJson, text_bytes("{}  ")}, {kBin, bytes_of({9, 9, 9, 9})}, {0x12345678, bytes_of({0, 0, 0, 0, 0, 0, 0, 0})}});
   file.push_back(std::byte{0x55});  // beyond the declared length
   const gltf::GlbChunks chunks = gltf::parse_glb(file);
   EXPECT_EQ(chunks.json, "{}  ");
@@ -108,10 +108,19 @@ TEST(Glb, UnpaddedJsonChunkIsTolerated) {
   EXPECT_EQ(gltf::parse_glb(file).json, "{}");
 }
 
+TEST(Glb, ZeroPaddingOfTheJsonChunkIsDropped) {
+  std::vector<std::byte> json = text_bytes("{}");
+  json.resize(4, std::byte{0});
+  EXPECT_EQ(gltf::parse_glb(glb_of({{kJson, json}})).json, "{}");
+}
+
 TEST(GlbRefusal, HeaderProblems) {
   using C = ImportErrorCode;
-  EXPECT_TRUE(refuses([] { gltf::parse_glb(bytes_of({0x67, 0x6C, 0x54, 0x46, 2})); }, C::InvalidContainer,
-                      {"GLB: 5 bytes, shorter than the 12-byte header"}));
+  EXPECT_TRUE(refuses(
+      [] {
+        gltf::parse_glb(bytes_of({0x67, 0x6C, 0x54, 0x46, 2}));
+      },
+      C::InvalidContainer, {"GLB: 5 bytes, shorter than the 12-byte header"}));
   std::vector<std::byte> file = gltf::write_glb("{}", {});
   std::vector<std::byte> bad = file;
   bad[0] = std::byte{'G'};
@@ -122,8 +131,9 @@ TEST(GlbRefusal, HeaderProblems) {
   EXPECT_TRUE(refuses([&] { gltf::parse_glb(bad); }, C::InvalidContainer, {"GLB: container version 1, expected 2"}));
   bad = file;
   put_u32(bad, 8, static_cast<std::uint32_t>(file.size() + 4));
-  EXPECT_TRUE(refuses([&] { gltf::parse_glb(bad); }, C::InvalidContainer,
-                      {"header length " + std::to_string(file.size() + 4), "exceeds the " + std::to_string(file.size())}));
+  EXPECT_TRUE(
+      refuses([&] { gltf::parse_glb(bad); }, C::InvalidContainer,
+              {"header length " + std::to_string(file.size() + 4), "exceeds the " + std::to_string(file.size())}));
   bad = file;
   put_u32(bad, 8, 16);
   EXPECT_TRUE(refuses([&] { gltf::parse_glb(bad); }, C::InvalidContainer, {"header length 16"}));
@@ -150,8 +160,11 @@ TEST(GlbRefusal, ChunkProblems) {
   put_u32(file, 12, 0xfffffffcu);
   EXPECT_TRUE(refuses([&] { gltf::parse_glb(file); }, C::InvalidContainer, {"chunk 0 length 4294967292"}));
   // A BIN chunk whose length is not a multiple of 4.
-  EXPECT_TRUE(refuses([] { gltf::parse_glb(glb_of({{kJson, text_bytes("{}  ")}, {kBin, bytes_of({1, 2, 3})}})); },
-                      C::InvalidContainer, {"GLB: chunk 1 length 3 is not a multiple of 4"}));
+  EXPECT_TRUE(refuses(
+      [] {
+        gltf::parse_glb(glb_of({{kJson, text_bytes("{}  ")}, {kBin, bytes_of({1, 2, 3})}}));
+      },
+      C::InvalidContainer, {"GLB: chunk 1 length 3 is not a multiple of 4"}));
   // A chunk header cut short inside the declared length.
   std::vector<std::byte> short_header = glb_of({{kJson, text_bytes("{}  ")}});
   short_header.insert(short_header.end(), {std::byte{4}, std::byte{0}, std::byte{0}, std::byte{0}});
@@ -159,17 +172,27 @@ TEST(GlbRefusal, ChunkProblems) {
   EXPECT_TRUE(refuses([&] { gltf::parse_glb(short_header); }, C::InvalidContainer,
                       {"GLB: chunk 1 header at byte 24 overruns the 28-byte file"}));
   // Order: BIN first, a second JSON chunk, BIN after an unknown chunk.
-  EXPECT_TRUE(refuses([] { gltf::parse_glb(glb_of({{kBin, bytes_of({1, 2, 3, 4})}})); }, C::InvalidContainer,
-                      {"GLB: the first chunk is not JSON (type 0x004E4942)"}));
-  EXPECT_TRUE(refuses([] { gltf::parse_glb(glb_of({{kJson, text_bytes("{}  ")}, {kJson, text_bytes("{}  ")}})); },
-                      C::InvalidContainer, {"GLB: chunk 1 is a second JSON chunk"}));
   EXPECT_TRUE(refuses(
       [] {
-        gltf::parse_glb(glb_of({{kJson, text_bytes("{}  ")}, {0x11, bytes_of({0, 0, 0, 0})}, {kBin, bytes_of({1, 2, 3, 4})}}));
+        gltf::parse_glb(glb_of({{kBin, bytes_of({1, 2, 3, 4})}}));
+      },
+      C::InvalidContainer, {"GLB: the first chunk is not JSON (type 0x004E4942)"}));
+  EXPECT_TRUE(refuses(
+      [] {
+        gltf::parse_glb(glb_of({{kJson, text_bytes("{}  ")}, {kJson, text_bytes("{}  ")}}));
+      },
+      C::InvalidContainer, {"GLB: chunk 1 is a second JSON chunk"}));
+  EXPECT_TRUE(refuses(
+      [] {
+        gltf::parse_glb(
+            glb_of({{kJson, text_bytes("{}  ")}, {0x11, bytes_of({0, 0, 0, 0})}, {kBin, bytes_of({1, 2, 3, 4})}}));
       },
       C::InvalidContainer, {"GLB: BIN chunk at position 2"}));
-  EXPECT_TRUE(refuses([] { gltf::parse_glb(glb_of({{kJson, text_bytes("{}  ")}, {kBin, {}}, {kBin, {}}})); },
-                      C::InvalidContainer, {"BIN chunk at position 2"}));
+  EXPECT_TRUE(refuses(
+      [] {
+        gltf::parse_glb(glb_of({{kJson, text_bytes("{}  ")}, {kBin, {}}, {kBin, {}}}));
+      },
+      C::InvalidContainer, {"BIN chunk at position 2"}));
 }
 
 // Random corruption of a valid file: every stage either accepts or throws ImportError, and

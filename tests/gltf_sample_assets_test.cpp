@@ -59,8 +59,8 @@ std::vector<std::filesystem::path> sample_files() {
   return files;
 }
 
-#define SKIP_WITHOUT_ASSETS()                                                                            \
-  if (!std::filesystem::is_directory(kGltfAssets)) {                                                     \
+#define SKIP_WITHOUT_ASSETS()                                                                             \
+  if (!std::filesystem::is_directory(kGltfAssets)) {                                                      \
     GTEST_SKIP() << "sample assets not found at " << kGltfAssets << " (../shared/assets is not present)"; \
   }
 
@@ -120,7 +120,11 @@ TEST(GltfSampleAssets, FoxReadsStridedAnimationAndSkinData) {
         }
       }
     }
-    EXPECT_NEAR(last, animation.name == "Survey" ? 3.4167f : animation.name == "Walk" ? 0.7083f : 1.1583f, 1e-3f)
+    EXPECT_NEAR(last,
+                animation.name == "Survey" ? 3.4167f
+                : animation.name == "Walk" ? 0.7083f
+                                           : 1.1583f,
+                1e-3f)
         << animation.name;
   }
 }
@@ -143,7 +147,9 @@ TEST(GltfSampleAssets, SimpleSparseAccessorSubstitutesThreeVertices) {
   std::vector<float> positions;
   gltf::read_accessor_floats(l.asset, 1, {}, positions);
   ASSERT_EQ(positions.size(), 14u * 3u);
-  auto vertex = [&](std::size_t i) { return std::vector<float>(positions.begin() + long(i * 3), positions.begin() + long(i * 3 + 3)); };
+  auto vertex = [&](std::size_t i) {
+    return std::vector<float>(positions.begin() + long(i * 3), positions.begin() + long(i * 3 + 3));
+  };
   EXPECT_EQ(vertex(7), (std::vector<float>{0, 1, 0}));  // untouched
   EXPECT_EQ(vertex(8), (std::vector<float>{1, 2, 0}));
   EXPECT_EQ(vertex(10), (std::vector<float>{3, 3, 0}));

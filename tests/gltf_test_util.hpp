@@ -23,8 +23,8 @@ template <class F>
     f();
   } catch (const ImportError& e) {
     if (e.code() != code) {
-      return ::testing::AssertionFailure() << "code " << to_string(e.code()) << " instead of " << to_string(code)
-                                           << ": " << e.what();
+      return ::testing::AssertionFailure()
+             << "code " << to_string(e.code()) << " instead of " << to_string(code) << ": " << e.what();
     }
     const std::string what = e.what();
     for (const std::string& fragment : fragments) {

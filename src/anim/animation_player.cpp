@@ -12,14 +12,15 @@ namespace {
 
 // world = parent world * local (roots: prefix * local), skin = world * inverse bind. Returns the
 // first bone whose parent is not before it (the size when there is none).
-std::size_t compose_world_and_skin(const SkinningData& d, std::span<const glm::mat4> local,
-                              std::span<glm::mat4> world, std::span<glm::mat4> skin) {
+std::size_t compose_world_and_skin(const SkinningData& d, std::span<const glm::mat4> prefixes,
+                                   std::span<const glm::mat4> local, std::span<glm::mat4> world,
+                                   std::span<glm::mat4> skin) {
   const std::size_t n = local.size();
-  const bool prefix = has_root_prefix(d);
+  const bool prefix = prefixes.size() == n && n > 0;
   for (std::size_t i = 0; i < n; ++i) {
     const int parent = d.skeleton_hierarchy[i];
     if (parent < 0) {
-      world[i] = prefix ? d.skeleton_root_prefix[i] * local[i] : local[i];
+      world[i] = prefix ? prefixes[i] * local[i] : local[i];
     } else if (static_cast<std::size_t>(parent) < i) {
       world[i] = world[static_cast<std::size_t>(parent)] * local[i];
     } else {
@@ -64,6 +65,14 @@ void AnimationPlayer::start_clip(const AnimationClip& clip) {
   recompute();
 }
 
+void AnimationPlayer::set_root_prefixes(std::span<const glm::mat4> prefixes) {
+  if (!prefixes.empty() && prefixes.size() != local_.size()) {
+    throw std::invalid_argument("AnimationPlayer::set_root_prefixes: " + std::to_string(prefixes.size()) +
+                                " prefixes for " + std::to_string(local_.size()) + " bones");
+  }
+  prefix_override_ = prefixes;
+}
+
 void AnimationPlayer::stop_clip() {
   clip_ = nullptr;
   cursors_.clear();
@@ -104,7 +113,12 @@ void AnimationPlayer::recompute() {
   }
 
   // P7/P8: compose in index order; roots take the prefix when it has exactly n entries.
-  const std::size_t bad = compose_world_and_skin(d, local_, world_, skin_);
+  // P8: the data's prefix when it has exactly n entries, unless an instance supplied its own.
+  const std::span<const glm::mat4> prefixes =
+      !prefix_override_.empty() ? prefix_override_
+      : has_root_prefix(d)      ? std::span<const glm::mat4>(d.skeleton_root_prefix)
+                                : std::span<const glm::mat4>();
+  const std::size_t bad = compose_world_and_skin(d, prefixes, local_, world_, skin_);
   if (bad < n) {
     throw std::invalid_argument("AnimationPlayer: skeleton_hierarchy[" + std::to_string(bad) + "] = " +
                                 std::to_string(d.skeleton_hierarchy[bad]) + " is not before bone " + std::to_string(bad));

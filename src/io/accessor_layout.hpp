@@ -11,10 +11,10 @@ namespace marrow::gltf::detail {
 
 struct ElementLayout {
   std::uint32_t component_size = 0;  // 0: the component type or type is not a glTF value
-  std::uint32_t columns = 1;          // 1 for scalars and vectors
-  std::uint32_t rows = 1;             // components per column
-  std::uint32_t column_stride = 0;    // bytes from one column to the next (padded)
-  std::uint32_t size = 0;             // bytes of one element, padding included
+  std::uint32_t columns = 1;         // 1 for scalars and vectors
+  std::uint32_t rows = 1;            // components per column
+  std::uint32_t column_stride = 0;   // bytes from one column to the next (padded)
+  std::uint32_t size = 0;            // bytes of one element, padding included
 };
 
 inline ElementLayout element_layout(ComponentType component, AccessorType type) noexcept {
@@ -23,10 +23,22 @@ inline ElementLayout element_layout(ComponentType component, AccessorType type) 
   const std::uint32_t count = component_count(type);
   if (l.component_size == 0 || count == 0) return ElementLayout{};
   switch (type) {
-    case AccessorType::Mat2: l.columns = 2; l.rows = 2; break;
-    case AccessorType::Mat3: l.columns = 3; l.rows = 3; break;
-    case AccessorType::Mat4: l.columns = 4; l.rows = 4; break;
-    default: l.columns = 1; l.rows = count; break;
+    case AccessorType::Mat2:
+      l.columns = 2;
+      l.rows = 2;
+      break;
+    case AccessorType::Mat3:
+      l.columns = 3;
+      l.rows = 3;
+      break;
+    case AccessorType::Mat4:
+      l.columns = 4;
+      l.rows = 4;
+      break;
+    default:
+      l.columns = 1;
+      l.rows = count;
+      break;
   }
   const std::uint32_t column_bytes = l.rows * l.component_size;
   l.column_stride = l.columns == 1 ? column_bytes : (column_bytes + 3u) / 4u * 4u;
@@ -46,8 +58,8 @@ inline bool range_fits(std::uint64_t offset, std::uint64_t length, std::uint64_t
 
 // offset + (count - 1) * stride + element_size <= length without overflow: count elements, stride
 // bytes apart, fit in length bytes. No elements always fit (nothing is read).
-inline bool elements_fit(std::uint64_t offset, std::uint64_t count, std::uint64_t stride,
-                         std::uint64_t element_size, std::uint64_t length) noexcept {
+inline bool elements_fit(std::uint64_t offset, std::uint64_t count, std::uint64_t stride, std::uint64_t element_size,
+                         std::uint64_t length) noexcept {
   if (count == 0) return true;
   if (!range_fits(offset, element_size, length)) return false;
   const std::uint64_t room = length - offset - element_size;

@@ -129,12 +129,14 @@ void read_accessor(const GltfAsset& asset, std::uint32_t index, const ImportLimi
   const Accessor& a = d.accessors[index];
   const std::string where = "accessor " + num(index);
   if (!detail::is_component_type(static_cast<std::uint32_t>(a.component_type))) {
-    fail(ImportErrorCode::InvalidAccessor,
-         where + ": componentType " + num(static_cast<std::uint32_t>(a.component_type)) + " is not a glTF component type");
+    fail(ImportErrorCode::InvalidAccessor, where + ": componentType " +
+                                               num(static_cast<std::uint32_t>(a.component_type)) +
+                                               " is not a glTF component type");
   }
   const detail::ElementLayout layout = detail::element_layout(a.component_type, a.type);
   if (layout.size == 0) {
-    fail(ImportErrorCode::InvalidAccessor, where + ": type " + num(static_cast<std::uint32_t>(a.type)) + " is not valid");
+    fail(ImportErrorCode::InvalidAccessor,
+         where + ": type " + num(static_cast<std::uint32_t>(a.type)) + " is not valid");
   }
   const std::uint32_t components = component_count(a.type);
 
@@ -191,7 +193,7 @@ void read_accessor(const GltfAsset& asset, std::uint32_t index, const ImportLimi
 
   with_component(a.component_type, [&](auto tag) {
     using C = decltype(tag);
-    auto convert = convert_for(tag, a.normalized, where);  // refuses a type the caller cannot take
+    auto convert = convert_for(tag, a.normalized, where);             // refuses a type the caller cannot take
     out.assign(static_cast<std::size_t>(a.count) * components, T{});  // no bufferView: zeros
     if (base != nullptr) decode<C>(base, stride, a.count, layout, out.data(), convert);
     if (sparse == nullptr) return;
@@ -199,8 +201,8 @@ void read_accessor(const GltfAsset& asset, std::uint32_t index, const ImportLimi
     for (std::uint64_t j = 0; j < sparse->count; ++j) {
       const std::uint64_t target = sparse_index(sparse_indices, j, sparse->indices_component_type);
       if (target >= a.count) {
-        fail(ImportErrorCode::InvalidAccessor, sparse_where + ": index " + num(target) + " (entry " + num(j) +
-                                                   ") is not below count " + num(a.count));
+        fail(ImportErrorCode::InvalidAccessor,
+             sparse_where + ": index " + num(target) + " (entry " + num(j) + ") is not below count " + num(a.count));
       }
       if (j > 0 && target <= previous) {
         fail(ImportErrorCode::InvalidAccessor, sparse_where + ": index " + num(target) + " (entry " + num(j) +
@@ -229,7 +231,9 @@ void read_accessor_uints(const GltfAsset& asset, std::uint32_t accessor, const I
                          std::vector<std::uint32_t>& out) {
   read_accessor(asset, accessor, limits, out, [](auto tag, bool normalized, const std::string& where) {
     using C = decltype(tag);
-    if (std::is_same_v<C, float>) fail(ImportErrorCode::InvalidAccessor, where + ": FLOAT data where integers are needed");
+    if (std::is_same_v<C, float>) {
+      fail(ImportErrorCode::InvalidAccessor, where + ": FLOAT data where integers are needed");
+    }
     if (normalized) fail(ImportErrorCode::InvalidAccessor, where + ": normalized data where integers are needed");
     return [&where](C v) -> std::uint32_t {
       if constexpr (std::is_signed_v<C>) {

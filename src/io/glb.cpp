@@ -40,9 +40,7 @@ std::string hex32(std::uint32_t v) {
 
 }  // namespace
 
-bool is_glb(std::span<const std::byte> bytes) noexcept {
-  return bytes.size() >= 4 && read_u32(bytes, 0) == kMagic;
-}
+bool is_glb(std::span<const std::byte> bytes) noexcept { return bytes.size() >= 4 && read_u32(bytes, 0) == kMagic; }
 
 GlbChunks parse_glb(std::span<const std::byte> bytes) {
   if (bytes.size() < kHeaderBytes) {
@@ -87,6 +85,8 @@ GlbChunks parse_glb(std::span<const std::byte> bytes) {
     if (index == 0) {
       if (type != kJsonChunk) fail("GLB: the first chunk is not JSON (type 0x" + hex32(type) + ")");
       chunks.json = std::string_view(reinterpret_cast<const char*>(payload.data()), payload.size());
+      // Some writers pad the JSON chunk with zeros instead of spaces; zeros are not JSON.
+      while (!chunks.json.empty() && chunks.json.back() == '\0') chunks.json.remove_suffix(1);
     } else if (type == kJsonChunk) {
       fail("GLB: chunk " + std::to_string(index) + " is a second JSON chunk");
     } else if (type == kBinChunk) {

@@ -83,8 +83,8 @@ std::string percent_decode(std::string_view text, const std::string& where) {
     const int high = i + 1 < text.size() ? hex_value(text[i + 1]) : -1;
     const int low = i + 2 < text.size() ? hex_value(text[i + 2]) : -1;
     if (high < 0 || low < 0) {
-      fail(ImportErrorCode::InvalidUri, where + ": bad percent-escape at character " + num(i) + " of URI " +
-                                            show_uri(text));
+      fail(ImportErrorCode::InvalidUri,
+           where + ": bad percent-escape at character " + num(i) + " of URI " + show_uri(text));
     }
     out += static_cast<char>(high * 16 + low);
     i += 2;
@@ -172,8 +172,8 @@ std::vector<std::byte> data_uri_buffer(const Buffer& buffer, const std::string& 
     fail(ImportErrorCode::InvalidUri, where + ": data: URI " + e.detail());
   }
   if (bytes.size() < buffer.byte_length) {
-    fail(ImportErrorCode::AccessorOutOfBounds, where + ": data: URI holds " + num(bytes.size()) +
-                                                   " bytes, byteLength is " + num(buffer.byte_length));
+    fail(ImportErrorCode::AccessorOutOfBounds,
+         where + ": data: URI holds " + num(bytes.size()) + " bytes, byteLength is " + num(buffer.byte_length));
   }
   note_longer(diagnostics, where, "the data: URI", bytes.size(), buffer.byte_length);
   bytes.resize(static_cast<std::size_t>(buffer.byte_length));
@@ -190,8 +190,8 @@ std::vector<std::byte> file_buffer(const Buffer& buffer, const BufferSources& so
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::is_regular_file(status)) {
-    fail(ImportErrorCode::IoError, where + ": cannot read '" + path.string() + "': " +
-                                       (ec ? ec.message() : std::string("not a regular file")));
+    fail(ImportErrorCode::IoError,
+         where + ": cannot read '" + path.string() + "': " + (ec ? ec.message() : std::string("not a regular file")));
   }
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec) fail(ImportErrorCode::IoError, where + ": cannot read '" + path.string() + "': " + ec.message());
@@ -204,8 +204,8 @@ std::vector<std::byte> file_buffer(const Buffer& buffer, const BufferSources& so
   std::ifstream in(path, std::ios::binary);
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   if (!in || static_cast<std::uint64_t>(in.gcount()) != buffer.byte_length) {
-    fail(ImportErrorCode::IoError, where + ": cannot read " + num(buffer.byte_length) + " bytes from '" +
-                                       path.string() + "'");
+    fail(ImportErrorCode::IoError,
+         where + ": cannot read " + num(buffer.byte_length) + " bytes from '" + path.string() + "'");
   }
   return bytes;
 }
@@ -223,8 +223,8 @@ std::vector<std::vector<std::byte>> load_gltf_buffers(const Document& document, 
     const std::string where = "buffer " + num(i);
     // total never exceeds the limit, so the subtraction cannot wrap.
     if (buffer.byte_length > limits.max_total_bytes - total) {
-      fail(ImportErrorCode::LimitExceeded, where + ": byteLength " + num(buffer.byte_length) + " after " +
-                                               num(total) + " bytes of earlier buffers exceeds limit max_total_bytes " +
+      fail(ImportErrorCode::LimitExceeded, where + ": byteLength " + num(buffer.byte_length) + " after " + num(total) +
+                                               " bytes of earlier buffers exceeds limit max_total_bytes " +
                                                num(limits.max_total_bytes));
     }
     total += buffer.byte_length;
@@ -237,8 +237,8 @@ std::vector<std::vector<std::byte>> load_gltf_buffers(const Document& document, 
     } else if (starts_with_ignoring_case(buffer.uri, "data:")) {
       out.push_back(data_uri_buffer(buffer, where, diagnostics));
     } else if (const std::string_view scheme = uri_scheme(buffer.uri); !scheme.empty()) {
-      fail(ImportErrorCode::InvalidUri, where + ": URI scheme '" + std::string(scheme) +
-                                            ":' is not read (only data: URIs and relative paths)");
+      fail(ImportErrorCode::InvalidUri,
+           where + ": URI scheme '" + std::string(scheme) + ":' is not read (only data: URIs and relative paths)");
     } else {
       out.push_back(file_buffer(buffer, sources, where, diagnostics));
     }
@@ -284,7 +284,8 @@ std::string encode_base64(std::span<const std::byte> bytes) {
   out.reserve((bytes.size() + 2) / 3 * 4);
   std::size_t i = 0;
   for (; i + 3 <= bytes.size(); i += 3) {
-    const std::uint32_t v = std::uint32_t(bytes[i]) << 16 | std::uint32_t(bytes[i + 1]) << 8 | std::uint32_t(bytes[i + 2]);
+    const std::uint32_t v =
+        std::uint32_t(bytes[i]) << 16 | std::uint32_t(bytes[i + 1]) << 8 | std::uint32_t(bytes[i + 2]);
     out += kAlphabet[(v >> 18) & 63];
     out += kAlphabet[(v >> 12) & 63];
     out += kAlphabet[(v >> 6) & 63];

@@ -37,8 +37,7 @@ Packed pack(std::span<const C> values, ComponentType component, AccessorType typ
   const std::uint32_t components = component_count(type);
   if (values.empty() || components == 0 || values.size() % components != 0) {
     throw std::invalid_argument(std::string(function) + ": " + std::to_string(values.size()) +
-                                " values are not a positive whole number of " + accessor_type_name(type) +
-                                " elements");
+                                " values are not a positive whole number of " + accessor_type_name(type) + " elements");
   }
   const detail::ElementLayout layout = detail::element_layout(component, type);
   Packed p;

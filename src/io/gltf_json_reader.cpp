@@ -4,8 +4,8 @@
 #include <simdjson.h>
 
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
@@ -153,7 +153,8 @@ JsonInteger integer_of(element e) {
 std::string integer_text(const JsonInteger& v) { return (v.negative ? "-" : "") + num(v.magnitude); }
 
 // A non-negative integer no larger than max (InvalidDocument otherwise).
-std::uint64_t as_uint(element e, const std::string& what, std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
+std::uint64_t as_uint(element e, const std::string& what,
+                      std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
   const JsonInteger v = integer_of(e);
   if (!v.is_integer) fail(ImportErrorCode::InvalidDocument, what + " must be an integer, got " + describe(e));
   if (v.negative && v.magnitude != 0) {
@@ -480,17 +481,15 @@ class DocumentReader {
     if (a.buffer_view != kNone) {
       const BufferView& view = doc_.buffer_views[a.buffer_view];
       if (view.byte_stride != 0 && view.byte_stride < layout.size) {
-        fail(ImportErrorCode::InvalidAccessor, where + ": bufferView " + num(a.buffer_view) + " byteStride " +
-                                                   num(view.byte_stride) + " is smaller than one " +
-                                                   accessor_type_name(a.type) + " " +
-                                                   component_type_name(a.component_type) + " element (" +
-                                                   num(layout.size) + " bytes)");
+        fail(ImportErrorCode::InvalidAccessor,
+             where + ": bufferView " + num(a.buffer_view) + " byteStride " + num(view.byte_stride) +
+                 " is smaller than one " + accessor_type_name(a.type) + " " + component_type_name(a.component_type) +
+                 " element (" + num(layout.size) + " bytes)");
       }
       const std::uint64_t stride = view.byte_stride != 0 ? view.byte_stride : layout.size;
       if (!detail::elements_fit(a.byte_offset, a.count, stride, layout.size, view.byte_length)) {
-        fail(ImportErrorCode::AccessorOutOfBounds, detail::elements_overrun_message(where, a.byte_offset, a.count,
-                                                                                    stride, a.buffer_view,
-                                                                                    view.byte_length));
+        fail(ImportErrorCode::AccessorOutOfBounds,
+             detail::elements_overrun_message(where, a.byte_offset, a.count, stride, a.buffer_view, view.byte_length));
       }
       note_unaligned(where, view.byte_offset + a.byte_offset, layout.component_size);
     }
@@ -789,13 +788,12 @@ class DocumentReader {
     std::uint64_t keys = 0;
     for (const Animation& a : doc_.animations) {
       for (const AnimationSampler& s : a.samplers) {
-        // Each count is at most max_accessor_elements (2^64 / 2 at most), so the sum cannot wrap
-        // before it passes the limit.
-        keys += doc_.accessors[s.input].count;
-        if (keys > limits_.max_animation_keys) {
-          fail(ImportErrorCode::LimitExceeded, "animations: more than " + num(limits_.max_animation_keys) +
-                                                   " keys exceed limit max_animation_keys");
+        const std::uint64_t count = doc_.accessors[s.input].count;
+        if (count > limits_.max_animation_keys - keys) {  // keys <= limit, so this cannot wrap
+          fail(ImportErrorCode::LimitExceeded,
+               "animations: more than " + num(limits_.max_animation_keys) + " keys exceed limit max_animation_keys");
         }
+        keys += count;
       }
     }
   }
@@ -858,14 +856,17 @@ Document parse_gltf_json(std::string_view json, const ImportLimits& limits, std:
   if (parser.allocate(json.size(), simdjson_depth) != simdjson::SUCCESS) {
     fail(ImportErrorCode::LimitExceeded, "JSON: cannot allocate a parser for " + num(json.size()) + " bytes");
   }
+  // The spec forbids a byte order mark, but some editors add one; it is not part of the JSON.
+  if (json.starts_with("\xEF\xBB\xBF")) json.remove_prefix(3);
   const simdjson::padded_string padded(json);
   element root;
   const simdjson::error_code error = parser.parse(padded).get(root);
   if (error == simdjson::DEPTH_ERROR) {
-    fail(ImportErrorCode::InvalidJson,
-         "JSON: nested deeper than limit max_json_depth " + num(limits.max_json_depth));
+    fail(ImportErrorCode::InvalidJson, "JSON: nested deeper than limit max_json_depth " + num(limits.max_json_depth));
   }
-  if (error != simdjson::SUCCESS) fail(ImportErrorCode::InvalidJson, std::string("JSON: ") + simdjson::error_message(error));
+  if (error != simdjson::SUCCESS) {
+    fail(ImportErrorCode::InvalidJson, std::string("JSON: ") + simdjson::error_message(error));
+  }
   DocumentReader reader(limits, diagnostics);
   return reader.read(root);
 }

@@ -58,8 +58,9 @@ class JsonWriter {
     separate();
     out_ += b ? "true" : "false";
   }
-  // Shortest text that reads back as the same float (JSON numbers are parsed as double and then
-  // rounded to float, which gives the same value for these short forms).
+  // Readers parse JSON numbers as double and round to float. The shortest float text survives
+  // that double rounding for all but a handful of floats (e.g. 7.038531e-26); those are written
+  // as the exact double of the float instead, so every float reads back bit for bit.
   void number(float v, std::string_view what) {
     if (!std::isfinite(v)) non_finite(what);
     separate();
@@ -68,7 +69,10 @@ class JsonWriter {
       return;
     }
     char text[32];
-    const auto r = std::to_chars(text, text + sizeof text, v);
+    auto r = std::to_chars(text, text + sizeof text, v);
+    double read_back = 0;
+    std::from_chars(text, r.ptr, read_back);
+    if (static_cast<float>(read_back) != v) r = std::to_chars(text, text + sizeof text, static_cast<double>(v));
     out_.append(text, r.ptr);
   }
   void number(double v, std::string_view what) {

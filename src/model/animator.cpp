@@ -21,11 +21,28 @@ Animator::Animator(const Model& model) : model_(model) {
     max_palette = std::max(max_palette, static_cast<std::size_t>(skin.data.bone_count));
   }
   palette_scratch_.resize(max_palette);
+  skins_.resize(model.skins.size());
   locals_.resize(model.bones.size());
   for (std::size_t i = 0; i < locals_.size(); ++i) locals_[i] = model.bones[i].transform;
   worlds_.resize(model.bones.size());
   compose_absolute_transforms(model, locals_, worlds_);
   bind_worlds_ = worlds_;
+  // Root joints whose parent is a scene node: their prefix can follow that node's animation.
+  for (std::size_t s = 0; s < model.skins.size(); ++s) {
+    const Skin& skin = model.skins[s];
+    SkinState& state = skins_[s];
+    if (!has_root_prefix(skin.data) || skin.palette_to_scene.size() != static_cast<std::size_t>(skin.data.bone_count)) {
+      continue;
+    }
+    for (std::size_t p = 0; p < skin.palette_to_scene.size(); ++p) {
+      const int bone = skin.palette_to_scene[p];
+      if (skin.data.skeleton_hierarchy[p] >= 0 || bone <= 0) continue;
+      const int ancestor = model.bones[static_cast<std::size_t>(bone)].parent;
+      if (ancestor <= 0) continue;  // under the synthetic root: nothing above can move
+      state.roots.push_back(RootJoint{p, ancestor, glm::inverse(worlds_[static_cast<std::size_t>(ancestor)])});
+    }
+    state.prefixes = skin.data.skeleton_root_prefix;
+  }
   meshes_.resize(model.meshes.size());
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const ModelMesh& mesh = model.meshes[m];
@@ -58,6 +75,36 @@ void Animator::play(int index) {
     }
   }
   rigid_cursors_.assign(anim ? anim->scene_clip.tracks.size() : 0, TrackCursor{});
+  // A skin follows its ancestors only while the animation moves one of them (rigid tracks, or
+  // another skin's joints); otherwise its data's prefix is exact and used as is.
+  std::vector<bool> moving(model_.bones.size(), false);
+  if (anim) {
+    for (const BoneTrack& track : anim->scene_clip.tracks) {
+      if (!track.keys.empty() && track.bone_index >= 0 && static_cast<std::size_t>(track.bone_index) < moving.size()) {
+        moving[static_cast<std::size_t>(track.bone_index)] = true;
+      }
+    }
+    for (std::size_t s = 0; s < players_.size(); ++s) {
+      if (players_[s].current_clip() == nullptr) continue;
+      for (int bone : model_.skins[s].palette_to_scene) {
+        if (bone >= 0) moving[static_cast<std::size_t>(bone)] = true;
+      }
+    }
+  }
+  for (std::size_t s = 0; s < skins_.size(); ++s) {
+    SkinState& state = skins_[s];
+    state.follows_ancestors = false;
+    for (const RootJoint& root : state.roots) {
+      for (int b = root.ancestor; b > 0 && !state.follows_ancestors; b = model_.bones[static_cast<std::size_t>(b)].parent) {
+        state.follows_ancestors = moving[static_cast<std::size_t>(b)];
+      }
+    }
+    if (state.follows_ancestors) {
+      players_[s].set_root_prefixes(state.prefixes);
+    } else {
+      players_[s].set_root_prefixes({});
+    }
+  }
   for (MeshState& state : meshes_) state.track = nullptr;
   if (anim) {
     for (const MorphWeightChannel& channel : anim->morph_channels) {
@@ -85,12 +132,25 @@ void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
     t = std::clamp(t, Ticks{0}, duration);
   }
   time_ = t;
-  for (AnimationPlayer& player : players_) player.update(t, false, loop);
 
-  // The joints' scene nodes follow their players, so absolute transforms are what an
-  // attachment (a weapon on a hand) needs; then step 5, the rigid scene-node clip.
+  // Step 5 comes first in data order: the rigid clip poses this instance's scene nodes, and a
+  // skeleton whose ancestors it animates must follow them (glTF), so those roots get a prefix
+  // P(t) = P * inverse(W_ancestor at bind) * W_ancestor(t).
   for (std::size_t i = 0; i < locals_.size(); ++i) locals_[i] = model_.bones[i].transform;
+  if (animation_ >= 0) {
+    apply_clip_to_bones(locals_, model_.animations[static_cast<std::size_t>(animation_)].scene_clip, t, rigid_cursors_);
+  }
+  // Steps 1-3: each skin's player; its joints' scene nodes then follow it, so absolute
+  // transforms are what an attachment (a weapon on a hand) needs.
   for (std::size_t s = 0; s < players_.size(); ++s) {
+    SkinState& state = skins_[s];
+    if (state.follows_ancestors) {
+      const std::vector<glm::mat4>& base = model_.skins[s].data.skeleton_root_prefix;
+      for (const RootJoint& root : state.roots) {
+        state.prefixes[root.palette] = base[root.palette] * root.inverse_bind_ancestor * ancestor_world(root.ancestor);
+      }
+    }
+    players_[s].update(t, false, loop);
     const std::vector<int>& to_scene = model_.skins[s].palette_to_scene;
     const std::span<const glm::mat4> joint_locals = players_[s].bone_transforms();
     for (std::size_t p = 0; p < to_scene.size() && p < joint_locals.size(); ++p) {
@@ -99,13 +159,18 @@ void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
       }
     }
   }
-  if (animation_ >= 0) {
-    apply_clip_to_bones(locals_, model_.animations[static_cast<std::size_t>(animation_)].scene_clip, t, rigid_cursors_);
-  }
   compose_absolute_transforms(model_, locals_, worlds_);
 
   // Step 6.
   evaluate_morphs(false);
+}
+
+glm::mat4 Animator::ancestor_world(int bone) const {
+  glm::mat4 world(1.f);
+  for (int b = bone; b >= 0; b = model_.bones[static_cast<std::size_t>(b)].parent) {
+    world = locals_[static_cast<std::size_t>(b)] * world;
+  }
+  return world;
 }
 
 void Animator::evaluate_morphs(bool force) {

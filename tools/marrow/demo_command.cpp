@@ -1,13 +1,19 @@
-// `marrow demo`: plays every clip of the built-in character through an Animator (one instance)
-// and prints, per frame, the time, three joint positions, the morph weights and the box around
-// the posed (morphed + skinned) vertices.
+// `marrow demo [FILE]`: writes the built-in character to demo.glb with marrow's glTF writer and
+// imports it back (or imports FILE), then plays every clip through one Animator and prints, per
+// frame, the time, three joint positions, the morph weights and the box around the posed
+// (morphed + skinned) vertices.
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <vector>
 
 #include "commands.hpp"
+#include "loaded_file.hpp"
+#include "marrow/io/gltf_writer.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/bounds.hpp"
 #include "marrow/model/demo_character.hpp"
+#include "options.hpp"
 
 namespace marrow::cli {
 
@@ -29,50 +35,104 @@ BoundingBox posed_bounds(Animator& animator) {
   return box;
 }
 
-void print_clip(Animator& animator, int index, const std::vector<int>& joints) {
+// Three bones worth watching: the first, middle and last joint of the first skin, else the first
+// animated nodes, else the first nodes.
+std::vector<int> watched_bones(const Model& model) {
+  std::vector<int> bones;
+  if (!model.skins.empty() && !model.skins[0].palette_to_scene.empty()) {
+    const auto& to_scene = model.skins[0].palette_to_scene;
+    for (std::size_t p : {std::size_t{0}, to_scene.size() / 2, to_scene.size() - 1}) {
+      if (to_scene[p] >= 0 && std::find(bones.begin(), bones.end(), to_scene[p]) == bones.end()) bones.push_back(to_scene[p]);
+    }
+  }
+  for (const ModelAnimation& a : model.animations) {
+    for (const BoneTrack& t : a.scene_clip.tracks) {
+      if (bones.size() < 3 && std::find(bones.begin(), bones.end(), t.bone_index) == bones.end()) bones.push_back(t.bone_index);
+    }
+  }
+  for (int b = 1; bones.size() < 3 && b < static_cast<int>(model.bones.size()); ++b) {
+    if (std::find(bones.begin(), bones.end(), b) == bones.end()) bones.push_back(b);
+  }
+  return bones;
+}
+
+int first_morph_mesh(const Model& model) {
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    if (!model.meshes[m].morph_weights.empty()) return static_cast<int>(m);
+  }
+  return -1;
+}
+
+void print_row(Animator& animator, Ticks t, const std::vector<int>& bones, int morph_mesh) {
+  std::printf("%7.3f", seconds_from_ticks(t));
+  for (int b : bones) {
+    const glm::vec3 p(animator.absolute_bone_transforms()[static_cast<std::size_t>(b)][3]);
+    std::printf("  (%7.3f, %7.3f, %7.3f)", p.x, p.y, p.z);
+  }
+  if (morph_mesh >= 0) {
+    std::printf("  ");
+    for (float w : animator.morph_weights(static_cast<std::size_t>(morph_mesh))) std::printf(" %5.3f", w);
+  }
+  const BoundingBox box = posed_bounds(animator);
+  std::printf("   (%7.3f, %7.3f, %7.3f) .. (%7.3f, %7.3f, %7.3f)\n", box.min.x, box.min.y, box.min.z, box.max.x,
+              box.max.y, box.max.z);
+}
+
+void print_clip(Animator& animator, int index, const std::vector<int>& bones, int morph_mesh) {
   const Model& model = animator.model();
   const ModelAnimation& anim = model.animations[static_cast<std::size_t>(index)];
+  std::size_t skeletal = 0;
+  for (const Skin& s : model.skins) {
+    const auto it = s.data.animation_clips.find(anim.name);
+    if (it != s.data.animation_clips.end()) skeletal += it->second.tracks.size();
+  }
   animator.play(index);
-  std::printf("\nclip %d \"%s\"  duration %.3f s  (%zu skeletal tracks, %zu rigid tracks, %zu morph channels)\n", index,
-              anim.name.c_str(), seconds_from_ticks(anim.duration),
-              model.skins.empty() ? std::size_t{0} : model.skins[0].data.animation_clips.count(anim.name)
-                                                         ? model.skins[0].data.animation_clips.at(anim.name).tracks.size()
-                                                         : std::size_t{0},
-              anim.scene_clip.tracks.size(), anim.morph_channels.size());
+  std::printf("\nclip %d \"%s\": %.3f s, %zu skeletal tracks, %zu rigid tracks, %zu morph channels\n", index,
+              anim.name.c_str(), seconds_from_ticks(anim.duration), skeletal, anim.scene_clip.tracks.size(),
+              anim.morph_channels.size());
   std::printf("%7s", "time");
-  for (int j : joints) std::printf("  %-24s", (model.bones[static_cast<std::size_t>(j)].name + " (world)").c_str());
-  std::printf("  %-15s  %s\n", "morph weights", "posed bounds min .. max");
+  for (int b : bones) {
+    const std::string& name = model.bones[static_cast<std::size_t>(b)].name;
+    std::printf("  %-27s", (name.empty() ? "bone " + std::to_string(b) : name).c_str());
+  }
+  if (morph_mesh >= 0) std::printf("   morph weights");
+  std::printf("   posed bounds min .. max\n");
   for (int f = 0; f <= kFramesPerClip; ++f) {
     const Ticks t{anim.duration.count() * f / kFramesPerClip};
     animator.update(t, false, false);
-    std::printf("%7.3f", seconds_from_ticks(t));
-    for (int j : joints) {
-      const glm::vec3 p(animator.absolute_bone_transforms()[static_cast<std::size_t>(j)][3]);
-      std::printf("  (%6.3f, %6.3f, %6.3f)  ", p.x, p.y, p.z);
-    }
-    const auto w = animator.morph_weights(0);
-    std::printf("  %6.3f %6.3f  ", w.size() > 0 ? w[0] : 0.f, w.size() > 1 ? w[1] : 0.f);
-    const BoundingBox box = posed_bounds(animator);
-    std::printf("  (%6.3f, %6.3f, %6.3f) .. (%6.3f, %6.3f, %6.3f)\n", box.min.x, box.min.y, box.min.z, box.max.x,
-                box.max.y, box.max.z);
+    print_row(animator, t, bones, morph_mesh);
   }
 }
 
 }  // namespace
 
-int run_demo(const Args& args) {
-  if (!args.empty()) {
-    std::fprintf(stderr, "marrow demo: loading files needs the glTF importer; run without arguments\n");
-    return 2;
+int run_demo(const Args& arguments) {
+  Args args = arguments;
+  std::string file;
+  if (!args.empty()) file = take_file(args, "demo");
+  if (file.empty()) {
+    file = "demo.glb";
+    write_gltf(make_demo_character(), file);
+    std::printf("marrow demo: wrote the built-in character (a skinned tentacle with two morph targets and a rigid buoy) "
+                "to %s with marrow's glTF writer; importing it back\n",
+                file.c_str());
   }
-  const Model model = make_demo_character();
+  ImportOptions options;
+  options.max_palette = 256;  // the demo plays any file; the limit is a drawing concern
+  const LoadedFile loaded = load_file(file, options);
+  const Model& model = loaded.model;
+  std::printf("%s: %zu scene nodes, %zu meshes, %zu skins, %zu animations, %zu diagnostics\n", file.c_str(),
+              model.bones.size() - 1, model.meshes.size(), model.skins.size(), model.animations.size(),
+              model.diagnostics.size());
+  for (const Diagnostic& d : model.diagnostics) std::printf("  diagnostic %s (x%d): %s\n", d.code.c_str(), d.count, d.message.c_str());
   Animator animator(model);
-  std::printf("marrow demo: built-in character \"tentacle\": %zu scene nodes, %zu meshes, %zu skin (%d joints), "
-              "%zu animations\n",
-              model.bones.size(), model.meshes.size(), model.skins.size(), model.skins[0].data.bone_count,
-              model.animations.size());
-  const std::vector<int> joints = {2, 6, 10};  // Seg0, Seg4, Seg8
-  for (std::size_t i = 0; i < model.animations.size(); ++i) print_clip(animator, static_cast<int>(i), joints);
+  const std::vector<int> bones = watched_bones(model);
+  const int morph_mesh = first_morph_mesh(model);
+  if (model.animations.empty()) {
+    std::printf("\nno animations; the loaded pose:\n");
+    print_row(animator, Ticks{0}, bones, morph_mesh);
+  }
+  for (std::size_t i = 0; i < model.animations.size(); ++i) print_clip(animator, static_cast<int>(i), bones, morph_mesh);
   return 0;
 }
 

@@ -35,6 +35,12 @@ class AnimationPlayer {
   // Drops the current clip: the player holds the bind pose at time 0.
   void stop_clip();
 
+  // Per-instance root prefixes used instead of skeleton_root_prefix from the next update on
+  // (e.g. when an ancestor of the skeleton is animated); exactly bone_count matrices, or empty to
+  // go back to the data's. The span is referenced, not copied: it must outlive its use.
+  // Throws std::invalid_argument for another size.
+  void set_root_prefixes(std::span<const glm::mat4> prefixes);
+
   Ticks current_time() const { return current_time_; }
   const AnimationClip* current_clip() const { return clip_; }
 
@@ -52,6 +58,7 @@ class AnimationPlayer {
   Ticks current_time_{};
   std::vector<TrackCursor> cursors_;
   std::vector<std::size_t> untracked_;  // bones the current clip leaves at bind pose
+  std::span<const glm::mat4> prefix_override_;
   std::vector<glm::mat4> local_;
   std::vector<glm::mat4> world_;
   std::vector<glm::mat4> skin_;

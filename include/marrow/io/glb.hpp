@@ -20,7 +20,8 @@ bool is_glb(std::span<const std::byte> bytes) noexcept;
 // other than 2, declared length beyond the data (bytes after the declared length are ignored),
 // chunk lengths that overrun the file or are not multiples of 4 (an unpadded JSON chunk is
 // tolerated), a first chunk that is not JSON, a BIN chunk that is not the second chunk. Unknown
-// chunk types are skipped. The views point into bytes.
+// chunk types are skipped; zero bytes padding the JSON chunk are dropped. The views point into
+// bytes.
 GlbChunks parse_glb(std::span<const std::byte> bytes);
 
 // A GLB with the JSON chunk padded with spaces and the BIN chunk (omitted when empty) with zeros.

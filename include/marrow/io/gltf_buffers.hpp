@@ -23,7 +23,9 @@ struct BufferSources {
 // malformed, an absolute path, a path that leaves base_dir, files when base_dir is null), IoError
 // (a referenced file that cannot be read), InvalidDocument (a buffer without uri that is not the
 // GLB chunk), AccessorOutOfBounds (data shorter than byteLength), LimitExceeded. Relative URIs
-// are percent-decoded. Each result is exactly byteLength bytes.
+// are percent-decoded (a query or fragment is dropped, backslashes count as separators). Each
+// result is exactly byteLength bytes; a source more than 3 bytes longer is noted as the
+// diagnostic buffer-longer-than-byte-length.
 std::vector<std::vector<std::byte>> load_gltf_buffers(const Document& document, const BufferSources& sources,
                                                       const ImportLimits& limits,
                                                       std::vector<Diagnostic>& diagnostics);

@@ -13,11 +13,16 @@ namespace marrow::gltf {
 
 // Throws ImportError: InvalidJson (not JSON, or nested deeper than limits.max_json_depth),
 // InvalidDocument (missing required property, wrong type, value out of its allowed range, asset
-// version not 2.x), IndexOutOfRange (naming the object, e.g. "node 4: mesh 9 of 3 meshes"),
-// AccessorOutOfBounds (a bufferView beyond its buffer's byteLength), InvalidAccessor (bad
-// componentType/type pair, byteStride outside 4..252 or not a multiple of 4, sparse layout),
-// UnsupportedExtension (naming it), LimitExceeded. Unknown properties are ignored; tolerated
-// irregularities are added to diagnostics.
+// version not 2.x), VersionMismatch (asset.minVersion above 2.0), IndexOutOfRange (naming the
+// object, e.g. "node 4: mesh 9 of 3 meshes"), AccessorOutOfBounds (a bufferView beyond its
+// buffer's byteLength, an accessor beyond its bufferView), InvalidAccessor (bad componentType or
+// type, normalized FLOAT/UNSIGNED_INT, byteStride outside 4..252 or not a multiple of 4 or
+// smaller than an element, sparse layout), UnsupportedExtension (naming it), LimitExceeded.
+// Unknown properties are ignored and a leading UTF-8 byte order mark is skipped. Tolerated
+// irregularities are added to diagnostics: node-matrix-and-trs (the matrix is used),
+// accessor-unaligned (read with memcpy), byte-stride-on-non-vertex-data (the stride is honoured),
+// accessor-min-max-ignored, buffer-view-target-unknown, material-alpha-mode-unknown,
+// mesh-target-names-ignored.
 Document parse_gltf_json(std::string_view json, const ImportLimits& limits, std::vector<Diagnostic>& diagnostics);
 
 // The extensions marrow accepts in extensionsRequired (geometry it can read, or material and

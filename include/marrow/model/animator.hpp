@@ -1,9 +1,12 @@
 #pragma once
 // G20: the frame of ONE model instance, in order.
 //
-//   update():            1. advance the time and every skin's player (2. worlds incl. root
-//                           prefixes and 3. skin matrices are computed inside the player)
-//                        5. apply the animation's rigid scene-node clip to this instance's bones
+//   update():            5. sample the animation's rigid scene-node clip into this instance's
+//                           bones (first, because skeletons follow animated ancestors: a root
+//                           whose ancestor moves gets the prefix P * inv(W_anc bind) * W_anc(t))
+//                        1. advance every skin's player (2. worlds incl. root prefixes and
+//                           3. skin matrices are computed inside the player); joints' scene
+//                           nodes follow their player
 //                        6. evaluate morph weights; blend (and bump the revision) only when
 //                           they changed
 //   install_palettes():  4. install each skin's palette on its meshes' skinned materials; the
@@ -86,7 +89,20 @@ class Animator {
     std::vector<PartState> parts;
   };
 
+  // A root joint whose parent is a scene node (its prefix carries that ancestry).
+  struct RootJoint {
+    std::size_t palette;
+    int ancestor;                      // the root joint's parent bone
+    glm::mat4 inverse_bind_ancestor;   // inverse of that bone's absolute transform at bind
+  };
+  struct SkinState {
+    std::vector<RootJoint> roots;
+    std::vector<glm::mat4> prefixes;   // this instance's prefixes while ancestors move
+    bool follows_ancestors = false;
+  };
+
   void evaluate_morphs(bool force);
+  glm::mat4 ancestor_world(int bone) const;  // from this instance's current locals
 
   const Model& model_;
   int animation_ = -1;
@@ -97,6 +113,7 @@ class Animator {
   std::vector<glm::mat4> bind_worlds_;
   std::vector<TrackCursor> rigid_cursors_;
   std::vector<MeshState> meshes_;
+  std::vector<SkinState> skins_;
   std::vector<glm::mat4> palette_scratch_;
 };
 

@@ -1,0 +1,87 @@
+// The glTF writer: Model -> .glb/.gltf -> import gives the same model and the same poses.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf_writer.hpp"
+#include "marrow/model/animator.hpp"
+#include "marrow/model/demo_character.hpp"
+#include "test_util.hpp"
+
+namespace marrow {
+namespace {
+
+using test::near;
+
+void expect_same_poses(const Model& a, const Model& b) {
+  ASSERT_EQ(a.animations.size(), b.animations.size());
+  ASSERT_EQ(a.meshes.size(), b.meshes.size());
+  Animator x(a), y(b);
+  for (int clip = -1; clip < static_cast<int>(a.animations.size()); ++clip) {
+    x.play(clip);
+    y.play(clip);
+    for (double t : {0.0, 0.21, 0.5, 1.37, 2.0, 2.9}) {
+      x.update(ticks_from_seconds(t), false, false);
+      y.update(ticks_from_seconds(t), false, false);
+      for (std::size_t m = 0; m < a.meshes.size(); ++m) {
+        for (std::size_t p = 0; p < a.meshes[m].parts.size(); ++p) {
+          std::vector<glm::vec3> pa(a.meshes[m].parts[p].vertex_count()), pb(b.meshes[m].parts[p].vertex_count());
+          ASSERT_EQ(pa.size(), pb.size());
+          x.pose_part(m, p, pa);
+          y.pose_part(m, p, pb);
+          for (std::size_t v = 0; v < pa.size(); ++v) {
+            ASSERT_TRUE(near(pa[v], pb[v], 2e-5f)) << "clip " << clip << " t " << t << " mesh " << m << " vertex " << v;
+          }
+        }
+        if (!a.meshes[m].morph_weights.empty()) {
+          ASSERT_EQ(x.morph_weights(m)[0], y.morph_weights(m)[0]);
+        }
+      }
+    }
+  }
+}
+
+TEST(GltfWriter, DemoCharacterRoundTripsThroughGlb) {
+  const Model original = make_demo_character();
+  const gltf::GltfAsset asset = model_to_gltf(original);
+  const Model imported = import_gltf(asset);
+  EXPECT_EQ(imported.bones.size(), original.bones.size());
+  ASSERT_EQ(imported.skins.size(), 1u);
+  EXPECT_EQ(imported.skins[0].data.bone_count, 9);
+  EXPECT_EQ(imported.skins[0].data.skeleton_hierarchy, original.skins[0].data.skeleton_hierarchy);
+  for (int p = 0; p < 9; ++p) {
+    EXPECT_TRUE(near(imported.skins[0].data.skeleton_root_prefix[static_cast<std::size_t>(p)],
+                     original.skins[0].data.skeleton_root_prefix[static_cast<std::size_t>(p)], 1e-5f));
+  }
+  EXPECT_EQ(imported.animations[0].name, "Wave");
+  EXPECT_EQ(imported.animations[1].morph_channels.size(), 1u);
+  EXPECT_EQ(imported.animations[0].morph_channels[0].track.interpolation, Interpolation::CubicSpline);
+  expect_same_poses(original, imported);
+}
+
+TEST(GltfWriter, WritesGlbAndEmbeddedGltfFiles) {
+  const Model original = make_demo_character();
+  const auto dir = std::filesystem::temp_directory_path() / "marrow_writer_test";
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"tentacle.glb", "tentacle.gltf"}) {
+    const auto path = dir / name;
+    write_gltf(original, path);
+    const Model back = import_gltf(path);
+    expect_same_poses(original, back);
+  }
+  EXPECT_THROW(write_gltf(original, dir / "tentacle.obj"), std::invalid_argument);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GltfWriter, ImportedFilesRoundTripToo) {
+  const std::filesystem::path assets = MARROW_SHARED_ASSETS;
+  const auto file = assets / "gltf/CesiumMan/cesium_man.gltf";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "shared assets not found at " << assets;
+  const Model original = import_gltf(file);
+  const Model back = import_gltf(model_to_gltf(original));
+  expect_same_poses(original, back);
+}
+
+}  // namespace
+}  // namespace marrow
