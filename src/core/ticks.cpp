@@ -6,13 +6,12 @@
 namespace marrow {
 
 Ticks ticks_from_seconds(double seconds) noexcept {
-  if (!std::isfinite(seconds)) return Ticks{0};
-  const double ticks = std::round(seconds * static_cast<double>(kTicksPerSecond));
-  // 2^63 is exactly representable; anything at or beyond it saturates.
-  constexpr double kLimit = 9223372036854775808.0;
-  if (ticks >= kLimit) return Ticks{std::numeric_limits<std::int64_t>::max()};
-  if (ticks <= -kLimit) return Ticks{std::numeric_limits<std::int64_t>::min()};
-  return Ticks{static_cast<std::int64_t>(ticks)};
+  const double ticks = seconds * static_cast<double>(kTicksPerSecond);
+  // Within +-2^62 the hardware conversion rounds to nearest directly (this runs once per key).
+  constexpr double kFast = 4611686018427387904.0;
+  if (ticks > -kFast && ticks < kFast) return Ticks{std::llrint(ticks)};
+  if (std::isnan(ticks)) return Ticks{0};
+  return ticks > 0 ? Ticks{std::numeric_limits<std::int64_t>::max()} : Ticks{std::numeric_limits<std::int64_t>::min()};
 }
 
 Ticks saturating_add(Ticks a, Ticks b) noexcept {

@@ -59,14 +59,13 @@ std::span<const std::byte> view_bytes(const GltfAsset& asset, std::uint32_t view
     fail(ImportErrorCode::IndexOutOfRange,
          where + ": buffer " + num(view.buffer) + " of " + num(loaded) + " loaded buffers");
   }
-  const std::vector<std::byte>& bytes = asset.buffers[view.buffer];
+  const std::span<const std::byte> bytes = asset.buffer(view.buffer);
   if (!detail::range_fits(view.byte_offset, view.byte_length, bytes.size())) {
     fail(ImportErrorCode::AccessorOutOfBounds, where + ": byteOffset " + num(view.byte_offset) + " + byteLength " +
                                                    num(view.byte_length) + " exceeds buffer " + num(view.buffer) +
                                                    " (" + num(bytes.size()) + " bytes)");
   }
-  return std::span<const std::byte>(bytes).subspan(static_cast<std::size_t>(view.byte_offset),
-                                                   static_cast<std::size_t>(view.byte_length));
+  return bytes.subspan(static_cast<std::size_t>(view.byte_offset), static_cast<std::size_t>(view.byte_length));
 }
 
 // count elements of a layout, stride bytes apart from offset in a bufferView, checked to fit.
@@ -85,6 +84,23 @@ const std::byte* elements_start(const GltfAsset& asset, std::uint32_t view_index
 template <class C, class T, class Convert>
 void decode(const std::byte* base, std::uint64_t stride, std::uint64_t count, const detail::ElementLayout& layout,
             T* out, Convert&& convert) {
+  const std::uint64_t components = std::uint64_t(layout.columns) * layout.rows;
+  if (layout.columns == 1 || layout.column_stride == layout.rows * sizeof(C)) {
+    // No column padding: each element is `components` consecutive values (the common case).
+    if (stride == components * sizeof(C)) {
+      if constexpr (std::is_same_v<C, T>) {
+        std::memcpy(out, base, static_cast<std::size_t>(count * components * sizeof(C)));  // tightly packed, same type
+        return;
+      }
+      for (std::uint64_t i = 0; i < count * components; ++i) out[i] = convert(load<C>(base + i * sizeof(C)));
+      return;
+    }
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const std::byte* element = base + i * stride;
+      for (std::uint64_t c = 0; c < components; ++c) *out++ = convert(load<C>(element + c * sizeof(C)));
+    }
+    return;
+  }
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::byte* element = base + i * stride;
     for (std::uint32_t c = 0; c < layout.columns; ++c) {

@@ -149,6 +149,7 @@ std::vector<std::byte> glb_buffer(const Buffer& buffer, const BufferSources& sou
                                                    " bytes, byteLength is " + num(buffer.byte_length));
   }
   note_longer(diagnostics, where, "the GLB BIN chunk", sources.glb_bin.size(), buffer.byte_length);
+  if (sources.borrow_glb_bin) return {};
   const auto first = sources.glb_bin.first(static_cast<std::size_t>(buffer.byte_length));
   return std::vector<std::byte>(first.begin(), first.end());
 }

@@ -53,43 +53,54 @@ void normalize4(double* q) {
 
 }  // namespace
 
-ChannelCurve::ChannelCurve(const GltfAsset& asset, std::uint32_t animation, std::uint32_t sampler_index,
-                           std::size_t width, bool rotation, const ImportLimits& limits)
-    : width_(width), rotation_(rotation) {
+std::shared_ptr<const KeyTimes> KeyTimeCache::times(const GltfAsset& asset, std::uint32_t animation,
+                                                    std::uint32_t sampler_index, const ImportLimits& limits) {
   const Document& doc = asset.document;
-  const AnimationSampler& sampler = doc.animations[animation].samplers[sampler_index];
-  interpolation_ = sampler.interpolation;
-  const Accessor& input = doc.accessors[sampler.input];
+  const std::uint32_t input_index = doc.animations[animation].samplers[sampler_index].input;
+  if (const auto it = by_accessor_.find(input_index); it != by_accessor_.end()) return it->second;
+  const Accessor& input = doc.accessors[input_index];
   if (input.type != AccessorType::Scalar || input.component_type != ComponentType::Float) {
-    throw ImportError(ImportErrorCode::InvalidAnimation,
-                      where(animation, sampler_index) + ": input accessor " + std::to_string(sampler.input) +
-                          " is not a float SCALAR");
+    throw ImportError(ImportErrorCode::InvalidAnimation, where(animation, sampler_index) + ": input accessor " +
+                                                             std::to_string(input_index) + " is not a float SCALAR");
   }
-  std::vector<float> raw_times;
-  read_accessor_floats(asset, sampler.input, limits, raw_times);
-  if (raw_times.empty()) {
-    throw ImportError(ImportErrorCode::InvalidAnimation, where(animation, sampler_index) + ": no keys");
-  }
-  times_.resize(raw_times.size());
-  for (std::size_t k = 0; k < raw_times.size(); ++k) {
-    const float t = raw_times[k];
+  std::vector<float> raw;
+  read_accessor_floats(asset, input_index, limits, raw);
+  if (raw.empty()) throw ImportError(ImportErrorCode::InvalidAnimation, where(animation, sampler_index) + ": no keys");
+  auto times = std::make_shared<KeyTimes>();
+  times->seconds.resize(raw.size());
+  times->points.resize(raw.size());
+  for (std::size_t k = 0; k < raw.size(); ++k) {
+    const float t = raw[k];
     if (!std::isfinite(t)) {
       throw ImportError(ImportErrorCode::InvalidAnimation,
                         where(animation, sampler_index) + ": key time " + std::to_string(k) + " is not finite");
     }
-    if (k > 0 && !(t > raw_times[k - 1])) {
+    if (k > 0 && !(t > raw[k - 1])) {
       throw ImportError(ImportErrorCode::InvalidAnimation,
-                        where(animation, sampler_index) + ": key time " + std::to_string(k) + " (" +
-                            std::to_string(t) + ") does not increase after " + std::to_string(raw_times[k - 1]));
+                        where(animation, sampler_index) + ": key time " + std::to_string(k) + " (" + std::to_string(t) +
+                            ") does not increase after " + std::to_string(raw[k - 1]));
     }
-    times_[k] = static_cast<double>(t);
+    times->seconds[k] = static_cast<double>(t);
+    times->points[k] = SamplePoint{static_cast<double>(t), ticks_from_seconds(static_cast<double>(t))};
   }
+  by_accessor_.emplace(input_index, times);
+  return times;
+}
+
+ChannelCurve::ChannelCurve(const GltfAsset& asset, std::uint32_t animation, std::uint32_t sampler_index,
+                           std::size_t width, bool rotation, const ImportLimits& limits, KeyTimeCache& cache)
+    : width_(width), rotation_(rotation) {
+  const Document& doc = asset.document;
+  const AnimationSampler& sampler = doc.animations[animation].samplers[sampler_index];
+  interpolation_ = sampler.interpolation;
+  keys_ = cache.times(asset, animation, sampler_index, limits);
   read_accessor_floats(asset, sampler.output, limits, values_);
-  const std::size_t expected = times_.size() * stride();
+  const std::size_t keys = keys_->seconds.size();
+  const std::size_t expected = keys * stride();
   if (values_.size() != expected) {
     throw ImportError(ImportErrorCode::InvalidAnimation,
                       where(animation, sampler_index) + ": output accessor " + std::to_string(sampler.output) + " has " +
-                          std::to_string(values_.size()) + " values, " + std::to_string(times_.size()) + " keys need " +
+                          std::to_string(values_.size()) + " values, " + std::to_string(keys) + " keys need " +
                           std::to_string(expected));
   }
   for (std::size_t i = 0; i < values_.size(); ++i) {
@@ -98,25 +109,28 @@ ChannelCurve::ChannelCurve(const GltfAsset& asset, std::uint32_t animation, std:
                         where(animation, sampler_index) + ": output value " + std::to_string(i) + " is not finite");
     }
   }
-  for (std::size_t k = 0; k < times_.size(); ++k) {
-    for (std::size_t c = 0; c < width_; ++c) magnitude_ = std::max(magnitude_, std::fabs(static_cast<double>(value(k)[c])));
+  if (cubic()) {  // the scale of the relative tolerance used when densifying
+    for (std::size_t k = 0; k < keys; ++k) {
+      for (std::size_t c = 0; c < width_; ++c) magnitude_ = std::max(magnitude_, std::fabs(static_cast<double>(value(k)[c])));
+    }
   }
 }
 
 void ChannelCurve::evaluate(double t, std::size_t& cursor, double* out) const {
-  const std::size_t n = times_.size();
+  const std::vector<double>& times = keys_->seconds;
+  const std::size_t n = times.size();
   std::size_t k = cursor < n ? cursor : 0;
-  if (times_[k] > t) k = 0;
-  while (k + 1 < n && times_[k + 1] <= t) ++k;  // increasing t: amortised O(1)
+  if (times[k] > t) k = 0;
+  while (k + 1 < n && times[k + 1] <= t) ++k;  // increasing t: amortised O(1)
   cursor = k;
   const float* a = value(k);
-  if (k + 1 >= n || t <= times_[k] || interpolation_ == SamplerInterpolation::Step) {
+  if (k + 1 >= n || t <= times[k] || interpolation_ == SamplerInterpolation::Step) {
     for (std::size_t c = 0; c < width_; ++c) out[c] = a[c];
     return;
   }
   const float* b = value(k + 1);
-  const double dt = times_[k + 1] - times_[k];
-  const double s = (t - times_[k]) / dt;
+  const double dt = times[k + 1] - times[k];
+  const double s = (t - times[k]) / dt;
   if (interpolation_ == SamplerInterpolation::Linear) {
     if (rotation_ && width_ == 4) {
       const double qa[4] = {a[0], a[1], a[2], a[3]}, qb[4] = {b[0], b[1], b[2], b[3]};
@@ -174,27 +188,46 @@ void ChannelCurve::bisect(double a, double b, int depth, double tolerance, std::
 }
 
 void ChannelCurve::append_sample_points(bool union_only, double tolerance, std::vector<SamplePoint>& out) const {
-  for (std::size_t k = 0; k < times_.size(); ++k) {
-    const Ticks tick = ticks_from_seconds(times_[k]);
-    if (!union_only && k > 0) {
+  const std::vector<SamplePoint>& points = keys_->points;
+  if (keys_suffice(union_only)) {
+    out.insert(out.end(), points.begin(), points.end());
+    return;
+  }
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (k > 0) {
       if (interpolation_ == SamplerInterpolation::Step) {
         // One tick before the change, still holding the previous value.
-        const Ticks before = tick - Ticks{1};
-        const double seconds = times_[k] - 1e-7;
-        if (seconds > times_[k - 1] && before > ticks_from_seconds(times_[k - 1])) {
-          out.push_back(SamplePoint{seconds, before});
-        }
-      } else if (interpolation_ == SamplerInterpolation::CubicSpline) {
-        bisect(times_[k - 1], times_[k], 0, tolerance, out);
+        const Ticks before = points[k].tick - Ticks{1};
+        const double seconds = points[k].seconds - 1e-7;
+        if (seconds > points[k - 1].seconds && before > points[k - 1].tick) out.push_back(SamplePoint{seconds, before});
+      } else {
+        bisect(points[k - 1].seconds, points[k].seconds, 0, tolerance, out);
       }
     }
-    out.push_back(SamplePoint{times_[k], tick});
+    out.push_back(points[k]);
   }
 }
 
-std::vector<SamplePoint> merge_sample_points(std::vector<SamplePoint> points) {
-  std::sort(points.begin(), points.end(),
-            [](const SamplePoint& a, const SamplePoint& b) { return a.seconds < b.seconds; });
+std::vector<SamplePoint> merge_sample_points(std::vector<SamplePoint> points, const std::vector<std::size_t>& runs) {
+  const auto by_seconds = [](const SamplePoint& a, const SamplePoint& b) { return a.seconds < b.seconds; };
+  // Channels of one node usually share their key times: then there is nothing to merge.
+  const auto run_end = [&](std::size_t r) { return r + 1 < runs.size() ? runs[r + 1] : points.size(); };
+  const auto same_time = [](const SamplePoint& a, const SamplePoint& b) { return a.seconds == b.seconds; };
+  const std::size_t first = run_end(0);
+  bool same = runs.size() > 1;
+  for (std::size_t r = 1; same && r < runs.size(); ++r) {
+    same = run_end(r) - runs[r] == first &&
+           std::equal(points.begin(), points.begin() + static_cast<long>(first), points.begin() + static_cast<long>(runs[r]),
+                      same_time);
+  }
+  if (same) {
+    points.resize(first);
+  } else {
+    for (std::size_t r = 1; r < runs.size(); ++r) {  // sorted runs: linear merges
+      std::inplace_merge(points.begin(), points.begin() + static_cast<long>(runs[r]),
+                         points.begin() + static_cast<long>(run_end(r)), by_seconds);
+    }
+  }
   std::vector<SamplePoint> merged;
   merged.reserve(points.size());
   for (const SamplePoint& p : points) {

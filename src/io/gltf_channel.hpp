@@ -3,6 +3,8 @@
 // the sample points at which the linear/slerp player must be keyed to follow it (G9).
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <vector>
 
 #include "marrow/core/ticks.hpp"
@@ -18,19 +20,41 @@ struct SamplePoint {
   Ticks tick{};
 };
 
+// The key times of one input accessor, validated: seconds, and the same as sample points.
+struct KeyTimes {
+  std::vector<double> seconds;
+  std::vector<SamplePoint> points;
+};
+
+// Samplers of one animation usually share their input: it is read and checked once.
+class KeyTimeCache {
+ public:
+  // Throws ImportError (InvalidAnimation) naming the animation and sampler: input not float
+  // SCALAR, no keys, times not finite or not strictly increasing.
+  std::shared_ptr<const KeyTimes> times(const GltfAsset& asset, std::uint32_t animation, std::uint32_t sampler,
+                                        const ImportLimits& limits);
+
+ private:
+  std::map<std::uint32_t, std::shared_ptr<const KeyTimes>> by_accessor_;
+};
+
 class ChannelCurve {
  public:
   // Reads sampler `sampler` of animation `animation` with `width` components per value (3 for
   // translation/scale, 4 for rotation, the target count for weights). Throws ImportError
-  // (InvalidAnimation) naming the animation and sampler: input not float SCALAR, times not
-  // finite or not strictly increasing, output count not keys * width (* 3 for CUBICSPLINE),
-  // non-finite outputs.
+  // (InvalidAnimation) naming the animation and sampler: bad key times (KeyTimeCache), output
+  // count not keys * width (* 3 for CUBICSPLINE), non-finite outputs.
   ChannelCurve(const GltfAsset& asset, std::uint32_t animation, std::uint32_t sampler, std::size_t width,
-               bool rotation, const ImportLimits& limits);
+               bool rotation, const ImportLimits& limits, KeyTimeCache& times);
 
   SamplerInterpolation interpolation() const noexcept { return interpolation_; }
   std::size_t width() const noexcept { return width_; }
-  const std::vector<double>& times() const noexcept { return times_; }
+  const std::vector<double>& times() const noexcept { return keys_->seconds; }
+  const KeyTimes& keys() const noexcept { return *keys_; }
+  // True when the player needs no points beyond the keys to follow the curve exactly.
+  bool keys_suffice(bool union_only) const noexcept {
+    return union_only || interpolation_ == SamplerInterpolation::Linear;
+  }
   // Key k's value (the spline vertex for CUBICSPLINE), in-tangent and out-tangent.
   const float* value(std::size_t k) const noexcept { return values_.data() + k * stride() + (cubic() ? width_ : 0); }
   const float* in_tangent(std::size_t k) const noexcept { return values_.data() + k * stride(); }
@@ -58,12 +82,13 @@ class ChannelCurve {
   std::size_t width_;
   bool rotation_;
   double magnitude_ = 0.0;  // largest |value| of the curve, the scale for relative tolerance
-  std::vector<double> times_;
+  std::shared_ptr<const KeyTimes> keys_;
   std::vector<float> values_;
 };
 
-// Sorts points by seconds, merges points closer than 1e-9 s or on the same tick (keeping the
-// later one, so a step that lands there is already in force), and returns them.
-std::vector<SamplePoint> merge_sample_points(std::vector<SamplePoint> points);
+// Merges sorted runs of points (each channel's, back to back in `points`, run boundaries in
+// `runs`) into one increasing list, folding points closer than 1e-9 s or on the same tick into
+// the later one (so a step that lands there is already in force).
+std::vector<SamplePoint> merge_sample_points(std::vector<SamplePoint> points, const std::vector<std::size_t>& runs);
 
 }  // namespace marrow::gltf

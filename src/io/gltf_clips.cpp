@@ -31,24 +31,58 @@ std::string animation_name(const Document& doc, std::size_t index, const std::se
   return name;
 }
 
-double animation_duration(const GltfAsset& asset, std::size_t index, const ImportLimits& limits) {
+// The largest input time over every sampler of the animation (validated through the cache).
+double animation_duration(const GltfAsset& asset, std::uint32_t index, const ImportLimits& limits, KeyTimeCache& cache) {
   double duration = 0.0;
-  std::vector<float> times;
-  for (const AnimationSampler& sampler : asset.document.animations[index].samplers) {
-    read_accessor_floats(asset, sampler.input, limits, times);
-    for (float t : times) {
-      if (std::isfinite(t)) duration = std::max(duration, static_cast<double>(t));
-    }
+  for (std::uint32_t s = 0; s < asset.document.animations[index].samplers.size(); ++s) {
+    duration = std::max(duration, cache.times(asset, index, s, limits)->seconds.back());
   }
   return duration;
 }
 
 BoneTrack build_track(const Target& target, const Trs& bind, const ImportOptions& options, std::uint64_t& key_budget) {
   std::vector<SamplePoint> points;
+  // Usual case: the node's channels share one input and need no extra points: its keys it is.
+  const KeyTimes* shared = nullptr;
+  bool simple = true;
   for (const ChannelCurve* curve : target.curves) {
-    if (curve != nullptr) curve->append_sample_points(options.union_only, options.curve_tolerance, points);
+    if (curve == nullptr) continue;
+    simple = simple && curve->keys_suffice(options.union_only) && (shared == nullptr || shared == &curve->keys());
+    shared = &curve->keys();
   }
-  points = merge_sample_points(std::move(points));
+  if (simple && shared != nullptr) {
+    points = merge_sample_points(shared->points, {0});
+    if (points.size() == shared->points.size()) {
+      // No two keys share a tick: every point is a key, and key k's values are used as stored.
+      if (points.size() > key_budget) {
+        throw ImportError(ImportErrorCode::LimitExceeded, "animation keys exceed ImportLimits::max_animation_keys (" +
+                                                              std::to_string(options.limits.max_animation_keys) + ")");
+      }
+      key_budget -= points.size();
+      BoneTrack track;
+      track.bone_index = target.bone;
+      track.keys.resize(points.size());
+      const ChannelCurve* t = target.curves[kTranslation];
+      const ChannelCurve* r = target.curves[kRotation];
+      const ChannelCurve* sc = target.curves[kScale];
+      for (std::size_t k = 0; k < points.size(); ++k) {
+        Keyframe& key = track.keys[k];
+        key.time = points[k].tick;
+        key.translation = t ? glm::vec3(t->value(k)[0], t->value(k)[1], t->value(k)[2]) : bind.translation;
+        key.rotation = r ? glm::quat(r->value(k)[3], r->value(k)[0], r->value(k)[1], r->value(k)[2]) : bind.rotation;
+        key.scale = sc ? glm::vec3(sc->value(k)[0], sc->value(k)[1], sc->value(k)[2]) : bind.scale;
+      }
+      return track;
+    }
+  } else {
+    std::vector<std::size_t> runs;
+    for (const ChannelCurve* curve : target.curves) {
+      if (curve == nullptr) continue;
+      runs.push_back(points.size());
+      curve->append_sample_points(options.union_only, options.curve_tolerance, points);
+    }
+    points = merge_sample_points(std::move(points), runs);
+  }
   if (points.size() > key_budget) {
     throw ImportError(ImportErrorCode::LimitExceeded,
                       "animation keys exceed ImportLimits::max_animation_keys (" +
@@ -134,7 +168,8 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
     ModelAnimation out;
     out.name = animation_name(doc, a, used_names);
     used_names.insert(out.name);
-    out.duration = ticks_from_seconds(animation_duration(asset, a, options.limits));
+    KeyTimeCache key_times;
+    out.duration = ticks_from_seconds(animation_duration(asset, ai, options.limits, key_times));
     out.scene_clip.name = out.name;
     out.scene_clip.duration = out.duration;
     out.scene_clip.target_space = ClipTargetSpace::SceneNode;
@@ -163,7 +198,7 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
                          here + " targets node " + std::to_string(channel.node) + ", outside the scene");
           continue;
         }
-        curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, count, false, options.limits));
+        curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, count, false, options.limits, key_times));
         MorphWeightTrack track = weight_track(*curves.back());
         for (std::size_t m = 0; m < model.meshes.size(); ++m) {
           if (model.meshes[m].parent_bone == bone && model.meshes[m].source_mesh == static_cast<int>(mesh)) {
@@ -196,7 +231,7 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
         continue;
       }
       curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, path == kRotation ? 4 : 3,
-                                                      path == kRotation, options.limits));
+                                                      path == kRotation, options.limits, key_times));
       for (const auto& key : keys) {
         Target& target = targets[key];
         target.skin = key.first;

@@ -1,5 +1,7 @@
 #include "marrow/io/gltf_importer.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <string>
@@ -82,7 +84,18 @@ void compute_bounds(Model& model) {
     for (const ModelMeshPart& part : mesh.parts) {
       const std::size_t n = part.vertex_count();
       const auto positions = attribute_view<glm::vec3>(part.vertex_bytes, part.layout, VertexAttribute::Position);
-      if (mesh.skin >= 0 && part.skinned_material) {
+      // A bind palette of identities (inverse binds that exactly undo the bind pose, the common
+      // case) leaves the vertices where they are: skip the skinning pass.
+      const auto palette = part.skinned_material ? part.skinned_material->bone_transforms() : std::span<const glm::mat4>();
+      const bool identity = std::all_of(palette.begin(), palette.end(), [](const glm::mat4& m) {
+        for (int c = 0; c < 4; ++c) {
+          for (int r = 0; r < 4; ++r) {
+            if (std::fabs(m[c][r] - (c == r ? 1.f : 0.f)) > 1e-6f) return false;
+          }
+        }
+        return true;
+      });
+      if (mesh.skin >= 0 && part.skinned_material && !identity) {
         posed.resize(n);
         SkinningJob job;
         job.palette = part.skinned_material->bone_transforms();
@@ -93,7 +106,9 @@ void compute_bounds(Model& model) {
         job.run();
         points.insert(points.end(), posed.begin(), posed.end());
       } else {
-        for (std::size_t v = 0; v < n; ++v) points.push_back(positions.load(v));
+        const std::size_t first = points.size();
+        points.resize(first + n);
+        for (std::size_t v = 0; v < n; ++v) points[first + v] = positions.load(v);
       }
     }
     mesh.bounding_sphere = bounding_sphere_of(points);
@@ -213,8 +228,10 @@ std::vector<std::byte> read_file_bytes(const std::filesystem::path& path, const 
   return bytes;
 }
 
-gltf::GltfAsset load_gltf_asset(std::span<const std::byte> bytes, const ImportOptions& options,
-                                const std::filesystem::path* base_dir, std::vector<Diagnostic>& diagnostics) {
+namespace {
+
+gltf::GltfAsset load_asset(std::span<const std::byte> bytes, const ImportOptions& options,
+                           const std::filesystem::path* base_dir, bool borrow, std::vector<Diagnostic>& diagnostics) {
   if (bytes.size() > options.limits.max_file_bytes) {
     throw ImportError(ImportErrorCode::LimitExceeded, std::to_string(bytes.size()) +
                                                           " bytes exceed ImportLimits::max_file_bytes (" +
@@ -229,15 +246,28 @@ gltf::GltfAsset load_gltf_asset(std::span<const std::byte> bytes, const ImportOp
     json = chunks.json;
     sources.glb_bin = chunks.bin;
     sources.has_glb_bin = chunks.has_bin;
+    sources.borrow_glb_bin = borrow;
   }
   asset.document = gltf::parse_gltf_json(json, options.limits, diagnostics);
   asset.buffers = gltf::load_gltf_buffers(asset.document, sources, options.limits, diagnostics);
+  if (borrow && sources.has_glb_bin && !asset.document.buffers.empty() && asset.document.buffers[0].uri.empty()) {
+    asset.borrowed_bin = sources.glb_bin.first(static_cast<std::size_t>(asset.document.buffers[0].byte_length));
+    asset.has_borrowed_bin = true;
+  }
   return asset;
+}
+
+}  // namespace
+
+gltf::GltfAsset load_gltf_asset(std::span<const std::byte> bytes, const ImportOptions& options,
+                                const std::filesystem::path* base_dir, std::vector<Diagnostic>& diagnostics) {
+  return load_asset(bytes, options, base_dir, false, diagnostics);
 }
 
 Model import_gltf(std::span<const std::byte> bytes, const ImportOptions& options, const std::filesystem::path* base_dir) {
   std::vector<Diagnostic> diagnostics;
-  const gltf::GltfAsset asset = load_gltf_asset(bytes, options, base_dir, diagnostics);
+  // The asset lives only inside this call, so the GLB's binary chunk is read in place.
+  const gltf::GltfAsset asset = load_asset(bytes, options, base_dir, true, diagnostics);
   Model model = import_gltf(asset, options);
   diagnostics.insert(diagnostics.end(), model.diagnostics.begin(), model.diagnostics.end());
   model.diagnostics = std::move(diagnostics);

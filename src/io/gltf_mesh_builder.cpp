@@ -1,6 +1,7 @@
 #include "gltf_mesh_builder.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include <glm/gtc/type_precision.hpp>
@@ -231,28 +232,36 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, con
   part.layout.stride = offset;
   part.vertex_bytes.resize(count * part.layout.stride);
   std::span<std::byte> bytes(part.vertex_bytes);
-  for (std::size_t v = 0; v < count; ++v) {
-    const std::size_t s = src(v);
-    write_attribute(bytes, part.layout, v, A::Position, glm::vec3(positions[s * 3], positions[s * 3 + 1], positions[s * 3 + 2]));
-    if (!normals.empty()) {
-      write_attribute(bytes, part.layout, v, A::Normal, glm::vec3(normals[s * 3], normals[s * 3 + 1], normals[s * 3 + 2]));
+  // One pass per attribute: `width` floats per source vertex into its slot (a compile-time width,
+  // so each copy is a couple of moves).
+  const auto fill = [&]<std::size_t width>(A a, const std::vector<float>& values) {
+    if (values.empty()) return;
+    std::byte* slot = bytes.data() + part.layout.offset(a);
+    const std::size_t stride = part.layout.stride;
+    if (flat) {
+      for (std::size_t v = 0; v < count; ++v) std::memcpy(slot + v * stride, &values[source[v] * width], width * sizeof(float));
+    } else {
+      for (std::size_t v = 0; v < count; ++v) std::memcpy(slot + v * stride, &values[v * width], width * sizeof(float));
     }
-    if (!tangents.empty()) {
-      write_attribute(bytes, part.layout, v, A::Tangent,
-                      glm::vec4(tangents[s * 4], tangents[s * 4 + 1], tangents[s * 4 + 2], tangents[s * 4 + 3]));
+  };
+  fill.operator()<3>(A::Position, positions);
+  fill.operator()<3>(A::Normal, normals);
+  fill.operator()<4>(A::Tangent, tangents);
+  fill.operator()<2>(A::TexCoord0, uv0);
+  fill.operator()<2>(A::TexCoord1, uv1);
+  fill.operator()<4>(A::Weights0, weights);
+  if (!colors.empty() && color3) {
+    for (std::size_t v = 0; v < count; ++v) {
+      const std::size_t s = src(v) * 3;
+      write_attribute(bytes, part.layout, v, A::Color0, glm::vec4(colors[s], colors[s + 1], colors[s + 2], 1.f));
     }
-    if (!uv0.empty()) write_attribute(bytes, part.layout, v, A::TexCoord0, glm::vec2(uv0[s * 2], uv0[s * 2 + 1]));
-    if (!uv1.empty()) write_attribute(bytes, part.layout, v, A::TexCoord1, glm::vec2(uv1[s * 2], uv1[s * 2 + 1]));
-    if (!colors.empty()) {
-      const glm::vec4 c = color3 ? glm::vec4(colors[s * 3], colors[s * 3 + 1], colors[s * 3 + 2], 1.f)
-                                 : glm::vec4(colors[s * 4], colors[s * 4 + 1], colors[s * 4 + 2], colors[s * 4 + 3]);
-      write_attribute(bytes, part.layout, v, A::Color0, c);
-    }
-    if (!joints.empty()) {
-      write_attribute(bytes, part.layout, v, A::Joints0,
-                      glm::u16vec4(joints[s * 4], joints[s * 4 + 1], joints[s * 4 + 2], joints[s * 4 + 3]));
-      write_attribute(bytes, part.layout, v, A::Weights0,
-                      glm::vec4(weights[s * 4], weights[s * 4 + 1], weights[s * 4 + 2], weights[s * 4 + 3]));
+  } else {
+    fill.operator()<4>(A::Color0, colors);
+  }
+  if (!joints.empty()) {
+    for (std::size_t v = 0; v < count; ++v) {
+      const std::size_t s = src(v) * 4;
+      write_attribute(bytes, part.layout, v, A::Joints0, glm::u16vec4(joints[s], joints[s + 1], joints[s + 2], joints[s + 3]));
     }
   }
   std::vector<std::uint32_t> flat_triangles;

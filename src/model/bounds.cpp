@@ -30,7 +30,14 @@ bool BoundingBox::contains(const glm::vec3& p, float tolerance) const noexcept {
 
 BoundingBox bounding_box_of(std::span<const glm::vec3> points) noexcept {
   BoundingBox box;
-  for (const glm::vec3& p : points) box.extend(p);
+  if (points.empty()) return box;
+  glm::vec3 lo = points[0], hi = points[0];
+  for (const glm::vec3& p : points) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  box.extend(lo);
+  box.extend(hi);
   return box;
 }
 
@@ -41,7 +48,8 @@ BoundingSphere bounding_sphere_of(std::span<const glm::vec3> points) noexcept {
   float r2 = 0.f;
   for (const glm::vec3& p : points) {
     const glm::vec3 d = p - sphere.center;
-    r2 = std::fmax(r2, glm::dot(d, d));
+    const float d2 = glm::dot(d, d);
+    r2 = d2 > r2 ? d2 : r2;
   }
   sphere.radius = std::sqrt(r2);
   return sphere;

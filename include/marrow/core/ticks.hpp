@@ -10,8 +10,8 @@ using Ticks = std::chrono::duration<std::int64_t, std::ratio<1, 10'000'000>>;
 
 inline constexpr std::int64_t kTicksPerSecond = 10'000'000;
 
-// Seconds to ticks, rounded to nearest. Non-finite input gives 0; values beyond the range of
-// Ticks saturate, so hostile times never overflow.
+// Seconds to ticks, rounded to nearest (ties to even). NaN gives 0; values beyond +-2^62 ticks
+// (about 14,600 years) saturate to the limits of Ticks, so hostile times never overflow.
 Ticks ticks_from_seconds(double seconds) noexcept;
 
 // Ticks to seconds as a double (exact for any duration below 2^53 ticks, about 28 years).

@@ -17,6 +17,7 @@ struct BufferSources {
   const std::filesystem::path* base_dir = nullptr;  // folder of the .gltf; nullptr: no files allowed
   std::span<const std::byte> glb_bin;               // the GLB BIN chunk
   bool has_glb_bin = false;
+  bool borrow_glb_bin = false;  // leave buffer 0 empty (checked, not copied): see GltfAsset::borrowed_bin
 };
 
 // Throws ImportError: InvalidUri (a scheme other than data:, a data: URI that is not base64 or is

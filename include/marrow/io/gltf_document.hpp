@@ -9,7 +9,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -215,8 +217,21 @@ struct Document {
 struct GltfAsset {
   Document document;
   std::vector<std::vector<std::byte>> buffers;
+  // When set, buffer 0 is these bytes (a GLB BIN chunk read in place, not copied) and buffers[0]
+  // is left empty. They belong to the caller and must outlive the asset; only importer paths
+  // that keep the asset inside one call use this.
+  std::span<const std::byte> borrowed_bin{};
+  bool has_borrowed_bin = false;
 
-  friend bool operator==(const GltfAsset&, const GltfAsset&) = default;
+  // The bytes of buffer i (i < buffers.size()).
+  std::span<const std::byte> buffer(std::size_t i) const noexcept {
+    return i == 0 && has_borrowed_bin ? borrowed_bin : std::span<const std::byte>(buffers[i]);
+  }
+
+  friend bool operator==(const GltfAsset& a, const GltfAsset& b) {
+    return a.document == b.document && a.buffers == b.buffers && a.has_borrowed_bin == b.has_borrowed_bin &&
+           std::equal(a.borrowed_bin.begin(), a.borrowed_bin.end(), b.borrowed_bin.begin(), b.borrowed_bin.end());
+  }
 };
 
 }  // namespace marrow::gltf
