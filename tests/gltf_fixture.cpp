@@ -101,10 +101,12 @@ void Fixture::channel(std::uint32_t animation, std::uint32_t node, const std::st
   a.samplers.push_back(sampler);
 }
 
-std::vector<std::byte> Fixture::glb() {
+gltf::GltfAsset Fixture::asset() {
   gltf::GltfBuilder copy = builder_;
-  return gltf::write_glb_asset(copy.finish());
+  return copy.finish();
 }
+
+std::vector<std::byte> Fixture::glb() { return gltf::write_glb_asset(asset()); }
 
 Model Fixture::import(const ImportOptions& options) {
   const std::vector<std::byte> bytes = glb();

@@ -49,6 +49,7 @@ class Fixture {
                gltf::SamplerInterpolation interpolation, const std::vector<float>& times,
                const std::vector<float>& values);
 
+  gltf::GltfAsset asset();       // a finished copy (the fixture can still be edited)
   std::vector<std::byte> glb();
   Model import(const ImportOptions& options = {});
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "marrow/core/import_error.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "options.hpp"
 
@@ -13,8 +14,12 @@ LoadedFile load_file(const std::string& path, const ImportOptions& options) {
   const std::vector<std::byte> bytes = read_file_bytes(file.path, options.limits);
   const std::filesystem::path base = file.path.parent_path().empty() ? std::filesystem::path(".") : file.path.parent_path();
   std::vector<Diagnostic> diagnostics;
-  file.asset = load_gltf_asset(bytes, options, &base, diagnostics);
-  file.model = import_gltf(file.asset, options);
+  try {
+    file.asset = load_gltf_asset(bytes, options, &base, diagnostics);
+    file.model = import_gltf(file.asset, options);
+  } catch (const ImportError& e) {
+    throw ImportError(e.code(), path + ": " + e.detail());  // name the file
+  }
   diagnostics.insert(diagnostics.end(), file.model.diagnostics.begin(), file.model.diagnostics.end());
   file.model.diagnostics = std::move(diagnostics);
   return file;

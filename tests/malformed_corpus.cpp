@@ -1,0 +1,234 @@
+#include "malformed_corpus.hpp"
+
+#include <cstring>
+#include <functional>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "gltf_fixture.hpp"
+#include "marrow/io/glb.hpp"
+#include "marrow/io/gltf_builder.hpp"
+#include "marrow/io/gltf_json.hpp"
+
+namespace marrow::test {
+
+namespace {
+
+using C = ImportErrorCode;
+using gltf::SamplerInterpolation;
+
+// A valid skinned, animated two-joint model: the base every mutation starts from.
+Fixture base() {
+  Fixture f;
+  const auto j0 = f.node("J0"), j1 = f.node("J1", {0, 1, 0}), body = f.node("Body");
+  f.child(j0, j1);
+  f.scene({j0, body});
+  MeshData m;
+  m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+  m.normals.assign(4, glm::vec3(0, 0, 1));
+  m.indices = {0, 1, 2, 2, 1, 3};
+  m.joints = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+  m.weights.assign(4, glm::vec4(1, 0, 0, 0));
+  f.doc().nodes[body].mesh = f.mesh(m);
+  f.doc().nodes[body].skin = f.skin({j0, j1}, {glm::mat4(1.f), glm::inverse(glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)))});
+  const auto anim = f.animation("Wave");
+  f.channel(anim, j1, "translation", SamplerInterpolation::Linear, {0.f, 1.f, 2.f}, {0, 1, 0, 1, 1, 0, 0, 1, 0});
+  return f;
+}
+
+std::vector<std::byte> text(const std::string& s) {
+  std::vector<std::byte> out(s.size());
+  std::memcpy(out.data(), s.data(), s.size());
+  return out;
+}
+
+void put_u32(std::vector<std::byte>& bytes, std::size_t at, std::uint32_t v) { std::memcpy(bytes.data() + at, &v, 4); }
+
+// The base as a .gltf after editing its document (and maybe its buffer).
+std::vector<std::byte> edited_gltf(const std::function<void(gltf::GltfAsset&)>& edit) {
+  Fixture f = base();
+  gltf::GltfAsset asset = f.asset();
+  edit(asset);
+  const std::string json = gltf::write_gltf_embedded(asset);
+  return text(json);
+}
+
+// The base's document alone after editing (buffers are not embedded: for URI mistakes).
+std::vector<std::byte> edited_json(const std::function<void(gltf::Document&)>& edit) {
+  Fixture f = base();
+  gltf::GltfAsset asset = f.asset();
+  edit(asset.document);
+  return text(gltf::serialize_gltf_json(asset.document));
+}
+
+// The base as a .glb after editing its bytes.
+std::vector<std::byte> edited_glb(const std::function<void(std::vector<std::byte>&)>& edit) {
+  Fixture f = base();
+  std::vector<std::byte> bytes = f.glb();
+  edit(bytes);
+  return bytes;
+}
+
+// Offset in the BIN chunk of accessor `a`'s first byte.
+std::size_t accessor_offset(const gltf::GltfAsset& asset, std::uint32_t a) {
+  const gltf::Accessor& acc = asset.document.accessors[a];
+  return static_cast<std::size_t>(asset.document.buffer_views[acc.buffer_view].byte_offset + acc.byte_offset);
+}
+
+std::uint32_t first_sampler_input(const gltf::GltfAsset& a) { return a.document.animations[0].samplers[0].input; }
+std::uint32_t first_sampler_output(const gltf::GltfAsset& a) { return a.document.animations[0].samplers[0].output; }
+
+void write_float(gltf::GltfAsset& a, std::uint32_t accessor, std::size_t element, float v) {
+  std::memcpy(a.buffers[0].data() + accessor_offset(a, accessor) + element * 4, &v, 4);
+}
+
+}  // namespace
+
+std::vector<MalformedFile> malformed_corpus() {
+  std::vector<MalformedFile> out;
+  const auto add = [&](std::string name, std::vector<std::byte> bytes, C code, std::string why) {
+    out.push_back(MalformedFile{std::move(name), std::move(bytes), code, std::move(why)});
+  };
+
+  // GLB container.
+  add("glb_truncated_header.glb", edited_glb([](auto& b) { b.resize(8); }), C::InvalidContainer, "8 bytes of a 12-byte header");
+  add("glb_truncated_half.glb", edited_glb([](auto& b) { b.resize(b.size() / 2); }), C::InvalidContainer,
+      "the second half of the file is missing");
+  add("glb_version_1.glb", edited_glb([](auto& b) { put_u32(b, 4, 1); }), C::InvalidContainer, "container version 1");
+  add("glb_length_too_big.glb", edited_glb([](auto& b) { put_u32(b, 8, static_cast<std::uint32_t>(b.size() + 64)); }),
+      C::InvalidContainer, "header length beyond the file");
+  add("glb_json_chunk_overruns.glb", edited_glb([](auto& b) { put_u32(b, 12, 0x7ffffff0u); }), C::InvalidContainer,
+      "JSON chunk length runs past the end");
+  add("glb_first_chunk_not_json.glb", edited_glb([](auto& b) { put_u32(b, 16, 0x004E4942u); }), C::InvalidContainer,
+      "the first chunk is BIN");
+  add("glb_bin_chunk_length_odd.glb", edited_glb([](auto& b) {
+        std::uint32_t json_length;
+        std::memcpy(&json_length, b.data() + 12, 4);
+        std::uint32_t bin_length;
+        std::memcpy(&bin_length, b.data() + 20 + json_length, 4);
+        put_u32(b, 20 + json_length, bin_length - 1);
+      }),
+      C::InvalidContainer, "BIN chunk length not a multiple of 4");
+  add("glb_bin_too_short.glb", edited_glb([](auto& b) {
+        std::uint32_t json_length;
+        std::memcpy(&json_length, b.data() + 12, 4);
+        put_u32(b, 20 + json_length, 4);  // the BIN chunk now holds 4 bytes, the buffer needs more
+        b.resize(20 + json_length + 8 + 4);
+        put_u32(b, 8, static_cast<std::uint32_t>(b.size()));
+      }),
+      C::AccessorOutOfBounds, "BIN chunk shorter than buffer 0's byteLength");
+
+  // JSON.
+  add("json_garbage.gltf", text("{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [ {,} ]"), C::InvalidJson, "not JSON");
+  add("json_depth_bomb.gltf", text("{\"asset\":{\"version\":\"2.0\"},\"extras\":" + std::string(20000, '[') + std::string(20000, ']') + "}"),
+      C::InvalidJson, "20000 nested arrays");
+  add("json_no_asset.gltf", text("{\"nodes\": []}"), C::InvalidDocument, "no asset object");
+  add("json_version_1.gltf", text("{\"asset\": {\"version\": \"1.0\"}}"), C::InvalidDocument, "glTF 1.0");
+  add("json_node_translation_overflow.gltf", text("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"translation\":[1e39,0,0]}]}"),
+      C::InvalidDocument, "a translation beyond the float range (it would be infinite)");
+  add("json_unsupported_required_extension.gltf", edited_gltf([](auto& a) {
+        a.document.extensions_used = {"KHR_draco_mesh_compression"};
+        a.document.extensions_required = {"KHR_draco_mesh_compression"};
+      }),
+      C::UnsupportedExtension, "KHR_draco_mesh_compression required");
+
+  // Indices that name nothing.
+  add("index_node_mesh.gltf", edited_gltf([](auto& a) { a.document.nodes[2].mesh = 7; }), C::IndexOutOfRange, "node 2 mesh 7");
+  add("index_node_child.gltf", edited_gltf([](auto& a) { a.document.nodes[0].children.push_back(40); }), C::IndexOutOfRange,
+      "node 0 child 40");
+  add("index_skin_joint.gltf", edited_gltf([](auto& a) { a.document.skins[0].joints[1] = 99; }), C::IndexOutOfRange,
+      "skin 0 joint node 99");
+  add("index_accessor_attribute.gltf", edited_gltf([](auto& a) { a.document.meshes[0].primitives[0].attributes[0].accessor = 500; }),
+      C::IndexOutOfRange, "POSITION accessor 500");
+  add("index_channel_sampler.gltf", edited_gltf([](auto& a) { a.document.animations[0].channels[0].sampler = 3; }),
+      C::IndexOutOfRange, "channel sampler 3");
+
+  // Accessors and buffers.
+  add("accessor_beyond_buffer_view.gltf", edited_gltf([](auto& a) { a.document.accessors[0].count = 1000; }),
+      C::AccessorOutOfBounds, "POSITION count 1000 in a 48-byte view");
+  add("accessor_offset_beyond_view.gltf", edited_gltf([](auto& a) { a.document.accessors[0].byte_offset = 4096; }),
+      C::AccessorOutOfBounds, "byteOffset 4096");
+  add("buffer_view_beyond_buffer.gltf", edited_gltf([](auto& a) { a.document.buffer_views[0].byte_length = 1u << 20; }),
+      C::AccessorOutOfBounds, "bufferView 0 of 1 MiB in a small buffer");
+  add("stride_too_small.gltf", edited_gltf([](auto& a) { a.document.buffer_views[0].byte_stride = 8; }), C::InvalidAccessor,
+      "byteStride 8 for VEC3 floats");
+  add("accessor_bad_component_type.gltf", text("{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5124,\"count\":1,\"type\":\"SCALAR\"}]}"),
+      C::InvalidAccessor, "componentType 5124");
+  add("accessor_count_needs_gigabytes.gltf", edited_gltf([](auto& a) {
+        a.document.accessors[0].count = 1000000000000ull;
+        a.document.accessors[0].buffer_view = gltf::kNone;
+      }),
+      C::LimitExceeded, "10^12 elements without a bufferView (zeros)");
+  add("sparse_index_beyond_count.gltf", edited_gltf([](auto& a) {
+        gltf::SparseAccessor sparse;
+        sparse.count = 1;
+        sparse.indices_buffer_view = a.document.meshes[0].primitives[0].indices == gltf::kNone
+                                         ? 0
+                                         : a.document.accessors[a.document.meshes[0].primitives[0].indices].buffer_view;
+        sparse.indices_component_type = gltf::ComponentType::UnsignedInt;
+        sparse.indices_byte_offset = 0;
+        sparse.values_buffer_view = a.document.accessors[0].buffer_view;
+        a.document.accessors[0].sparse = sparse;
+        std::uint32_t big = 77;  // the first index of the mesh becomes 77
+        std::memcpy(a.buffers[0].data() + a.document.buffer_views[sparse.indices_buffer_view].byte_offset, &big, 4);
+      }),
+      C::InvalidAccessor, "sparse index 77 of 4 elements");
+  add("uri_http.gltf", edited_json([](auto& d) { d.buffers[0].uri = "http://example.com/model.bin"; }), C::InvalidUri,
+      "an http: buffer");
+  add("uri_escapes_folder.gltf", edited_json([](auto& d) { d.buffers[0].uri = "../../secret.bin"; }), C::InvalidUri,
+      "a path leaving the file's folder");
+  add("uri_bad_base64.gltf", text("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":\"data:application/octet-stream;base64,AB$=\"}]}"),
+      C::InvalidUri, "base64 with a '$'");
+
+  // Meshes.
+  add("mesh_index_beyond_vertices.gltf", edited_gltf([](auto& a) {
+        std::uint32_t big = 9;
+        const gltf::Accessor& indices = a.document.accessors[a.document.meshes[0].primitives[0].indices];
+        std::memcpy(a.buffers[0].data() + a.document.buffer_views[indices.buffer_view].byte_offset, &big, 4);
+      }),
+      C::InvalidMesh, "index 9 of 4 vertices");
+  add("mesh_attribute_counts_differ.gltf", edited_gltf([](auto& a) { a.document.accessors[1].count = 3; }), C::InvalidMesh,
+      "NORMAL has 3 elements, POSITION 4");
+  add("mesh_no_position.gltf", edited_gltf([](auto& a) {
+        auto& attrs = a.document.meshes[0].primitives[0].attributes;
+        attrs.erase(attrs.begin());
+      }),
+      C::InvalidMesh, "a primitive without POSITION");
+  add("mesh_joints_beyond_skin.gltf", edited_gltf([](auto& a) {
+        const std::uint32_t joints = a.document.meshes[0].primitives[0].find("JOINTS_0");
+        const std::uint16_t big = 5;
+        std::memcpy(a.buffers[0].data() + accessor_offset(a, joints), &big, 2);
+      }),
+      C::InvalidMesh, "JOINTS_0 value 5 for a 2-joint skin");
+
+  // Node graph and skins.
+  add("graph_cycle.gltf", edited_gltf([](auto& a) { a.document.nodes[1].children.push_back(0); }), C::InvalidNodeGraph,
+      "J0 -> J1 -> J0");
+  add("graph_two_parents.gltf", edited_gltf([](auto& a) { a.document.nodes[2].children.push_back(1); }), C::InvalidNodeGraph,
+      "J1 is a child of J0 and of Body");
+  add("graph_scene_lists_child.gltf", edited_gltf([](auto& a) { a.document.scenes[0].nodes.push_back(1); }),
+      C::InvalidNodeGraph, "the scene lists J1, a child");
+  add("skin_duplicate_joint.gltf", edited_gltf([](auto& a) { a.document.skins[0].joints[1] = a.document.skins[0].joints[0]; }),
+      C::InvalidSkin, "J0 listed twice");
+  add("skin_too_few_inverse_binds.gltf", edited_gltf([](auto& a) {
+        a.document.skins[0].joints.push_back(2);  // three joints, two matrices
+      }),
+      C::InvalidSkin, "3 joints, 2 inverse bind matrices");
+  add("skin_nan_inverse_bind.gltf", edited_gltf([](auto& a) {
+        write_float(a, a.document.skins[0].inverse_bind_matrices, 5, std::nanf(""));
+      }),
+      C::InvalidSkin, "a NaN in an inverse bind matrix");
+
+  // Animations.
+  add("anim_nan_key_time.gltf", edited_gltf([](auto& a) { write_float(a, first_sampler_input(a), 1, std::nanf("")); }),
+      C::InvalidAnimation, "a NaN key time");
+  add("anim_inf_value.gltf", edited_gltf([](auto& a) { write_float(a, first_sampler_output(a), 4, INFINITY); }),
+      C::InvalidAnimation, "an infinite translation");
+  add("anim_times_not_increasing.gltf", edited_gltf([](auto& a) { write_float(a, first_sampler_input(a), 2, 0.5f); }),
+      C::InvalidAnimation, "key times 0, 1, 0.5");
+  add("anim_output_too_short.gltf", edited_gltf([](auto& a) { a.document.accessors[first_sampler_output(a)].count = 2; }),
+      C::InvalidAnimation, "3 keys, 2 values");
+  return out;
+}
+
+}  // namespace marrow::test

@@ -1,0 +1,23 @@
+#pragma once
+// The malformed-file corpus: small files that are each wrong in one way, with the ImportError
+// code marrow must refuse them with (docs/errors.md). `marrow_fixtures --malformed DIR` writes
+// them with a MANIFEST.tsv; tests/data/malformed holds the committed copy, which the malformed
+// test (and the fuzzers, as seeds) read. Crashing inputs found later are added there by hand.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "marrow/core/import_error.hpp"
+
+namespace marrow::test {
+
+struct MalformedFile {
+  std::string name;           // file name with .glb or .gltf
+  std::vector<std::byte> bytes;
+  ImportErrorCode code;       // the code the import must throw
+  std::string why;            // one line for the manifest
+};
+
+std::vector<MalformedFile> malformed_corpus();
+
+}  // namespace marrow::test

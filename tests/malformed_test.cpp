@@ -1,0 +1,61 @@
+// Every file of the malformed corpus (tests/data/malformed) is refused with its documented
+// ImportError code (MANIFEST.tsv, docs/errors.md), and nothing crashes (the suite also runs under
+// AddressSanitizer + UBSan: make test-sanitize).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "malformed_corpus.hpp"
+#include "marrow/io/gltf_importer.hpp"
+
+namespace marrow {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::map<std::string, std::string> manifest(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  std::ifstream in(dir / "MANIFEST.tsv");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string file, code;
+    std::getline(fields, file, '\t');
+    std::getline(fields, code, '\t');
+    out[file] = code;
+  }
+  return out;
+}
+
+TEST(Malformed, EveryCorpusFileIsRefusedWithItsCode) {
+  const fs::path dir = fs::path(MARROW_TEST_DATA) / "malformed";
+  const auto expected = manifest(dir);
+  ASSERT_GE(expected.size(), 30u);
+  for (const auto& [file, code] : expected) {
+    SCOPED_TRACE(file);
+    try {
+      const Model model = import_gltf(dir / file);
+      ADD_FAILURE() << file << " was accepted";
+    } catch (const ImportError& e) {
+      EXPECT_EQ(std::string(to_string(e.code())), code) << e.what();
+      EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << "the message names the file: " << e.what();
+    }
+  }
+}
+
+// The committed corpus is what the generator writes (names and codes); regenerate with
+// `build/release/tests/marrow_fixtures --malformed tests/data/malformed` after changing it.
+TEST(Malformed, CorpusMatchesItsGenerator) {
+  const auto expected = manifest(fs::path(MARROW_TEST_DATA) / "malformed");
+  for (const test::MalformedFile& f : test::malformed_corpus()) {
+    ASSERT_EQ(expected.count(f.name), 1u) << f.name << " is not in MANIFEST.tsv";
+    EXPECT_EQ(expected.at(f.name), to_string(f.code)) << f.name;
+  }
+}
+
+}  // namespace
+}  // namespace marrow
