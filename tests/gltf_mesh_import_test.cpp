@@ -156,6 +156,20 @@ TEST(GltfMesh, G19_JointsAsBytesAndWeightsAsUnorm) {
   EXPECT_EQ(read_attribute<glm::u16vec4>(part.vertex_bytes, part.layout, 0, VertexAttribute::Joints0), glm::u16vec4(1, 0, 0, 0));
 }
 
+TEST(GltfMesh, MissingOrForeignImagesNeverFailAnImport) {
+  Fixture f;
+  const auto n = f.node("Textured");
+  f.scene({n});
+  MeshData m;
+  m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  f.doc().nodes[n].mesh = f.mesh(m);
+  f.doc().images.push_back(gltf::Image{"missing", "does-not-exist.png", gltf::kNone, ""});
+  f.doc().images.push_back(gltf::Image{"remote", "https://example.com/skin.png", gltf::kNone, ""});
+  f.doc().images.push_back(gltf::Image{"garbage", "data:image/png;base64,!!!!", gltf::kNone, ""});
+  const Model model = f.import();
+  EXPECT_EQ(model.meshes.size(), 1u);
+}
+
 TEST(GltfMesh, AttributeCountMismatchIsRefused) {
   Fixture f;
   const auto n = f.node("Bad");

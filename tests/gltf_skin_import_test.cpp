@@ -222,6 +222,39 @@ TEST(GltfImport, G7_ReversedJointOrderLoadsAndAnimatesRight) {
   EXPECT_TRUE(near(posed[1], {-1, 2, 0}, 1e-5f));  // (1,2,0): 1 along x of J2, rotated to +y
 }
 
+// G3: scene -> palette and palette -> scene, with -1 where a node is no joint of the skin or a
+// joint is not in the selected scene; the file's joint order is the third index space.
+TEST(GltfImport, G3_BothIndexMapsAreKept) {
+  Fixture f;
+  const auto prop = f.node("Prop");
+  const auto j0 = f.node("J0"), j1 = f.node("J1", {0, 1, 0});
+  const auto offscene = f.node("Offscene", {0, 1, 0});
+  const auto body = f.node("Body");
+  f.child(j0, j1);
+  f.scene({prop, j0, body});
+  f.scene({offscene});
+  f.doc().nodes[body].mesh = f.mesh(skinned_triangle(0));
+  f.doc().nodes[body].skin = f.skin({j1, offscene, j0}, {});
+  const Model model = f.import();
+  const Skin& skin = model.skins[0];
+  const auto bone = [&](std::uint32_t node) { return model.source.node_to_bone[node]; };
+  // Breadth-first: the roots J0 (file joint 2) and Offscene (file joint 1) in file order among
+  // roots (Offscene is listed first), then J1.
+  EXPECT_EQ(skin.source_joints, std::vector<int>({1, 2, 0}));
+  EXPECT_EQ(skin.palette_to_scene, std::vector<int>({-1, bone(j0), bone(j1)}));
+  ASSERT_EQ(skin.scene_to_palette.size(), model.bones.size());
+  EXPECT_EQ(skin.scene_to_palette[static_cast<std::size_t>(bone(j0))], 1);
+  EXPECT_EQ(skin.scene_to_palette[static_cast<std::size_t>(bone(j1))], 2);
+  EXPECT_EQ(skin.scene_to_palette[static_cast<std::size_t>(bone(prop))], -1);
+  EXPECT_EQ(skin.scene_to_palette[0], -1) << "the synthetic root";
+  // The maps agree with each other wherever both are defined.
+  for (std::size_t p = 0; p < skin.palette_to_scene.size(); ++p) {
+    if (skin.palette_to_scene[p] >= 0) {
+      EXPECT_EQ(skin.scene_to_palette[static_cast<std::size_t>(skin.palette_to_scene[p])], static_cast<int>(p));
+    }
+  }
+}
+
 TEST(GltfImport, G2_DuplicateJointAndBrokenChainAreRefused) {
   {
     Fixture f;

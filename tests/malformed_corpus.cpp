@@ -126,6 +126,8 @@ std::vector<MalformedFile> malformed_corpus() {
   add("json_version_1.gltf", text("{\"asset\": {\"version\": \"1.0\"}}"), C::InvalidDocument, "glTF 1.0");
   add("json_node_translation_overflow.gltf", text("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"translation\":[1e39,0,0]}]}"),
       C::InvalidDocument, "a translation beyond the float range (it would be infinite)");
+  add("json_min_version_2_1.gltf", text("{\"asset\":{\"version\":\"2.1\",\"minVersion\":\"2.1\"}}"), C::VersionMismatch,
+      "minVersion 2.1 (features marrow does not know)");
   add("json_unsupported_required_extension.gltf", edited_gltf([](auto& a) {
         a.document.extensions_used = {"KHR_draco_mesh_compression"};
         a.document.extensions_required = {"KHR_draco_mesh_compression"};
@@ -218,6 +220,25 @@ std::vector<MalformedFile> malformed_corpus() {
         write_float(a, a.document.skins[0].inverse_bind_matrices, 5, std::nanf(""));
       }),
       C::InvalidSkin, "a NaN in an inverse bind matrix");
+
+  add("skin_73_joints.glb", [] {
+        Fixture f;
+        std::vector<std::uint32_t> joints;
+        for (int i = 0; i < 73; ++i) {
+          joints.push_back(f.node("J" + std::to_string(i), {0, i == 0 ? 0.f : 0.1f, 0}));
+          if (i > 0) f.child(joints[static_cast<std::size_t>(i - 1)], joints.back());
+        }
+        const auto body = f.node("Body");
+        f.scene({joints[0], body});
+        MeshData m;
+        m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+        m.joints.assign(3, glm::u16vec4(72, 0, 0, 0));
+        m.weights.assign(3, glm::vec4(1, 0, 0, 0));
+        f.doc().nodes[body].mesh = f.mesh(m);
+        f.doc().nodes[body].skin = f.skin(joints, {});
+        return f.glb();
+      }(),
+      C::PaletteLimit, "73 joints, palette limit 72 (G8)");
 
   // Animations.
   add("anim_nan_key_time.gltf", edited_gltf([](auto& a) { write_float(a, first_sampler_input(a), 1, std::nanf("")); }),
