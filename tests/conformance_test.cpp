@@ -20,7 +20,7 @@
 
 #include "conformance_fixtures.hpp"
 #include "marrow/io/gltf_importer.hpp"
-#include "marrow/io/gltf_pose_report.hpp"
+#include "marrow/io/pose_report.hpp"
 
 namespace marrow {
 namespace {
@@ -89,7 +89,7 @@ Errors compare_asset(const fs::path& reference, const fs::path& assets) {
   for (simdjson::dom::element pose : root["poses"]) {
     const int clip = pose["clip"].is_null() ? -1 : static_cast<int>(int64_t(pose["clip"]));
     const double time = pose["time"].is_null() ? 0.0 : double(pose["time"]);
-    const PoseReport got = pose_at(asset.document, model, clip, time);
+    const PoseReport got = pose_at(model, clip, time);
     const std::string where = file + " clip " + std::to_string(clip) + " t " + std::to_string(time);
     std::map<std::uint32_t, const PoseReport::Node*> nodes;
     for (const auto& n : got.nodes) nodes[n.index] = &n;

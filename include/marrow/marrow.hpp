@@ -37,6 +37,6 @@
 #include "marrow/model/demo_character.hpp"
 
 #include "marrow/io/gltf_importer.hpp"
-#include "marrow/io/gltf_pose_report.hpp"
+#include "marrow/io/pose_report.hpp"
 #include "marrow/io/gltf_writer.hpp"
 #include "marrow/io/import_options.hpp"

@@ -11,5 +11,6 @@ using Args = std::vector<std::string>;
 int run_demo(const Args& args);
 int run_info(const Args& args);
 int run_pose(const Args& args);
+int run_convert(const Args& args);
 
 }  // namespace marrow::cli

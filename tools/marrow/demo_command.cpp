@@ -108,6 +108,7 @@ void print_clip(Animator& animator, int index, const std::vector<int>& bones, in
 
 int run_demo(const Args& arguments) {
   Args args = arguments;
+  ModelFileOptions load_options = take_load_options(args);
   std::string file;
   if (!args.empty()) file = take_file(args, "demo");
   if (file.empty()) {
@@ -117,8 +118,8 @@ int run_demo(const Args& arguments) {
                 "to %s with marrow's glTF writer; importing it back\n",
                 file.c_str());
   }
-  ImportOptions options;
-  options.max_palette = 256;  // the demo plays any file; the limit is a drawing concern
+  ModelFileOptions options = load_options;
+  if (options.import.max_palette == ImportOptions{}.max_palette) options.import.max_palette = 256;  // the demo plays any file
   const LoadedFile loaded = load_file(file, options);
   const Model& model = loaded.model;
   std::printf("%s: %zu scene nodes, %zu meshes, %zu skins, %zu animations, %zu diagnostics\n", file.c_str(),

@@ -30,12 +30,10 @@ bool is_joint(const Model& model, std::size_t bone) {
 
 void write_json(const LoadedFile& f) {
   const Model& model = f.model;
-  const gltf::Document& doc = f.asset.document;
   JsonWriter j(stdout);
   j.begin_object();
   j.key("file").value(f.path.string());
   j.key("scene").value(model.source.scene);
-  j.key("scenes").value(doc.scenes.size());
   j.key("bones").begin_array();
   for (std::size_t b = 0; b < model.bones.size(); ++b) {
     const ModelBone& bone = model.bones[b];
@@ -113,9 +111,8 @@ void print_tree(const Model& model, std::size_t bone, int depth) {
 
 void write_text(const LoadedFile& f) {
   const Model& model = f.model;
-  std::printf("%s: scene %d of %zu, %zu bones, %zu meshes, %zu skins, %zu animations\n", f.path.string().c_str(),
-              model.source.scene, f.asset.document.scenes.size(), model.bones.size(), model.meshes.size(),
-              model.skins.size(), model.animations.size());
+  std::printf("%s: scene %d, %zu bones, %zu meshes, %zu skins, %zu animations\n", f.path.string().c_str(),
+              model.source.scene, model.bones.size(), model.meshes.size(), model.skins.size(), model.animations.size());
   std::printf("node tree:\n");
   print_tree(model, 0, 0);
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
@@ -153,10 +150,8 @@ void write_text(const LoadedFile& f) {
 
 int run_info(const Args& arguments) {
   Args args = arguments;
-  ImportOptions options;
+  const ModelFileOptions options = take_load_options(args);
   const bool json = take_flag(args, "--json");
-  if (const auto scene = take_option(args, "--scene")) options.scene = static_cast<int>(parse_number(*scene, "--scene"));
-  if (const auto p = take_option(args, "--max-palette")) options.max_palette = static_cast<int>(parse_number(*p, "--max-palette"));
   const LoadedFile loaded = load_file(take_file(args, "info"), options);
   if (json) {
     write_json(loaded);

@@ -2,27 +2,26 @@
 
 #include <cstdlib>
 
-#include "marrow/core/import_error.hpp"
-#include "marrow/io/gltf_importer.hpp"
 #include "options.hpp"
 
 namespace marrow::cli {
 
-LoadedFile load_file(const std::string& path, const ImportOptions& options) {
-  LoadedFile file;
-  file.path = path;
-  const std::vector<std::byte> bytes = read_file_bytes(file.path, options.limits);
-  const std::filesystem::path base = file.path.parent_path().empty() ? std::filesystem::path(".") : file.path.parent_path();
-  std::vector<Diagnostic> diagnostics;
-  try {
-    file.asset = load_gltf_asset(bytes, options, &base, diagnostics);
-    file.model = import_gltf(file.asset, options);
-  } catch (const ImportError& e) {
-    throw ImportError(e.code(), path + ": " + e.detail());  // name the file
+ModelFileOptions take_load_options(Args& args) {
+  ModelFileOptions options;
+  if (const auto scene = take_option(args, "--scene")) options.import.scene = static_cast<int>(parse_number(*scene, "--scene"));
+  if (const auto p = take_option(args, "--max-palette")) {
+    options.import.max_palette = static_cast<int>(parse_number(*p, "--max-palette"));
   }
-  diagnostics.insert(diagnostics.end(), file.model.diagnostics.begin(), file.model.diagnostics.end());
-  file.model.diagnostics = std::move(diagnostics);
-  return file;
+  if (const auto tps = take_option(args, "--ticks-per-second")) {
+    const double value = parse_number(*tps, "--ticks-per-second");
+    if (!(value > 0)) throw UsageError("--ticks-per-second must be positive");
+    options.ticks_per_second = value;
+  }
+  return options;
+}
+
+LoadedFile load_file(const std::string& path, const ModelFileOptions& options) {
+  return LoadedFile{path, load_model_file(path, options)};
 }
 
 int find_clip(const Model& model, const std::string& clip) {

@@ -1,23 +1,24 @@
 #pragma once
-// A file loaded for a subcommand: the parsed document (for the file's own index spaces) and
-// the imported model.
+// A file loaded for a subcommand, whatever its format (glTF, native, Assimp's formats).
 #include <filesystem>
 #include <string>
 
-#include "marrow/io/gltf_document.hpp"
-#include "marrow/io/import_options.hpp"
+#include "marrow/io/model_file.hpp"
 #include "marrow/model/model.hpp"
+#include "commands.hpp"
 
 namespace marrow::cli {
 
 struct LoadedFile {
   std::filesystem::path path;
-  gltf::GltfAsset asset;
   Model model;
 };
 
-// Throws ImportError for a refused file.
-LoadedFile load_file(const std::string& path, const ImportOptions& options);
+// The options every loading command takes: --scene N, --max-palette N, --ticks-per-second T.
+ModelFileOptions take_load_options(Args& args);
+
+// Throws ImportError (naming the file) for a refused file.
+LoadedFile load_file(const std::string& path, const ModelFileOptions& options);
 
 // The animation an option names: a decimal string that is a valid index, else a name.
 // Throws UsageError when nothing matches.

@@ -18,6 +18,11 @@ void usage(std::FILE* out) {
       "                  scenes, nodes, skins (palette order, index maps), clips, morph targets, diagnostics\n"
       "  pose FILE [--clip NAME|INDEX] [--time SECONDS] [--scene N] [--json] [--no-normals]\n"
       "                  the pose at that time (clamped, no looping); --json uses the oracle's schema\n"
+      "  convert IN... OUT [--unit-scale S] [--jobs N]\n"
+      "                  to marrow's native format (OUT.marrow) or glTF (OUT.glb/.gltf); several inputs\n"
+      "                  go to the folder OUT, converted in parallel with a progress bar\n"
+      "FILE may be glTF (.gltf/.glb), native (.marrow) or any format Assimp reads (.fbx, .dae, ...);\n"
+      "loading options: --scene N, --max-palette N, --ticks-per-second T\n"
       "  help            this text\n",
       out);
 }
@@ -35,6 +40,7 @@ int main(int argc, char** argv) {
     if (command == "demo") return marrow::cli::run_demo(args);
     if (command == "info") return marrow::cli::run_info(args);
     if (command == "pose") return marrow::cli::run_pose(args);
+    if (command == "convert") return marrow::cli::run_convert(args);
     if (command == "help" || command == "--help" || command == "-h") {
       usage(stdout);
       return 0;

@@ -1,12 +1,12 @@
 // `marrow pose FILE [--clip NAME|INDEX] [--time SECONDS] [--scene N] [--json] [--no-normals]`:
 // the pose at that time (clamped to the clip, no looping), in the schema of the oracle
-// (../shared/tools/oracle) with --json, else a short readable summary.
+// (../shared/tools/oracle) with --json, else a short readable summary. Any format marrow loads.
 #include <cstdio>
 
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "loaded_file.hpp"
-#include "marrow/io/gltf_pose_report.hpp"
+#include "marrow/io/pose_report.hpp"
 #include "marrow/model/bounds.hpp"
 #include "options.hpp"
 
@@ -129,20 +129,16 @@ void write_text(const std::string& file, const PoseReport& r) {
 
 int run_pose(const Args& arguments) {
   Args args = arguments;
-  ImportOptions options;
+  const ModelFileOptions options = take_load_options(args);
   const auto clip = take_option(args, "--clip");
   const auto time = take_option(args, "--time");
-  const auto scene = take_option(args, "--scene");
-  const auto palette = take_option(args, "--max-palette");
   const bool json = take_flag(args, "--json");
   const bool no_normals = take_flag(args, "--no-normals");
-  if (scene) options.scene = static_cast<int>(parse_number(*scene, "--scene"));
-  if (palette) options.max_palette = static_cast<int>(parse_number(*palette, "--max-palette"));
   const std::string file = take_file(args, "pose");
   const LoadedFile loaded = load_file(file, options);
   const int index = clip ? find_clip(loaded.model, *clip) : -1;
   const double seconds = time ? parse_number(*time, "--time") : 0.0;
-  const PoseReport report = pose_at(loaded.asset.document, loaded.model, index, seconds);
+  const PoseReport report = pose_at(loaded.model, index, seconds);
   if (json) {
     write_json(file, report, !no_normals);
   } else {

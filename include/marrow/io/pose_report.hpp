@@ -1,8 +1,9 @@
 #pragma once
-// The pose of an imported glTF at one moment, reported in the FILE's index spaces (node, mesh,
-// primitive and skin indices, joints in skin.joints order, vertices in the file's order and
-// count), so it can be compared with any other glTF implementation. This is what
-// `marrow pose --json` prints, in the schema of ../shared/tools/oracle.
+// The pose of an imported model at one moment, reported in the FILE's index spaces (node, mesh,
+// primitive and skin indices, joints in the file's joint order, vertices in the file's order and
+// count, from Model::source and the source_* fields), so it can be compared with any other
+// implementation. This is what `marrow pose --json` prints, in the schema of
+// ../shared/tools/oracle, for every format marrow loads.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,7 +12,6 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 
-#include "marrow/io/gltf_document.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/model.hpp"
 
@@ -58,12 +58,10 @@ struct PoseReport {
   std::vector<std::string> warnings;
 };
 
-// Poses `animator` (already played and updated by the caller) and reports it. `document` is
-// the file the model was imported from.
-PoseReport make_pose_report(const gltf::Document& document, const Model& model, Animator& animator);
+// Poses `animator` (already played and updated by the caller) and reports it.
+PoseReport make_pose_report(const Model& model, Animator& animator);
 
-// Imports nothing: plays clip (-1: rest pose) at `seconds` (clamped, no looping) on a fresh
-// Animator and reports.
-PoseReport pose_at(const gltf::Document& document, const Model& model, int clip, double seconds);
+// Plays clip (-1: rest pose) at `seconds` (clamped, no looping) on a fresh Animator and reports.
+PoseReport pose_at(const Model& model, int clip, double seconds);
 
 }  // namespace marrow

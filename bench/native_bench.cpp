@@ -1,0 +1,91 @@
+// The native format against glTF for the same model: big_skinned.glb (200 joints, ~100k skinned
+// vertices, 600 channels x 301 keys) imported once, written to native bytes, then both loaded
+// from memory (warm page cache, no disk I/O in the loop) into a Model ready to play.
+// BM_NativeRead / BM_GltfImport is the headline ratio; BM_NativeWrite is the conversion cost.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/native_format.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kBigSkinned = fs::path(MARROW_SHARED_ASSETS) / "perf/big_skinned.glb";
+
+marrow::ImportOptions big_options() {
+  marrow::ImportOptions options;
+  options.max_palette = 256;  // big_skinned has 200 joints
+  return options;
+}
+
+// The model and both encodings, built once for every benchmark.
+struct Fixture {
+  bool ok = false;
+  std::vector<std::byte> glb;
+  marrow::Model model;
+  std::vector<std::byte> native;
+};
+
+const Fixture& fixture() {
+  static const Fixture f = [] {
+    Fixture out;
+    if (!fs::exists(kBigSkinned)) return out;
+    out.glb = marrow::read_file_bytes(kBigSkinned, {});
+    const fs::path base = kBigSkinned.parent_path();
+    out.model = marrow::import_gltf(out.glb, big_options(), &base);
+    out.native = marrow::write_native(out.model);
+    out.ok = true;
+    return out;
+  }();
+  return f;
+}
+
+void BM_GltfImport(benchmark::State& state) {
+  const Fixture& f = fixture();
+  if (!f.ok) {
+    state.SkipWithError(("missing " + kBigSkinned.string()).c_str());
+    return;
+  }
+  const fs::path base = kBigSkinned.parent_path();
+  for (auto _ : state) {
+    marrow::Model model = marrow::import_gltf(f.glb, big_options(), &base);
+    benchmark::DoNotOptimize(model.meshes.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(f.glb.size()));
+}
+BENCHMARK(BM_GltfImport)->Unit(benchmark::kMillisecond);
+
+void BM_NativeRead(benchmark::State& state) {
+  const Fixture& f = fixture();
+  if (!f.ok) {
+    state.SkipWithError(("missing " + kBigSkinned.string()).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    marrow::Model model = marrow::read_native(f.native);
+    benchmark::DoNotOptimize(model.meshes.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(f.native.size()));
+}
+BENCHMARK(BM_NativeRead)->Unit(benchmark::kMillisecond);
+
+void BM_NativeWrite(benchmark::State& state) {
+  const Fixture& f = fixture();
+  if (!f.ok) {
+    state.SkipWithError(("missing " + kBigSkinned.string()).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    std::vector<std::byte> bytes = marrow::write_native(f.model);
+    benchmark::DoNotOptimize(bytes.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(f.native.size()));
+}
+BENCHMARK(BM_NativeWrite)->Unit(benchmark::kMillisecond);
+
+}  // namespace

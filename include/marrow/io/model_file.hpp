@@ -1,0 +1,31 @@
+#pragma once
+// One entry point for every format marrow loads: glTF (.gltf, .glb) through marrow's importer,
+// the native format (.marrow) through its reader, anything else through Assimp. The format is
+// recognised by content first (GLB and native magic), then by extension.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "marrow/io/import_options.hpp"
+#include "marrow/model/model.hpp"
+
+namespace marrow {
+
+enum class ModelFormat { Gltf, Native, Assimp };
+
+struct ModelFileOptions {
+  ImportOptions import;
+  std::optional<double> ticks_per_second;  // Assimp formats: override (T2)
+  bool load_skeletal_data = true;          // Assimp formats: false loads every mesh static
+};
+
+ModelFormat detect_model_format(std::span<const std::byte> bytes, std::string_view extension) noexcept;
+
+// Throws ImportError (the code of whichever reader refused the file; the message names it).
+Model load_model_file(const std::filesystem::path& path, const ModelFileOptions& options = {});
+Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extension, const ModelFileOptions& options = {},
+                       const std::filesystem::path* base_dir = nullptr);
+
+}  // namespace marrow

@@ -1,0 +1,230 @@
+#include "assimp_clips.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <string>
+
+#include "marrow/core/finite.hpp"
+#include "marrow/core/import_error.hpp"
+#include "marrow/core/slerp.hpp"
+
+namespace marrow::assimp {
+
+namespace {
+
+constexpr double kDefaultTicksPerSecond = 25.0;  // seed 003: formats that record no rate
+
+// One channel component's keys in marrow time, sorted.
+template <class V>
+struct Lane {
+  std::vector<Ticks> times;
+  std::vector<V> values;
+
+  // Holds the first/last key outside; half-open brackets (with equal times the later key wins).
+  // Calls must come with non-decreasing t (the cursor only moves forward).
+  V at(Ticks t, std::size_t& cursor) const {
+    if (t <= times.front()) {
+      std::size_t k = 0;
+      while (k + 1 < times.size() && times[k + 1] <= t) ++k;
+      return values[k];
+    }
+    while (cursor + 1 < times.size() && times[cursor + 1] <= t) ++cursor;
+    if (cursor + 1 >= times.size()) return values.back();
+    const double p = static_cast<double>((t - times[cursor]).count()) /
+                     static_cast<double>((times[cursor + 1] - times[cursor]).count());
+    return blend(values[cursor], values[cursor + 1], static_cast<float>(p));
+  }
+
+  static glm::vec3 blend(const glm::vec3& a, const glm::vec3& b, float p) { return a + (b - a) * p; }
+  static glm::quat blend(const glm::quat& a, const glm::quat& b, float p) { return slerp_shortest(a, b, p); }
+};
+
+// Converts Assimp keys; false when a time or value is not finite (or a rotation has no length).
+template <class Key, class V, class Convert>
+bool read_lane(const Key* keys, unsigned count, double tps, Convert convert, Lane<V>& lane, bool& sorted) {
+  lane.times.reserve(count);
+  lane.values.reserve(count);
+  for (unsigned k = 0; k < count; ++k) {
+    const double seconds = keys[k].mTime / tps;
+    V value;
+    if (!std::isfinite(seconds) || !convert(keys[k].mValue, value)) return false;
+    lane.times.push_back(ticks_from_seconds(seconds));
+    lane.values.push_back(value);
+  }
+  if (!std::is_sorted(lane.times.begin(), lane.times.end())) {
+    sorted = true;
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return lane.times[a] < lane.times[b]; });
+    Lane<V> out;
+    for (std::size_t i : order) {
+      out.times.push_back(lane.times[i]);
+      out.values.push_back(lane.values[i]);
+    }
+    lane = std::move(out);
+  }
+  return true;
+}
+
+bool vec3_value(const aiVector3D& v, glm::vec3& out) {
+  out = glm::vec3(v.x, v.y, v.z);
+  return is_finite(out);
+}
+
+// Used as given, like import_gltf (a slightly non-unit key scales its bone at that key, as glTF
+// viewers do; slerp between keys returns unit quaternions); a (near) zero one is refused.
+bool quat_value(const aiQuaternion& q, glm::quat& out) {
+  out = glm::quat(q.w, q.x, q.y, q.z);
+  return is_finite(out) && glm::length(out) > 1e-6f;
+}
+
+std::string animation_name(const aiAnimation& animation, std::size_t index, const std::set<std::string>& used) {
+  std::string name = animation.mName.length == 0 ? "animation_" + std::to_string(index)
+                                                 : std::string(animation.mName.C_Str(), animation.mName.length);
+  if (used.count(name) == 0) return name;
+  const std::string base = name + "_" + std::to_string(index);
+  name = base;
+  for (int k = 2; used.count(name) != 0; ++k) name = base + "_" + std::to_string(k);
+  return name;
+}
+
+}  // namespace
+
+double ticks_per_second(const aiAnimation& animation, const AssimpOptions& options) noexcept {
+  if (options.ticks_per_second) return *options.ticks_per_second;
+  const double tps = animation.mTicksPerSecond;
+  return std::isfinite(tps) && tps > 0.0 ? tps : kDefaultTicksPerSecond;
+}
+
+void extract_animations(const aiScene& scene, const NodeTable& nodes, const AssimpOptions& options, Model& model,
+                        std::vector<Diagnostic>& diagnostics) {
+  std::uint64_t key_budget = options.import.limits.max_animation_keys;
+  std::set<std::string> used;
+  for (unsigned a = 0; a < scene.mNumAnimations; ++a) {
+    const aiAnimation* animation = scene.mAnimations == nullptr ? nullptr : scene.mAnimations[a];
+    if (animation == nullptr) continue;
+    const double tps = ticks_per_second(*animation, options);
+    if (!options.ticks_per_second && !(std::isfinite(animation->mTicksPerSecond) && animation->mTicksPerSecond > 0.0)) {
+      add_diagnostic(diagnostics, "ticks-per-second-defaulted",
+                     "animation " + std::to_string(a) + " records no ticks per second; 25 assumed");
+    }
+    ModelAnimation out;
+    out.name = animation_name(*animation, a, used);
+    used.insert(out.name);
+    const std::string here = "animation " + std::to_string(a) + " ('" + out.name + "')";
+    if (animation->mNumMeshChannels > 0) {
+      add_diagnostic(diagnostics, "mesh-channel-not-imported",
+                     here + ": " + std::to_string(animation->mNumMeshChannels) + " mesh (vertex-animation) channels",
+                     static_cast<int>(animation->mNumMeshChannels));
+    }
+    if (animation->mNumMorphMeshChannels > 0) {
+      add_diagnostic(diagnostics, "morph-channel-not-imported",
+                     here + ": " + std::to_string(animation->mNumMorphMeshChannels) + " morph-mesh channels",
+                     static_cast<int>(animation->mNumMorphMeshChannels));
+    }
+
+    double last_key = 0.0;
+    std::vector<AnimationClip> skin_clips(model.skins.size());
+    std::set<int> animated;
+    for (unsigned c = 0; c < animation->mNumChannels; ++c) {
+      const aiNodeAnim* channel = animation->mChannels == nullptr ? nullptr : animation->mChannels[c];
+      if (channel == nullptr) continue;
+      const std::string where = here + " channel " + std::to_string(c) + " ('" + channel->mNodeName.C_Str() + "')";
+      const int node = nodes.find(channel->mNodeName, diagnostics);
+      if (node < 0) {
+        add_diagnostic(diagnostics, "channel-target-outside-scene", where + " names no node of the scene");
+        continue;
+      }
+      if (!animated.insert(node).second) {
+        add_diagnostic(diagnostics, "duplicate-channel", where + " animates a node an earlier channel animates; ignored");
+        continue;
+      }
+      if (channel->mPreState == aiAnimBehaviour_REPEAT || channel->mPreState == aiAnimBehaviour_LINEAR ||
+          channel->mPostState == aiAnimBehaviour_REPEAT || channel->mPostState == aiAnimBehaviour_LINEAR) {
+        add_diagnostic(diagnostics, "channel-behaviour-ignored",
+                       where + " repeats or extrapolates outside its keys; marrow holds the first/last key");
+      }
+      Lane<glm::vec3> position, scaling;
+      Lane<glm::quat> rotation;
+      bool resorted = false;
+      const bool ok =
+          (channel->mNumPositionKeys == 0 || channel->mPositionKeys != nullptr) &&
+          (channel->mNumRotationKeys == 0 || channel->mRotationKeys != nullptr) &&
+          (channel->mNumScalingKeys == 0 || channel->mScalingKeys != nullptr) &&
+          read_lane(channel->mPositionKeys, channel->mNumPositionKeys, tps, vec3_value, position, resorted) &&
+          read_lane(channel->mRotationKeys, channel->mNumRotationKeys, tps, quat_value, rotation, resorted) &&
+          read_lane(channel->mScalingKeys, channel->mNumScalingKeys, tps, vec3_value, scaling, resorted);
+      if (!ok) {
+        add_diagnostic(diagnostics, "invalid-channel-keys", where + " has a key time or value that is not finite (or a zero rotation); ignored");
+        continue;
+      }
+      if (resorted) add_diagnostic(diagnostics, "channel-keys-sorted", where + " lists keys out of time order; sorted");
+
+      // The union of the three lanes' times.
+      std::vector<Ticks> times;
+      for (const std::vector<Ticks>* lane : {&position.times, &rotation.times, &scaling.times}) {
+        times.insert(times.end(), lane->begin(), lane->end());
+      }
+      std::sort(times.begin(), times.end());
+      times.erase(std::unique(times.begin(), times.end()), times.end());
+      if (times.empty()) continue;
+      last_key = std::max(last_key, seconds_from_ticks(times.back()));
+
+      std::vector<std::pair<int, int>> targets;  // (skin or -1, bone index in that space)
+      for (std::size_t s = 0; s < model.skins.size(); ++s) {
+        const int p = model.skins[s].scene_to_palette[static_cast<std::size_t>(node) + 1];
+        if (p >= 0) targets.emplace_back(static_cast<int>(s), p);
+      }
+      if (targets.empty()) targets.emplace_back(-1, node + 1);
+      const std::uint64_t keys = std::uint64_t{times.size()} * targets.size();
+      if (keys > key_budget) {
+        throw ImportError(ImportErrorCode::LimitExceeded, "animation keys exceed ImportLimits::max_animation_keys (" +
+                                                              std::to_string(options.import.limits.max_animation_keys) + ")");
+      }
+      key_budget -= keys;
+
+      BoneTrack track;
+      track.keys.resize(times.size());
+      const Trs& rest = nodes.local_trs[static_cast<std::size_t>(node)];
+      std::size_t cursor[3] = {0, 0, 0};
+      for (std::size_t k = 0; k < times.size(); ++k) {
+        Keyframe& key = track.keys[k];
+        key.time = times[k];
+        key.translation = position.times.empty() ? rest.translation : position.at(times[k], cursor[0]);
+        key.rotation = rotation.times.empty() ? rest.rotation : rotation.at(times[k], cursor[1]);
+        key.scale = scaling.times.empty() ? rest.scale : scaling.at(times[k], cursor[2]);
+      }
+      for (const auto& [skin, bone] : targets) {
+        track.bone_index = bone;
+        (skin < 0 ? out.scene_clip : skin_clips[static_cast<std::size_t>(skin)]).tracks.push_back(track);
+      }
+    }
+
+    double duration = animation->mDuration / tps;
+    if (!std::isfinite(duration) || duration < 0.0) {
+      add_diagnostic(diagnostics, "invalid-animation-duration",
+                     here + ": duration is not finite and >= 0; its last key time is used");
+      duration = last_key;
+    }
+    out.duration = ticks_from_seconds(duration);
+    out.scene_clip.name = out.name;
+    out.scene_clip.duration = out.duration;
+    out.scene_clip.target_space = ClipTargetSpace::SceneNode;
+    const auto by_bone = [](const BoneTrack& x, const BoneTrack& y) { return x.bone_index < y.bone_index; };
+    std::sort(out.scene_clip.tracks.begin(), out.scene_clip.tracks.end(), by_bone);
+    for (std::size_t s = 0; s < skin_clips.size(); ++s) {
+      AnimationClip& clip = skin_clips[s];
+      if (clip.tracks.empty()) continue;
+      std::sort(clip.tracks.begin(), clip.tracks.end(), by_bone);
+      clip.name = out.name;
+      clip.duration = out.duration;
+      clip.target_space = ClipTargetSpace::JointPalette;
+      model.skins[s].data.animation_clips[out.name] = std::move(clip);
+    }
+    model.animations.push_back(std::move(out));
+  }
+}
+
+}  // namespace marrow::assimp

@@ -1,0 +1,274 @@
+#include "marrow/io/assimp_importer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include "assimp_clips.hpp"
+#include "assimp_mesh.hpp"
+#include "assimp_scene.hpp"
+#include "assimp_skin.hpp"
+#include "marrow/core/import_error.hpp"
+#include "marrow/core/vertex_access.hpp"
+#include "marrow/io/gltf_importer.hpp"
+#include "marrow/model/bind_pose_palette.hpp"
+#include "marrow/model/bounds.hpp"
+#include "marrow/model/unit_scale.hpp"
+#include "marrow/skin/skinning_job.hpp"
+
+namespace marrow {
+
+namespace {
+
+// Post-processing, chosen so the aiScene keeps the file's node tree and keys:
+//   Triangulate + SortByPType   one primitive kind per aiMesh (a part has one mode);
+//   JoinIdenticalVertices       indexed meshes (most readers emit one vertex per corner);
+//   LimitBoneWeights (4)        marrow's four influences (T16); marrow re-checks and renormalises;
+//   GenSmoothNormals            only acts on meshes without normals;
+//   FlipUVs                     glTF's texture origin (top left); Assimp's is bottom left;
+//   ValidateDataStructure       Assimp refuses inconsistent scenes (indices, weights) itself.
+// Not used: PreTransformVertices and OptimizeGraph (they remove nodes: non-joint ancestors and
+// animated nodes), OptimizeMeshes (merges meshes across nodes), FindInvalidData (drops keys),
+// MakeLeftHanded (glTF is right-handed like Assimp), GlobalScale (ImportOptions::unit_scale).
+constexpr unsigned kPostProcess = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_JoinIdenticalVertices |
+                                  aiProcess_LimitBoneWeights | aiProcess_GenSmoothNormals | aiProcess_FlipUVs |
+                                  aiProcess_ValidateDataStructure;
+
+void configure(Assimp::Importer& importer, const AssimpOptions& options) {
+  importer.SetPropertyInteger(AI_CONFIG_PP_LBW_MAX_WEIGHTS, 4);
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, !options.skeleton_meshes);
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, 0);  // keep point and line meshes
+}
+
+void check_options(const AssimpOptions& options) {
+  if (options.max_bones < 1) {
+    throw std::invalid_argument("AssimpOptions::max_bones must be positive, not " + std::to_string(options.max_bones));
+  }
+  if (options.ticks_per_second && !(std::isfinite(*options.ticks_per_second) && *options.ticks_per_second > 0.0)) {
+    throw std::invalid_argument("AssimpOptions::ticks_per_second must be finite and positive, not " +
+                                std::to_string(*options.ticks_per_second));
+  }
+  if (options.import.scene < -1 || options.import.scene > 0) {
+    throw ImportError(ImportErrorCode::IndexOutOfRange,
+                      "scene " + std::to_string(options.import.scene) + " requested; Assimp gives one scene (0)");
+  }
+}
+
+bool is_identity(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) {
+      if (std::fabs(m[c][r] - (c == r ? 1.f : 0.f)) > 1e-6f) return false;
+    }
+  }
+  return true;
+}
+
+// The bounding sphere of each mesh's loaded pose in its bone's space (skinned parts posed with
+// the bind palette installed on their material, which maps to that space).
+void compute_bounds(Model& model) {
+  std::vector<glm::vec3> points, posed;
+  for (ModelMesh& mesh : model.meshes) {
+    points.clear();
+    for (const ModelMeshPart& part : mesh.parts) {
+      const std::size_t n = part.vertex_count();
+      const auto positions = attribute_view<glm::vec3>(part.vertex_bytes, part.layout, VertexAttribute::Position);
+      const auto palette = part.skinned_material ? part.skinned_material->bone_transforms() : std::span<const glm::mat4>();
+      if (mesh.skin >= 0 && !std::all_of(palette.begin(), palette.end(), is_identity)) {
+        posed.resize(n);
+        SkinningJob job;
+        job.palette = palette;
+        job.joints = attribute_view<glm::u16vec4>(part.vertex_bytes, part.layout, VertexAttribute::Joints0);
+        job.weights = attribute_view<glm::vec4>(part.vertex_bytes, part.layout, VertexAttribute::Weights0);
+        job.in_positions = positions;
+        job.out_positions = std::span<glm::vec3>(posed);
+        job.run();
+        points.insert(points.end(), posed.begin(), posed.end());
+      } else {
+        for (std::size_t v = 0; v < n; ++v) points.push_back(positions.load(v));
+      }
+    }
+    mesh.bounding_sphere = bounding_sphere_of(points);
+  }
+}
+
+// What the scene holds that marrow does not import.
+void note_skipped(const aiScene& scene, std::vector<Diagnostic>& diagnostics) {
+  if (scene.mNumCameras > 0) {
+    add_diagnostic(diagnostics, "cameras-not-imported", std::to_string(scene.mNumCameras) + " cameras",
+                   static_cast<int>(scene.mNumCameras));
+  }
+  if (scene.mNumLights > 0) {
+    add_diagnostic(diagnostics, "lights-not-imported", std::to_string(scene.mNumLights) + " lights",
+                   static_cast<int>(scene.mNumLights));
+  }
+  if (scene.mNumTextures > 0) {
+    add_diagnostic(diagnostics, "textures-not-imported", std::to_string(scene.mNumTextures) + " embedded textures",
+                   static_cast<int>(scene.mNumTextures));
+  }
+  for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+    if (scene.mMeshes[m] != nullptr && scene.mMeshes[m]->mNumAnimMeshes > 0) {
+      add_diagnostic(diagnostics, "morph-targets-not-imported",
+                     "mesh " + std::to_string(m) + " ('" + scene.mMeshes[m]->mName.C_Str() + "') has " +
+                         std::to_string(scene.mMeshes[m]->mNumAnimMeshes) + " morph targets (aiAnimMesh)");
+    }
+  }
+}
+
+Model build_model(const aiScene& scene, const AssimpOptions& options) {
+  Model model;
+  std::vector<Diagnostic>& diagnostics = model.diagnostics;
+  if (scene.mNumMeshes > 0 && scene.mMeshes == nullptr) {
+    throw ImportError(ImportErrorCode::ExternalImporter, "assimp: the scene lists meshes but holds none");
+  }
+  const assimp::NodeTable nodes = assimp::build_node_table(scene, options.import.limits);
+
+  // Bones: synthetic root 0, then node i as bone i + 1 (depth-first, parents first).
+  model.bones.resize(nodes.nodes.size() + 1);
+  model.bones[0] = ModelBone{"<root>", -1, glm::mat4(1.f), -1};
+  model.source.scene = 0;
+  model.source.node_to_bone.resize(nodes.nodes.size());
+  for (std::size_t i = 0; i < nodes.nodes.size(); ++i) {
+    model.bones[i + 1] = ModelBone{nodes.names[i], nodes.parent[i] + 1, nodes.local[i], static_cast<int>(i)};
+    model.source.node_to_bone[i] = static_cast<int>(i + 1);
+  }
+
+  // Every (node, mesh) pair, in node order.
+  std::vector<assimp::MeshInstance> instances;
+  std::vector<bool> referenced(scene.mNumMeshes, false);
+  for (std::size_t i = 0; i < nodes.nodes.size(); ++i) {
+    const aiNode& node = *nodes.nodes[i];
+    for (unsigned k = 0; k < node.mNumMeshes && node.mMeshes != nullptr; ++k) {
+      const unsigned mesh = node.mMeshes[k];
+      if (mesh >= scene.mNumMeshes || scene.mMeshes[mesh] == nullptr) {
+        throw ImportError(ImportErrorCode::IndexOutOfRange,
+                          "node '" + nodes.names[i] + "' names mesh " + std::to_string(mesh) + " of " +
+                              std::to_string(scene.mNumMeshes));
+      }
+      referenced[mesh] = true;
+      instances.push_back({static_cast<int>(i), mesh});
+    }
+  }
+  const auto unreferenced = static_cast<int>(std::count(referenced.begin(), referenced.end(), false));
+  if (unreferenced > 0) {
+    add_diagnostic(diagnostics, "mesh-without-node", std::to_string(unreferenced) + " meshes hang on no node", unreferenced);
+  }
+
+  // Skins (T2: only when skeletal data is wanted; T3: too many joints load static).
+  assimp::BuiltSkins skins;
+  if (options.load_skeletal_data) {
+    skins = assimp::build_skins(scene, nodes, instances, options.max_bones, diagnostics);
+  } else {
+    skins.instances.resize(instances.size());
+    int skinned = 0;
+    for (const assimp::MeshInstance& instance : instances) skinned += scene.mMeshes[instance.mesh]->mNumBones > 0 ? 1 : 0;
+    if (skinned > 0 || scene.mNumAnimations > 0) {
+      add_diagnostic(diagnostics, "skeletal-data-not-loaded",
+                     std::to_string(skinned) + " skinned meshes load static and " + std::to_string(scene.mNumAnimations) +
+                         " animations are skipped (AssimpOptions::load_skeletal_data is false)");
+    }
+  }
+
+  // Meshes: one part each; skinned parts share one SkinnedMaterial per (skin, material) (M3).
+  const std::vector<std::shared_ptr<Material>> materials = assimp::make_materials(scene);
+  std::map<std::pair<int, std::size_t>, std::shared_ptr<SkinnedMaterial>> palettes;
+  std::uint64_t byte_budget = options.import.limits.max_total_bytes;
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const aiMesh& source = *scene.mMeshes[instances[i].mesh];
+    const assimp::SkinAssignment& skin = skins.instances[i];
+    ModelMesh mesh;
+    mesh.name = source.mName.length > 0 ? source.mName.C_Str() : nodes.names[static_cast<std::size_t>(instances[i].node)];
+    mesh.parent_bone = instances[i].node + 1;
+    mesh.skin = skin.skin;
+    mesh.source_mesh = static_cast<int>(instances[i].mesh);
+    ModelMeshPart part = assimp::build_part(source, instances[i].mesh, skin.skin >= 0 ? &skin.bone_to_palette : nullptr,
+                                            options.import.limits, byte_budget, diagnostics);
+    const std::size_t slot = source.mMaterialIndex < scene.mNumMaterials ? source.mMaterialIndex : materials.size() - 1;
+    part.material = materials[slot];
+    if (skin.skin >= 0) {
+      std::shared_ptr<SkinnedMaterial>& palette = palettes[{skin.skin, slot}];
+      if (!palette) palette = std::make_shared<SkinnedMaterial>(options.max_bones);
+      part.skinned_material = palette;
+      skins.skins[static_cast<std::size_t>(skin.skin)].meshes.push_back(static_cast<int>(model.meshes.size()));
+    }
+    mesh.parts.push_back(std::move(part));
+    model.meshes.push_back(std::move(mesh));
+  }
+  model.skins = std::move(skins.skins);
+
+  if (options.load_skeletal_data) assimp::extract_animations(scene, nodes, options, model, diagnostics);
+  note_skipped(scene, diagnostics);
+
+  if (options.import.unit_scale != 1.f) apply_unit_scale(model, options.import.unit_scale);  // G18
+  for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
+  compute_bounds(model);
+  // Whatever Assimp handed over, the model must be safe to animate and draw.
+  try {
+    validate(model);
+  } catch (const std::invalid_argument& e) {
+    throw ImportError(ImportErrorCode::InvalidDocument, std::string("the imported scene is inconsistent: ") + e.what());
+  }
+  return model;
+}
+
+// Runs Assimp (which reports failure as a null scene, and is not meant to throw, but a hostile
+// file may still make it throw) and builds the model; every ImportError names `where`.
+template <class Read>
+Model import_with(const std::string& where, const AssimpOptions& options, Read read) {
+  check_options(options);
+  Assimp::Importer importer;
+  configure(importer, options);
+  const aiScene* scene = nullptr;
+  try {
+    scene = read(importer);
+  } catch (const std::exception& e) {
+    throw ImportError(ImportErrorCode::ExternalImporter, where + ": assimp: " + e.what());
+  }
+  if (scene == nullptr) throw ImportError(ImportErrorCode::ExternalImporter, where + ": assimp: " + importer.GetErrorString());
+  try {
+    return build_model(*scene, options);
+  } catch (const ImportError& e) {
+    throw ImportError(e.code(), where + ": " + e.detail());
+  }
+}
+
+}  // namespace
+
+Model import_assimp(const std::filesystem::path& path, const AssimpOptions& options) {
+  const std::string where = path.filename().string();
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw ImportError(ImportErrorCode::IoError, where + ": " + ec.message());
+  if (size > options.import.limits.max_file_bytes) {
+    throw ImportError(ImportErrorCode::LimitExceeded, where + ": " + std::to_string(size) +
+                                                          " bytes exceed ImportLimits::max_file_bytes (" +
+                                                          std::to_string(options.import.limits.max_file_bytes) + ")");
+  }
+  // Assimp reads the file itself, so the files it references resolve next to it.
+  return import_with(where, options,
+                     [&](Assimp::Importer& importer) { return importer.ReadFile(path.string(), kPostProcess); });
+}
+
+Model import_assimp(std::span<const std::byte> bytes, std::string_view extension_hint, const AssimpOptions& options) {
+  while (!extension_hint.empty() && extension_hint.front() == '.') extension_hint.remove_prefix(1);
+  const std::string hint(extension_hint);
+  const std::string where = "<memory>." + hint;
+  if (bytes.size() > options.import.limits.max_file_bytes) {
+    throw ImportError(ImportErrorCode::LimitExceeded, where + ": " + std::to_string(bytes.size()) +
+                                                          " bytes exceed ImportLimits::max_file_bytes (" +
+                                                          std::to_string(options.import.limits.max_file_bytes) + ")");
+  }
+  if (bytes.empty()) throw ImportError(ImportErrorCode::ExternalImporter, where + ": assimp: the buffer is empty");
+  return import_with(where, options, [&](Assimp::Importer& importer) {
+    return importer.ReadFileFromMemory(bytes.data(), bytes.size(), kPostProcess, hint.c_str());
+  });
+}
+
+}  // namespace marrow

@@ -1,0 +1,278 @@
+#include "assimp_mesh.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include <assimp/material.h>
+#include <glm/gtc/type_precision.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "marrow/core/finite.hpp"
+#include "marrow/core/import_error.hpp"
+#include "marrow/core/vertex_access.hpp"
+
+namespace marrow::assimp {
+
+namespace {
+
+using A = VertexAttribute;
+
+glm::vec3 vec3_of(const aiVector3D& v) { return glm::vec3(v.x, v.y, v.z); }
+
+void take_bytes(std::uint64_t bytes, std::uint64_t& budget, const ImportLimits& limits, const std::string& here) {
+  if (bytes > budget) {
+    throw ImportError(ImportErrorCode::LimitExceeded, here + ": decoded data exceed ImportLimits::max_total_bytes (" +
+                                                          std::to_string(limits.max_total_bytes) + ")");
+  }
+  budget -= bytes;
+}
+
+struct Influences {
+  std::vector<glm::u16vec4> joints;
+  std::vector<glm::vec4> weights;
+};
+
+// Per vertex: every (joint, weight) pair of every bone, duplicates of one joint summed, the four
+// largest kept (ties: lower palette index first) and renormalised.
+Influences influences(const aiMesh& mesh, const std::vector<int>& bone_to_palette, const std::string& here,
+                      std::vector<Diagnostic>& diagnostics) {
+  const std::size_t n = mesh.mNumVertices;
+  // Two passes over the bones (count, then fill) keep every vertex's influences in one array.
+  std::vector<std::uint32_t> start(n + 1, 0);
+  std::size_t bad = 0;
+  const auto valid = [&](const aiVertexWeight& w) { return w.mVertexId < n; };
+  for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+    const aiBone* bone = mesh.mBones[b];
+    if (bone == nullptr || bone->mWeights == nullptr || b >= bone_to_palette.size()) continue;
+    for (unsigned k = 0; k < bone->mNumWeights; ++k) {
+      if (valid(bone->mWeights[k])) ++start[bone->mWeights[k].mVertexId + 1];
+    }
+  }
+  for (std::size_t v = 0; v < n; ++v) start[v + 1] += start[v];
+  std::vector<std::pair<float, int>> all(start[n]);
+  std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+  for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+    const aiBone* bone = mesh.mBones[b];
+    if (bone == nullptr || bone->mWeights == nullptr || b >= bone_to_palette.size()) continue;
+    for (unsigned k = 0; k < bone->mNumWeights; ++k) {
+      const aiVertexWeight& w = bone->mWeights[k];
+      if (!valid(w)) {
+        ++bad;
+        continue;
+      }
+      float weight = w.mWeight;
+      if (!std::isfinite(weight) || weight < 0.f) {
+        ++bad;
+        weight = 0.f;
+      }
+      all[fill[w.mVertexId]++] = {weight, bone_to_palette[b]};
+    }
+  }
+  if (bad > 0) {
+    add_diagnostic(diagnostics, "invalid-bone-weight",
+                   here + ": " + std::to_string(bad) + " bone weights name no vertex or are not finite and >= 0; ignored",
+                   static_cast<int>(bad));
+  }
+
+  Influences out;
+  out.joints.assign(n, glm::u16vec4(0));
+  out.weights.assign(n, glm::vec4(0.f));
+  std::size_t limited = 0, renormalised = 0, unweighted = 0;
+  std::vector<std::pair<float, int>> list;
+  for (std::size_t v = 0; v < n; ++v) {
+    list.assign(all.begin() + start[v], all.begin() + start[v + 1]);
+    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::size_t merged = 0;  // one entry per joint
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      if (merged > 0 && list[merged - 1].second == list[k].second) {
+        list[merged - 1].first += list[k].first;
+      } else {
+        list[merged++] = list[k];
+      }
+    }
+    list.resize(merged);
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    while (!list.empty() && list.back().first <= 0.f) list.pop_back();
+    if (list.size() > 4) {
+      ++limited;
+      list.resize(4);
+    }
+    float sum = 0.f;
+    for (const auto& [w, j] : list) sum += w;
+    if (sum <= 0.f) {
+      ++unweighted;
+      out.weights[v] = glm::vec4(1.f, 0.f, 0.f, 0.f);  // rides on the first root joint
+      continue;
+    }
+    if (std::fabs(sum - 1.f) > 2e-3f) ++renormalised;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      out.joints[v][static_cast<int>(k)] = static_cast<std::uint16_t>(list[k].second);
+      out.weights[v][static_cast<int>(k)] = list[k].first / sum;
+    }
+  }
+  if (limited > 0) {
+    add_diagnostic(diagnostics, "bone-influences-limited",
+                   here + ": " + std::to_string(limited) + " vertices had more than 4 influences; the 4 largest are kept",
+                   static_cast<int>(limited));
+  }
+  if (renormalised > 0) {
+    add_diagnostic(diagnostics, "skin-weights-renormalized",
+                   here + ": " + std::to_string(renormalised) + " vertices' weights did not sum to 1",
+                   static_cast<int>(renormalised));
+  }
+  if (unweighted > 0) {
+    add_diagnostic(diagnostics, "unweighted-vertices",
+                   here + ": " + std::to_string(unweighted) + " vertices have no bone weight; bound to palette joint 0",
+                   static_cast<int>(unweighted));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<Material>> make_materials(const aiScene& scene) {
+  std::vector<std::shared_ptr<Material>> out;
+  for (unsigned i = 0; i < scene.mNumMaterials; ++i) {
+    auto material = std::make_shared<Material>();
+    material->source_material = static_cast<int>(i);
+    const aiMaterial* source = scene.mMaterials == nullptr ? nullptr : scene.mMaterials[i];
+    if (source != nullptr) {
+      aiString name;
+      if (source->Get(AI_MATKEY_NAME, name) == aiReturn_SUCCESS) material->name = name.C_Str();
+      aiColor4D color(1.f, 1.f, 1.f, 1.f);
+      if (source->Get(AI_MATKEY_BASE_COLOR, color) == aiReturn_SUCCESS) {
+        material->base_color = glm::vec4(color.r, color.g, color.b, color.a);
+      } else if (source->Get(AI_MATKEY_COLOR_DIFFUSE, color) == aiReturn_SUCCESS) {
+        float opacity = 1.f;
+        if (source->Get(AI_MATKEY_OPACITY, opacity) != aiReturn_SUCCESS) opacity = color.a;
+        material->base_color = glm::vec4(color.r, color.g, color.b, opacity);
+      }
+      if (!is_finite(material->base_color)) material->base_color = glm::vec4(1.f);
+      int two_sided = 0;
+      if (source->Get(AI_MATKEY_TWOSIDED, two_sided) == aiReturn_SUCCESS) material->double_sided = two_sided != 0;
+    }
+    out.push_back(std::move(material));
+  }
+  out.push_back(std::make_shared<Material>(Material{"default", glm::vec4(1.f), false, -1}));
+  return out;
+}
+
+ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vector<int>* bone_to_palette,
+                         const ImportLimits& limits, std::uint64_t& byte_budget, std::vector<Diagnostic>& diagnostics) {
+  const std::string here = "mesh " + std::to_string(mesh_index) + " ('" + mesh.mName.C_Str() + "')";
+  const std::size_t n = mesh.mNumVertices;
+  if (n == 0 || mesh.mVertices == nullptr) throw ImportError(ImportErrorCode::InvalidMesh, here + ": has no vertices");
+  if (n > limits.max_accessor_elements || mesh.mNumFaces > limits.max_accessor_elements) {
+    throw ImportError(ImportErrorCode::LimitExceeded,
+                      here + ": " + std::to_string(n) + " vertices / " + std::to_string(mesh.mNumFaces) +
+                          " faces exceed ImportLimits::max_accessor_elements (" +
+                          std::to_string(limits.max_accessor_elements) + ")");
+  }
+
+  // One primitive kind per part: SortByPType split the meshes; anything else is dropped.
+  const unsigned kinds = mesh.mPrimitiveTypes;
+  const unsigned corners = (kinds & aiPrimitiveType_TRIANGLE) ? 3 : (kinds & aiPrimitiveType_LINE) ? 2 : (kinds & aiPrimitiveType_POINT) ? 1 : 3;
+  std::size_t dropped = 0;
+  std::vector<std::uint32_t> indices;
+  if (mesh.mFaces != nullptr) {
+    take_bytes(std::uint64_t{mesh.mNumFaces} * corners * sizeof(std::uint32_t), byte_budget, limits, here);
+    indices.reserve(std::size_t{mesh.mNumFaces} * corners);
+    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+      const aiFace& face = mesh.mFaces[f];
+      if (face.mNumIndices != corners || face.mIndices == nullptr) {
+        ++dropped;
+        continue;
+      }
+      for (unsigned k = 0; k < corners; ++k) {
+        if (face.mIndices[k] >= n) {
+          throw ImportError(ImportErrorCode::InvalidMesh, here + ": face " + std::to_string(f) + " index " +
+                                                              std::to_string(face.mIndices[k]) +
+                                                              " is not below the vertex count " + std::to_string(n));
+        }
+        indices.push_back(face.mIndices[k]);
+      }
+    }
+  }
+  if (dropped > 0) {
+    add_diagnostic(diagnostics, "faces-dropped",
+                   here + ": " + std::to_string(dropped) + " faces with other than " + std::to_string(corners) +
+                       " corners are not imported",
+                   static_cast<int>(dropped));
+  }
+
+  const bool normals = mesh.mNormals != nullptr;
+  const bool tangents = normals && mesh.mTangents != nullptr && mesh.mBitangents != nullptr;
+  const bool uv0 = mesh.mTextureCoords[0] != nullptr;
+  const bool uv1 = mesh.mTextureCoords[1] != nullptr;
+  const bool color = mesh.mColors[0] != nullptr;
+  const bool skinned = bone_to_palette != nullptr;
+  ModelMeshPart part;
+  const std::pair<A, bool> present[] = {{A::Position, true}, {A::Normal, normals},  {A::Tangent, tangents},
+                                        {A::TexCoord0, uv0}, {A::TexCoord1, uv1},   {A::Color0, color},
+                                        {A::Joints0, skinned}, {A::Weights0, skinned}};
+  std::uint32_t offset = 0;
+  for (const auto& [attribute, on] : present) {
+    if (!on) continue;
+    part.layout.set(attribute, static_cast<std::int32_t>(offset));
+    offset += attribute_size(attribute);
+  }
+  part.layout.stride = offset;
+  take_bytes(std::uint64_t{n} * offset, byte_budget, limits, here);
+  part.vertex_bytes.resize(n * offset);
+  const std::span<std::byte> bytes(part.vertex_bytes);
+
+  std::size_t bad_normals = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    const glm::vec3 position = vec3_of(mesh.mVertices[v]);
+    if (!is_finite(position)) {
+      throw ImportError(ImportErrorCode::InvalidMesh, here + ": vertex " + std::to_string(v) + " position is not finite");
+    }
+    write_attribute(bytes, part.layout, v, A::Position, position);
+    if (normals) {
+      glm::vec3 normal = vec3_of(mesh.mNormals[v]);
+      if (!is_finite(normal)) {
+        ++bad_normals;
+        normal = glm::vec3(0.f);
+      }
+      write_attribute(bytes, part.layout, v, A::Normal, normal);
+      if (tangents) {
+        glm::vec3 t = vec3_of(mesh.mTangents[v]);
+        const glm::vec3 b = vec3_of(mesh.mBitangents[v]);
+        if (!is_finite(t)) t = glm::vec3(0.f);
+        // glTF: bitangent = cross(normal, tangent) * w.
+        const float w = glm::dot(glm::cross(normal, t), b) < 0.f ? -1.f : 1.f;
+        write_attribute(bytes, part.layout, v, A::Tangent, glm::vec4(t, w));
+      }
+    }
+    if (uv0) write_attribute(bytes, part.layout, v, A::TexCoord0, glm::vec2(mesh.mTextureCoords[0][v].x, mesh.mTextureCoords[0][v].y));
+    if (uv1) write_attribute(bytes, part.layout, v, A::TexCoord1, glm::vec2(mesh.mTextureCoords[1][v].x, mesh.mTextureCoords[1][v].y));
+    if (color) {
+      const aiColor4D& c = mesh.mColors[0][v];
+      write_attribute(bytes, part.layout, v, A::Color0, glm::vec4(c.r, c.g, c.b, c.a));
+    }
+  }
+  if (bad_normals > 0) {
+    add_diagnostic(diagnostics, "non-finite-normals",
+                   here + ": " + std::to_string(bad_normals) + " normals are not finite; set to zero",
+                   static_cast<int>(bad_normals));
+  }
+  if (skinned) {
+    const Influences skin = influences(mesh, *bone_to_palette, here, diagnostics);
+    for (std::size_t v = 0; v < n; ++v) {
+      write_attribute(bytes, part.layout, v, A::Joints0, skin.joints[v]);
+      write_attribute(bytes, part.layout, v, A::Weights0, skin.weights[v]);
+    }
+  }
+
+  part.indices = std::move(indices);
+  part.mode = corners == 3 ? PrimitiveMode::Triangles : corners == 2 ? PrimitiveMode::Lines : PrimitiveMode::Points;
+  part.source_primitive = 0;
+  part.source_vertex_count = static_cast<std::uint32_t>(n);
+  return part;
+}
+
+}  // namespace marrow::assimp

@@ -1,0 +1,29 @@
+#pragma once
+// Private to the Assimp importer: one aiMesh becomes one ModelMeshPart in marrow's fixed vertex
+// formats (float positions, normals, tangents with w = handedness from Assimp's bitangent, UV0,
+// UV1, colour 0; uint16 palette joints and float weights: the four largest influences,
+// renormalised), and aiMaterials become Materials.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <assimp/scene.h>
+
+#include "marrow/core/diagnostic.hpp"
+#include "marrow/io/import_options.hpp"
+#include "marrow/model/model.hpp"
+
+namespace marrow::assimp {
+
+// One Material per aiMaterial (name, base colour: $clr.base, else diffuse with opacity as
+// alpha; two-sided), plus a default material at the end for meshes whose index names none.
+std::vector<std::shared_ptr<Material>> make_materials(const aiScene& scene);
+
+// bone_to_palette: null for a static part, else the palette index of every aiBone of the mesh.
+// byte_budget is what ImportLimits::max_total_bytes still allows; the part's bytes are taken
+// from it. Throws ImportError: InvalidMesh (no positions, a non-finite position, an index beyond
+// the vertices), LimitExceeded (max_accessor_elements vertices or indices, max_total_bytes).
+ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vector<int>* bone_to_palette,
+                         const ImportLimits& limits, std::uint64_t& byte_budget, std::vector<Diagnostic>& diagnostics);
+
+}  // namespace marrow::assimp

@@ -1,0 +1,117 @@
+#include "marrow/scene/model_instance.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "marrow/scene/asset_loader.hpp"
+
+namespace marrow::scene {
+
+ModelInstance::ModelInstance(std::shared_ptr<const Mesh> mesh, const glm::mat4& transform)
+    : mesh_(std::move(mesh)), transform_(transform) {
+  if (!mesh_) throw std::invalid_argument("ModelInstance: no mesh");
+  palette_.assign(mesh_->bind_palette().begin(), mesh_->bind_palette().end());
+  if (const SkeletalRig* rig = mesh_->rig()) {
+    locals_.resize(rig->nodes.size());
+    worlds_.resize(rig->nodes.size());
+  }
+}
+
+void ModelInstance::apply_bind_pose() {
+  std::copy(mesh_->bind_palette().begin(), mesh_->bind_palette().end(), palette_.begin());
+}
+
+InstanceAnimationPlayer ModelInstance::animation_player(const MeshAnimation& animation) {
+  const SkeletalRig* rig = mesh_->rig();
+  if (rig == nullptr || animation.index < 0 || static_cast<std::size_t>(animation.index) >= rig->animations.size() ||
+      rig->animations[static_cast<std::size_t>(animation.index)].name != animation.name) {
+    throw std::out_of_range("ModelInstance: animation '" + animation.name + "' is not one of mesh '" + mesh_->name() +
+                            "'s animations");
+  }
+  return InstanceAnimationPlayer(*this, animation.index);
+}
+
+void InstanceAnimationPlayer::set_time_point(float seconds) {
+  ModelInstance& i = instance_;
+  const SkeletalRig& rig = *i.mesh_->rig();
+  const RigAnimation& animation = rig.animations[static_cast<std::size_t>(animation_)];
+  if (i.cursor_animation_ != animation_) {  // new animation: fresh cursors (not per frame)
+    i.cursors_.assign(animation.tracks.size(), TrackCursor{});
+    i.cursor_animation_ = animation_;
+  }
+  rig.evaluate(&animation, seconds, i.locals_, i.worlds_, i.cursors_);
+  for (std::size_t b = 0; b < rig.bone_count(); ++b) {
+    i.palette_[b] = i.worlds_[static_cast<std::size_t>(rig.bone_nodes[b])] * rig.inverse_binds[b];
+  }
+}
+
+void ModelInstance::pose_vertices(std::span<glm::vec3> positions, std::span<glm::vec3> normals) const {
+  pose_mesh_vertices(*mesh_, palette_, positions, normals);
+}
+
+ModelInstanceGroup::ModelInstanceGroup(std::vector<ModelInstance> instances, std::shared_ptr<const AnimationTable> table)
+    : instances_(std::move(instances)), table_(std::move(table)) {
+  if (table_) {
+    locals_.resize(table_->rig().nodes.size());
+    worlds_.resize(table_->rig().nodes.size());
+  }
+}
+
+Skeleton ModelInstanceGroup::skeleton() const {
+  if (!table_) throw std::logic_error("ModelInstanceGroup: not linked to an animation table");
+  return table_->skeleton();
+}
+
+Animations ModelInstanceGroup::animations() const {
+  if (!table_) throw std::logic_error("ModelInstanceGroup: not linked to an animation table");
+  return table_->animations();
+}
+
+GroupAnimationPlayer ModelInstanceGroup::animation_player(const MeshAnimation& animation) {
+  if (!table_) throw std::logic_error("ModelInstanceGroup: not linked to an animation table");
+  const auto& animations = table_->rig().animations;
+  if (animation.index < 0 || static_cast<std::size_t>(animation.index) >= animations.size() ||
+      animations[static_cast<std::size_t>(animation.index)].name != animation.name) {
+    throw std::out_of_range("ModelInstanceGroup: animation '" + animation.name + "' is not one of the table's");
+  }
+  return GroupAnimationPlayer(*this, animation.index);
+}
+
+void GroupAnimationPlayer::set_time_point(float seconds) {
+  ModelInstanceGroup& g = group_;
+  const AnimationTable& table = *g.table_;
+  const SkeletalRig& rig = table.rig();
+  const RigAnimation& animation = rig.animations[static_cast<std::size_t>(animation_)];
+  if (g.cursor_animation_ != animation_) {
+    g.cursors_.assign(animation.tracks.size(), TrackCursor{});
+    g.cursor_animation_ = animation_;
+  }
+  rig.evaluate(&animation, seconds, g.locals_, g.worlds_, g.cursors_);  // once for every instance
+  for (ModelInstance& instance : g.instances_) {
+    const std::vector<int>* nodes = table.bone_nodes(instance.mesh());
+    if (nodes == nullptr) continue;  // not in the table: left unchanged
+    const SkeletalRig& own = *instance.mesh().rig();
+    for (std::size_t b = 0; b < nodes->size(); ++b) {
+      instance.palette_[b] = g.worlds_[static_cast<std::size_t>((*nodes)[b])] * own.inverse_binds[b];
+    }
+  }
+}
+
+ModelInstanceGroup create_model_instances(std::span<const std::shared_ptr<Mesh>> meshes,
+                                          std::shared_ptr<const AnimationTable> table) {
+  std::vector<ModelInstance> instances;
+  instances.reserve(meshes.size());
+  for (const auto& mesh : meshes) instances.emplace_back(mesh);
+  return ModelInstanceGroup(std::move(instances), std::move(table));
+}
+
+ModelInstanceGroup create_model_instances(const ModelBundle& bundle) {
+  return create_model_instances(bundle.meshes, bundle.table);
+}
+
+ModelInstanceGroup group_model_instances(std::vector<ModelInstance> instances,
+                                         std::shared_ptr<const AnimationTable> table) {
+  return ModelInstanceGroup(std::move(instances), std::move(table));
+}
+
+}  // namespace marrow::scene

@@ -1,0 +1,277 @@
+// The asset API's mesh builder, instances and groups (T6, T7, T8, T10-T13, T15, T16).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "marrow/scene/mesh_builder.hpp"
+#include "marrow/scene/model_instance.hpp"
+#include "test_util.hpp"
+
+namespace marrow::scene {
+namespace {
+
+using test::near;
+using test::throws_with;
+
+glm::mat4 translate(float x, float y, float z) { return glm::translate(glm::mat4(1.f), glm::vec3(x, y, z)); }
+
+MeshVertexSkeletal strip_vertex(float x, float y, std::uint8_t a, std::uint8_t b, float weight_b) {
+  MeshVertexSkeletal v;
+  v.location = {x, y, 0.f};
+  v.texture_coords = {(0.1f - x) / 0.2f, y / 2.f};
+  v.tangent = {1, 0, 0};
+  v.bitangent = {0, 1, 0};
+  v.normal = {0, 0, 1};
+  v.bone_indices = {a, b, 0, 0};
+  v.bone_weights = {1.f - weight_b, weight_b, 0.f, 0.f};
+  return v;
+}
+
+// The seed's bending strip: 2 m tall, 0.2 m wide, a "Base" bone at the bottom and a "Tip" bone
+// halfway up; the one-second "Bend" tilts the top half 45 degrees (about +Z here).
+struct BendingStrip {
+  MeshBuilder builder;
+  std::shared_ptr<Mesh> mesh;
+  MeshAnimation bend;
+  BendingStrip() {
+    const MeshVertexSkeletal vertices[] = {
+        strip_vertex(0.1f, 0.f, 0, 0, 0.f),  strip_vertex(-0.1f, 0.f, 0, 0, 0.f), strip_vertex(0.1f, 1.f, 0, 1, 0.5f),
+        strip_vertex(-0.1f, 1.f, 0, 1, 0.5f), strip_vertex(0.1f, 2.f, 0, 1, 1.f), strip_vertex(-0.1f, 2.f, 0, 1, 1.f),
+    };
+    const VertexTriangle triangles[] = {{0, 1, 3}, {0, 3, 2}, {2, 3, 5}, {2, 5, 4}};
+    const SkeletalAnimationNode nodes[] = {
+        {glm::mat4(1.f), glm::mat4(1.f), std::nullopt, 0},
+        {translate(0, 1, 0), translate(0, -1, 0), 0, 1},
+    };
+    MeshCreationConfig config;
+    config.name = "Bending Strip";
+    BoundingBox box;
+    box.extend({-1.f, -0.1f, -0.1f});
+    box.extend({1.f, 2.1f, 0.1f});
+    config.bounding_box_override = box;
+    mesh = builder.create_from_vertices(vertices, triangles, nodes, config);
+    builder.set_skeleton_node_name(*mesh, 0, "Base");
+    builder.set_skeleton_node_name(*mesh, 1, "Tip");
+    const SkeletalAnimationRotationKeyframe rotation[] = {
+        {0.f, glm::quat(1, 0, 0, 0)}, {1.f, glm::angleAxis(glm::radians(45.f), glm::vec3(0, 0, 1))}};
+    const SkeletalAnimationTranslationKeyframe translation[] = {{0.f, glm::vec3(0, 1, 0)}};
+    const SkeletalAnimationNodeMutationDescriptor mutations[] = {{1, 0, 0, 0, 2, 0, 1}};
+    bend = builder.attach_animation(*mesh, {}, rotation, translation, mutations, 1.f, "Bend");
+  }
+};
+
+std::vector<glm::vec3> posed(const ModelInstance& instance) {
+  std::vector<glm::vec3> p(instance.mesh().vertices().size());
+  instance.pose_vertices(p);
+  return p;
+}
+
+TEST(MeshBuilder, T15_BendingStripTipRowAtOneSecond) {
+  BendingStrip s;
+  EXPECT_EQ(s.mesh->name(), "Bending Strip");
+  EXPECT_EQ(s.mesh->skeleton().node(1).name, "Tip");
+  ModelInstance instance(s.mesh);
+  instance.animation_player(s.bend).set_time_point(1.f);
+  const auto p = posed(instance);
+  // The tip row is bone 1's alone: (+-0.1, 1) in its space, turned 45 degrees, 1 m up.
+  const float c = std::cos(glm::radians(45.f)), sn = std::sin(glm::radians(45.f));
+  EXPECT_TRUE(near(p[4], {0.1f * c - sn, 1.f + 0.1f * sn + c, 0}, 1e-5f));
+  EXPECT_TRUE(near(p[5], {-0.1f * c - sn, 1.f - 0.1f * sn + c, 0}, 1e-5f));
+  EXPECT_TRUE(near(p[4], {-0.636396f, 1.777817f, 0}, 1e-5f));
+  // The middle row is split evenly between the bones; the bottom row does not move.
+  EXPECT_TRUE(near(p[2], {(0.1f + 0.1f * c) / 2.f, (1.f + 1.f + 0.1f * sn) / 2.f, 0}, 1e-5f));
+  EXPECT_TRUE(near(p[0], {0.1f, 0, 0}));
+  // Halfway through, half the angle (slerp), and the bind pose at t = 0.
+  instance.animation_player(s.bend).set_time_point(0.5f);
+  const auto half = posed(instance);
+  const float c2 = std::cos(glm::radians(22.5f)), s2 = std::sin(glm::radians(22.5f));
+  EXPECT_TRUE(near(half[4], {0.1f * c2 - s2, 1.f + 0.1f * s2 + c2, 0}, 1e-5f));
+  instance.animation_player(s.bend).set_time_point(0.f);
+  EXPECT_TRUE(near(posed(instance)[4], {0.1f, 2.f, 0}, 1e-6f));
+  // The box is the override (the animation leaves the bind-pose box).
+  EXPECT_EQ(s.mesh->bounding_box().min, glm::vec3(-1.f, -0.1f, -0.1f));
+}
+
+TEST(MeshBuilder, T16_FourBoneIndicesAndWeightsPerVertex) {
+  MeshBuilder builder;
+  MeshVertexSkeletal v;
+  v.location = {1, 0, 0};
+  v.bone_indices = {0, 1, 2, 3};
+  v.bone_weights = {0.1f, 0.2f, 0.3f, 0.4f};
+  std::vector<SkeletalAnimationNode> nodes;
+  for (int b = 0; b < 4; ++b) {
+    nodes.push_back({translate(0, b == 0 ? 0.f : 1.f, 0), translate(0, -float(b), 0), b == 0 ? std::nullopt : std::optional(b - 1), b});
+  }
+  const auto mesh = builder.create_from_vertices(std::span(&v, 1), {}, nodes);
+  ModelInstance instance(mesh);
+  const SkeletalAnimationTranslationKeyframe t[] = {{0.f, {0, 1, 0}}, {1.f, {0, 3, 0}}};
+  const SkeletalAnimationNodeMutationDescriptor m[] = {{2, 0, 0, 0, 0, 0, 2}};  // node 2 moves 2 m further up
+  instance.animation_player(builder.attach_animation(*mesh, {}, {}, t, m, 1.f, "Up")).set_time_point(1.f);
+  // Bones 2 and 3 move up 2 m; weights 0.3 + 0.4 of it: 1.4 m.
+  EXPECT_TRUE(near(posed(instance)[0], {1, 1.4f, 0}, 1e-5f));
+}
+
+TEST(MeshBuilder, T11_NodesDefaultsBonesAndRefusals) {
+  MeshBuilder builder;
+  MeshVertexSkeletal v;
+  // No bones at all: one identity root bone, behaves as static.
+  const auto plain = builder.create_from_vertices(std::span(&v, 1), {}, {});
+  EXPECT_EQ(plain->rig()->bone_count(), 1u);
+  EXPECT_TRUE(near(plain->bind_palette()[0], glm::mat4(1.f)));
+  // More than 255 bones throws.
+  std::vector<SkeletalAnimationNode> many(256);
+  for (int i = 0; i < 256; ++i) {
+    many[static_cast<std::size_t>(i)].parent_node_index = i == 0 ? std::nullopt : std::optional(0);
+    many[static_cast<std::size_t>(i)].corresponding_bone_index = i;
+  }
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { builder.create_from_vertices(std::span(&v, 1), {}, many); },
+                                                 {"256 bones", "255"}));
+  many.resize(255);
+  EXPECT_NO_THROW(builder.create_from_vertices(std::span(&v, 1), {}, many));
+  // Per-instance vertex mutation is refused for skeletal meshes.
+  MeshCreationConfig mutable_config;
+  mutable_config.allows_per_instance_vertex_mutation = true;
+  EXPECT_THROW(builder.create_from_vertices(std::span(&v, 1), {}, {}, mutable_config), std::invalid_argument);
+  // Parents, roots, bones and vertex references are checked.
+  const SkeletalAnimationNode orphan[] = {{glm::mat4(1.f), glm::mat4(1.f), std::nullopt, 0}, {glm::mat4(1.f), glm::mat4(1.f), 7, 1}};
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { builder.create_from_vertices(std::span(&v, 1), {}, orphan); }, {"node 1", "parent 7"}));
+  const SkeletalAnimationNode twice[] = {{glm::mat4(1.f), glm::mat4(1.f), std::nullopt, 0}, {glm::mat4(1.f), glm::mat4(1.f), 0, 0}};
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { builder.create_from_vertices(std::span(&v, 1), {}, twice); }, {"bone 0"}));
+  MeshVertexSkeletal bad = v;
+  bad.bone_indices = {3, 0, 0, 0};
+  const SkeletalAnimationNode one[] = {{glm::mat4(1.f), glm::mat4(1.f), std::nullopt, 0}};
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { builder.create_from_vertices(std::span(&bad, 1), {}, one); },
+                                                 {"vertex 0", "bone 3"}));
+  const VertexTriangle tri[] = {{0, 0, 5}};
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { builder.create_from_vertices(std::span(&v, 1), tri, one); },
+                                                 {"triangle 0", "vertex 5"}));
+}
+
+TEST(MeshBuilder, T12_MutationsReplaceTheDefaultLocalTransform) {
+  BendingStrip s;
+  // Without the translation key, node 1 collapses onto its parent during the animation.
+  const SkeletalAnimationRotationKeyframe rotation[] = {{0.f, glm::quat(1, 0, 0, 0)}};
+  const SkeletalAnimationNodeMutationDescriptor only_rotation[] = {{1, 0, 0, 0, 1, 0, 0}};
+  const MeshAnimation collapse = s.builder.attach_animation(*s.mesh, {}, rotation, {}, only_rotation, 1.f, "Collapse");
+  ModelInstance instance(s.mesh);
+  instance.animation_player(collapse).set_time_point(0.5f);
+  EXPECT_TRUE(near(posed(instance)[4], {0.1f, 1.f, 0}, 1e-6f)) << "translation identity: the tip row drops 1 m";
+  // Untargeted nodes keep their default; before/after the keys the first/last key holds.
+  instance.animation_player(s.bend).set_time_point(-3.f);
+  EXPECT_TRUE(near(posed(instance)[4], {0.1f, 2.f, 0}, 1e-6f));
+  instance.animation_player(s.bend).set_time_point(7.f);
+  EXPECT_TRUE(near(posed(instance)[4], {-0.636396f, 1.777817f, 0}, 1e-5f));
+}
+
+TEST(MeshBuilder, T12_AttachAnimationRefusals) {
+  BendingStrip s;
+  const SkeletalAnimationTranslationKeyframe unsorted[] = {{1.f, {0, 1, 0}}, {0.5f, {0, 2, 0}}};
+  const SkeletalAnimationNodeMutationDescriptor m[] = {{1, 0, 0, 0, 0, 0, 2}};
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { s.builder.attach_animation(*s.mesh, {}, {}, unsorted, m, 1.f, "Bad"); },
+                                                 {"mutation 0", "translation keyframe 1"}));
+  const SkeletalAnimationTranslationKeyframe fine[] = {{0.f, {0, 1, 0}}, {1.f, {0, 2, 0}}};
+  EXPECT_THROW(s.builder.attach_animation(*s.mesh, {}, {}, fine, m, 1.f, "Bend"), std::logic_error) << "duplicate name";
+  EXPECT_THROW(s.builder.attach_animation(*s.mesh, {}, {}, fine, m, 1.f, ""), std::logic_error) << "empty name";
+  const SkeletalAnimationNodeMutationDescriptor beyond[] = {{1, 0, 0, 0, 0, 1, 2}};
+  EXPECT_THROW(s.builder.attach_animation(*s.mesh, {}, {}, fine, beyond, 1.f, "Beyond"), std::invalid_argument);
+  const SkeletalAnimationNodeMutationDescriptor no_node[] = {{5, 0, 0, 0, 0, 0, 2}};
+  EXPECT_THROW(s.builder.attach_animation(*s.mesh, {}, {}, fine, no_node, 1.f, "NoNode"), std::out_of_range);
+  // Empty spans are allowed; a mesh without skeletal data is refused.
+  EXPECT_NO_THROW(s.builder.attach_animation(*s.mesh, {}, {}, {}, {}, 0.f, "Nothing"));
+  Mesh plain;
+  EXPECT_THROW(s.builder.attach_animation(plain, {}, {}, fine, m, 1.f, "X"), std::logic_error);
+}
+
+TEST(MeshBuilder, T13_NodeNamesAreMadeUnique) {
+  BendingStrip s;
+  s.builder.set_skeleton_node_name(*s.mesh, 0, "Tip");
+  EXPECT_EQ(s.mesh->skeleton().node(0).name, "Tip2");
+  s.builder.set_skeleton_node_name(*s.mesh, 0, "Tip");
+  EXPECT_EQ(s.mesh->skeleton().node(0).name, "Tip2") << "its own name does not count";
+  EXPECT_THROW(s.builder.set_skeleton_node_name(*s.mesh, 2, "X"), std::out_of_range);
+  Mesh plain;
+  EXPECT_NO_THROW(s.builder.set_skeleton_node_name(plain, 0, "X")) << "no skeletal data: no effect";
+}
+
+TEST(Animations, T8_ByIndexAndNameWithDuration) {
+  BendingStrip s;
+  const Animations a = s.mesh->animations();
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].name, "Bend");
+  EXPECT_EQ(a["Bend"].type, MeshAnimationType::Skeletal);
+  EXPECT_FLOAT_EQ(a["Bend"].default_duration_seconds, 1.f);
+  EXPECT_FALSE(a.try_get_animation_by_name("Run").has_value());
+  EXPECT_TRUE(throws_with<std::out_of_range>([&] { (void)a["Run"]; }, {"Run"}));
+  EXPECT_THROW((void)a[3], std::out_of_range);
+  EXPECT_EQ(a.skeletal().size(), 1u);
+}
+
+TEST(Skeleton, T4_NodesByIndexAndName) {
+  BendingStrip s;
+  const Skeleton sk = s.mesh->skeleton();
+  ASSERT_EQ(sk.node_count(), 2u);
+  EXPECT_EQ(sk["Tip"].index, 1);
+  EXPECT_EQ(sk[1].bone, 1);
+  EXPECT_FALSE(sk.try_get_node_by_name("Hand").has_value());
+  EXPECT_TRUE(throws_with<std::out_of_range>([&] { (void)sk["Hand"]; }, {"Hand"}));
+  EXPECT_THROW((void)sk[2], std::out_of_range);
+  // Unnamed nodes are node_<index>.
+  MeshBuilder builder;
+  MeshVertexSkeletal v;
+  const SkeletalAnimationNode nodes[] = {{glm::mat4(1.f), glm::mat4(1.f), std::nullopt, 0}, {glm::mat4(1.f), glm::mat4(1.f), 0, std::nullopt}};
+  EXPECT_EQ(builder.create_from_vertices(std::span(&v, 1), {}, nodes)->skeleton()[1].name, "node_1");
+}
+
+TEST(Skeleton, T5_BindPoseNodeTransformsInModelSpace) {
+  BendingStrip s;
+  const Skeleton sk = s.mesh->skeleton();
+  glm::mat4 tip;
+  sk.get_bind_pose_node_transforms(sk["Tip"], tip);
+  EXPECT_TRUE(near(tip, translate(0, 1, 0)));
+  const MeshNode both[] = {sk[0], sk[1]};
+  glm::mat4 out[2];
+  sk.get_bind_pose_node_transforms(both, out);
+  EXPECT_TRUE(near(out[1], translate(0, 1, 0)));
+  const int indices[] = {1, 0};
+  sk.get_bind_pose_node_transforms(indices, out);
+  EXPECT_TRUE(near(out[0], translate(0, 1, 0)));
+  EXPECT_TRUE(near(out[1], glm::mat4(1.f)));
+  const int bad[] = {4};
+  EXPECT_THROW(sk.get_bind_pose_node_transforms(bad, out), std::out_of_range);
+  glm::mat4 small[1];
+  EXPECT_THROW(sk.get_bind_pose_node_transforms(both, small), std::invalid_argument);
+}
+
+TEST(Skeleton, T6_ApplyBindPoseOnInstanceAndGroup) {
+  BendingStrip strip, other;
+  ModelInstance a(strip.mesh), b(other.mesh);
+  a.animation_player(strip.bend).set_time_point(1.f);
+  b.animation_player(other.bend).set_time_point(1.f);
+  ModelInstanceGroup group = group_model_instances({a, b}, nullptr);
+  strip.mesh->skeleton().apply_bind_pose(group);
+  EXPECT_TRUE(near(posed(group.instances()[0])[4], {0.1f, 2.f, 0}, 1e-6f)) << "uses this mesh: reset";
+  EXPECT_TRUE(near(posed(group.instances()[1])[4], {-0.636396f, 1.777817f, 0}, 1e-5f)) << "another mesh: untouched";
+  strip.mesh->skeleton().apply_bind_pose(b);
+  EXPECT_TRUE(near(posed(b)[4], {-0.636396f, 1.777817f, 0}, 1e-5f));
+  other.mesh->skeleton().apply_bind_pose(b);
+  EXPECT_TRUE(near(posed(b)[4], {0.1f, 2.f, 0}, 1e-6f));
+}
+
+TEST(Skeleton, T7_MeshWithoutSkeletonHasNoNodesAndIdentityTransforms) {
+  const auto mesh = std::make_shared<Mesh>();
+  const Skeleton sk = mesh->skeleton();
+  EXPECT_EQ(sk.node_count(), 0u);
+  EXPECT_FALSE(mesh->is_skeletal());
+  glm::mat4 out[2] = {glm::mat4(0.f), glm::mat4(0.f)};
+  const int indices[] = {0, 5};
+  sk.get_bind_pose_node_transforms(indices, out);
+  EXPECT_EQ(out[1], glm::mat4(1.f));
+  ModelInstance instance(mesh);
+  EXPECT_NO_THROW(sk.apply_bind_pose(instance));
+  EXPECT_TRUE(mesh->animations().empty());
+}
+
+}  // namespace
+}  // namespace marrow::scene
