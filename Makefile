@@ -4,7 +4,11 @@ WERROR ?= OFF
 JOBS ?= $(shell nproc)
 FILE ?=
 
-.PHONY: deps configure build demo test bench test-sanitize clean
+TARGET ?= import_gltf
+SECONDS ?= 60
+FUZZ_TARGETS := gltf_json glb import_gltf native assimp morph_blend player
+
+.PHONY: deps configure build demo test bench test-sanitize fuzz fuzz-smoke clean
 
 deps:
 	@scripts/install-deps
@@ -26,6 +30,18 @@ bench: build
 
 test-sanitize:
 	@$(MAKE) --no-print-directory test PRESET=sanitize
+
+# make fuzz TARGET=import_gltf SECONDS=600: one libFuzzer target with its seed corpus.
+fuzz: deps
+	@cmake --preset fuzz >/dev/null
+	@cmake --build build/fuzz -j $(JOBS) --target fuzz_$(TARGET)
+	@scripts/fuzz-run $(TARGET) $(SECONDS)
+
+# Every fuzz target for 30 seconds (CI).
+fuzz-smoke: deps
+	@cmake --preset fuzz >/dev/null
+	@cmake --build build/fuzz -j $(JOBS)
+	@for t in $(FUZZ_TARGETS); do scripts/fuzz-run $$t 30 || exit 1; done
 
 clean:
 	rm -rf build

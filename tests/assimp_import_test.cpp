@@ -5,9 +5,13 @@
 // References are computed from the aiScene itself with Assimp's own matrix arithmetic (the test
 // reads each file again with the importer's post-processing): a skinned vertex at rest is
 // sum_b w_b * W_bone * offset_b * v (Assimp's convention), a static one W_node * v.
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <assimp/Importer.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -16,11 +20,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <assimp/Importer.hpp>
-#include <assimp/config.h>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
 
 #include "conformance_fixtures.hpp"
 #include "marrow/core/finite.hpp"
@@ -40,9 +39,9 @@ namespace fs = std::filesystem;
 
 const fs::path kAssets = fs::path(MARROW_SHARED_ASSETS);
 
-#define SKIP_WITHOUT_ASSETS()                                                                             \
-  if (!fs::is_directory(kAssets / "dae") || !fs::is_directory(kAssets / "fbx")) {                         \
-    GTEST_SKIP() << "shared assets not found at " << kAssets << " (../shared/assets is not present)";     \
+#define SKIP_WITHOUT_ASSETS()                                                                         \
+  if (!fs::is_directory(kAssets / "dae") || !fs::is_directory(kAssets / "fbx")) {                     \
+    GTEST_SKIP() << "shared assets not found at " << kAssets << " (../shared/assets is not present)"; \
   }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,9 +126,8 @@ BoundingBox box_of_all_meshes(Animator& animator) {
 double diagonal(const BoundingBox& box) { return static_cast<double>(glm::length(box.size())); }
 
 bool all_finite(const std::vector<glm::vec3>& points) {
-  return std::all_of(points.begin(), points.end(), [](const glm::vec3& p) {
-    return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
-  });
+  return std::all_of(points.begin(), points.end(),
+                     [](const glm::vec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); });
 }
 
 std::vector<std::byte> bytes_of(const std::string& text) {
@@ -149,7 +147,9 @@ std::vector<Ticks> key_times(const Model& model, std::size_t animation) {
   };
   add(anim.scene_clip);
   for (const Skin& skin : model.skins) {
-    if (const auto it = skin.data.animation_clips.find(anim.name); it != skin.data.animation_clips.end()) add(it->second);
+    if (const auto it = skin.data.animation_clips.find(anim.name); it != skin.data.animation_clips.end()) {
+      add(it->second);
+    }
   }
   std::vector<Ticks> out;
   for (Ticks::rep t : times) out.emplace_back(t);
@@ -221,9 +221,11 @@ std::string make_collada(int joints, bool helper = false, const std::vector<std:
     << R"(" stride="1"><param name="WEIGHT" type="float"/></accessor></technique_common></source>
 <joints><input semantic="JOINT" source="#skin-joints"/><input semantic="INV_BIND_MATRIX" source="#skin-binds"/></joints>
 <vertex_weights count=")"
-    << vertices << R"("><input semantic="JOINT" source="#skin-joints" offset="0"/><input semantic="WEIGHT" source="#skin-weights" offset="1"/>
-<vcount>)" << vcount.str()
-    << "</vcount><v>" << pairs.str() << R"(</v></vertex_weights></skin></controller></library_controllers>
+    << vertices
+    << R"("><input semantic="JOINT" source="#skin-joints" offset="0"/><input semantic="WEIGHT" source="#skin-weights" offset="1"/>
+<vcount>)"
+    << vcount.str() << "</vcount><v>" << pairs.str()
+    << R"(</v></vertex_weights></skin></controller></library_controllers>
 )";
   if (animate_helper) {
     x << R"(<library_animations><animation id="helper-anim">
@@ -240,8 +242,9 @@ std::string make_collada(int joints, bool helper = false, const std::vector<std:
 )";
   // The chain, each joint 1 above its parent (the first at the armature's origin).
   for (int j = 0; j < joints; ++j) {
-    x << "<node id=\"J" << j << "\" name=\"J" << j << "\" sid=\"J" << j << "\" type=\"JOINT\"><matrix sid=\"transform\">1 0 0 0 0 1 0 "
-      << (j == 0 ? 0 : 1) << " 0 0 1 0 0 0 0 1</matrix>\n";
+    x << "<node id=\"J" << j << "\" name=\"J" << j << "\" sid=\"J" << j
+      << "\" type=\"JOINT\"><matrix sid=\"transform\">1 0 0 0 0 1 0 " << (j == 0 ? 0 : 1)
+      << " 0 0 1 0 0 0 0 1</matrix>\n";
     if (helper && j == 0) {
       x << R"(<node id="Helper" name="Helper" sid="Helper" type="NODE"><matrix sid="transform">1 0 0 0 0 1 0 1 0 0 1 0 0 0 0 1</matrix>
 )";
@@ -281,7 +284,8 @@ Frame Root {
 }
 AnimationSet Move {
   Animation {
-    { )" + target + R"( }
+    { )" +
+         target + R"( }
     AnimationKey {
       2;
       2;
@@ -353,7 +357,7 @@ struct SkinnedAsset {
   const char* path;
   bool skeleton_meshes;  // the file has no geometry: Assimp's generated bone mesh is the mesh
   int skins;
-  int joints;            // of skin 0
+  int joints;  // of skin 0
 };
 
 // Every skinned Collada/FBX asset of the corpus (dae/pab/skeleton.dae holds a controller whose
@@ -434,7 +438,8 @@ TEST(AssimpAssets, SkinnedAssetsHaveTheExpectedSkinsAndPrefixes) {
     std::vector<glm::mat4> world(model.bones.size());
     for (std::size_t b = 0; b < model.bones.size(); ++b) {
       const int parent = model.bones[b].parent;
-      world[b] = parent < 0 ? model.bones[b].transform : world[static_cast<std::size_t>(parent)] * model.bones[b].transform;
+      world[b] =
+          parent < 0 ? model.bones[b].transform : world[static_cast<std::size_t>(parent)] * model.bones[b].transform;
     }
     const glm::mat4 mesh_inverse = glm::inverse(world[static_cast<std::size_t>(mesh.parent_bone)]);
     for (int p = 0; p < skin.data.bone_count; ++p) {
@@ -446,9 +451,11 @@ TEST(AssimpAssets, SkinnedAssetsHaveTheExpectedSkinsAndPrefixes) {
       EXPECT_EQ(skin.scene_to_palette[static_cast<std::size_t>(bone)], p);
       if (parent < 0) {
         const int ancestor = model.bones[static_cast<std::size_t>(bone)].parent;
-        EXPECT_TRUE(test::near(skin.data.skeleton_root_prefix[up], mesh_inverse * world[static_cast<std::size_t>(ancestor)], 1e-3f));
+        EXPECT_TRUE(test::near(skin.data.skeleton_root_prefix[up],
+                               mesh_inverse * world[static_cast<std::size_t>(ancestor)], 1e-3f));
       } else {
-        EXPECT_EQ(skin.palette_to_scene[static_cast<std::size_t>(parent)], model.bones[static_cast<std::size_t>(bone)].parent);
+        EXPECT_EQ(skin.palette_to_scene[static_cast<std::size_t>(parent)],
+                  model.bones[static_cast<std::size_t>(bone)].parent);
       }
     }
   }
@@ -526,6 +533,43 @@ TEST(AssimpAssets, SeymourClipAnimatesTheSkin) {
   float largest = 0;
   for (std::size_t v = 0; v < rest.size(); ++v) largest = std::max(largest, glm::length(moved[v] - rest[v]));
   EXPECT_GT(largest, 1e-3f);
+}
+
+// jog.fbx: Assimp writes the hips' whole local transform (translation, pre-rotation, rotation)
+// into the channel named "Hips" and keeps the Hips_$AssimpFbx$_* helpers above it at rest; played
+// as is the jogger flies off lying down. marrow rebases those keys under the helpers.
+TEST(AssimpAssets, FbxPivotHelpersAreNotAppliedTwice) {
+  SKIP_WITHOUT_ASSETS();
+  const Model model = import_assimp(kAssets / "fbx/pab/jog.fbx");
+  const Diagnostic* note = find_diagnostic(model.diagnostics, "fbx-pivot-channel-rebased");
+  ASSERT_NE(note, nullptr);
+  EXPECT_EQ(note->count, 7);
+  int hips = -1, head = -1;
+  for (std::size_t b = 0; b < model.bones.size(); ++b) {
+    if (model.bones[b].name == "Hips") hips = static_cast<int>(b);
+    if (model.bones[b].name == "Head") head = static_cast<int>(b);
+  }
+  ASSERT_GT(hips, 0);
+  ASSERT_GT(head, 0);
+  EXPECT_EQ(model.bones[static_cast<std::size_t>(hips)].name, "Hips");
+  EXPECT_NE(model.bones[static_cast<std::size_t>(model.bones[static_cast<std::size_t>(hips)].parent)].name.find(
+                "$AssimpFbx$"),
+            std::string::npos);
+  ASSERT_EQ(model.animations.size(), 1u);
+  EXPECT_NEAR(seconds_from_ticks(model.animations[0].duration), 24.0 / 30.0, 1e-9);  // 24 frames at 30 fps
+  Animator animator(model);
+  const glm::vec3 rest = glm::vec3(animator.absolute_bone_transforms()[static_cast<std::size_t>(hips)][3]);
+  animator.play(0);
+  EXPECT_TRUE(
+      test::near(glm::vec3(animator.absolute_bone_transforms()[static_cast<std::size_t>(hips)][3]), rest, 1e-3f));
+  for (double t : {0.0, 0.2, 0.4, 0.6, 0.8}) {
+    animator.update(ticks_from_seconds(t), false, false);
+    const glm::vec3 h = glm::vec3(animator.absolute_bone_transforms()[static_cast<std::size_t>(hips)][3]);
+    const glm::vec3 top = glm::vec3(animator.absolute_bone_transforms()[static_cast<std::size_t>(head)][3]);
+    EXPECT_NEAR(h.y, rest.y, 20.f) << "t " << t;           // the hips bob at hip height (+13 cm)
+    EXPECT_GT(top.y - h.y, 50.f) << "t " << t;             // upright: the head ~59 cm above them
+    EXPECT_NEAR(h.z, 250.0 * t / 0.8, 15.0) << "t " << t;  // jogging forward, 2.5 m per cycle
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -634,7 +678,8 @@ TEST(AssimpImport, T3_MeshWithMoreThan255BonesLoadsStaticWithAWarning) {
 
 TEST(AssimpImport, T16_FourLargestInfluencesKeptAndRenormalised) {
   // Vertex 0 is pulled by six joints.
-  const std::vector<std::pair<int, float>> six = {{0, 0.05f}, {1, 0.10f}, {2, 0.15f}, {3, 0.20f}, {4, 0.25f}, {5, 0.25f}};
+  const std::vector<std::pair<int, float>> six = {{0, 0.05f}, {1, 0.10f}, {2, 0.15f},
+                                                  {3, 0.20f}, {4, 0.25f}, {5, 0.25f}};
   const Model model = import_assimp(bytes_of(make_collada(6, false, six)), "dae");
   ASSERT_EQ(model.skins.size(), 1u);
   const ModelMeshPart& part = model.meshes[0].parts[0];
@@ -693,8 +738,8 @@ TEST(AssimpImport, NonJointNodeBetweenJointsJoinsThePaletteAndCarriesItsChannel)
   EXPECT_EQ(skin.data.skeleton_hierarchy, (std::vector<int>{-1, 0, 1, 2}));
   EXPECT_EQ(p, 1);
   // Its inverse bind is the inverse of its rest world (armature scale 2, y = 2).
-  const glm::mat4 expected = glm::inverse(glm::scale(glm::mat4(1.f), glm::vec3(2.f)) *
-                                          glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)));
+  const glm::mat4 expected =
+      glm::inverse(glm::scale(glm::mat4(1.f), glm::vec3(2.f)) * glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)));
   EXPECT_TRUE(test::near(skin.data.inverse_bind_pose[static_cast<std::size_t>(p)], expected, 1e-5f));
   // Its channel is a palette track; it moves the joints below it (and their vertices).
   ASSERT_EQ(model.animations.size(), 1u);
@@ -866,8 +911,8 @@ std::vector<const ModelMeshPart*> parts_of(const Model& model) {
 }
 
 struct Parity {
-  double worst = 0;               // the largest position error over the poses / rest diagonal
-  std::vector<double> per_part;   // the same per part
+  double worst = 0;              // the largest position error over the poses / rest diagonal
+  std::vector<double> per_part;  // the same per part
   int poses = 0;
 };
 
@@ -900,7 +945,8 @@ Parity parity_of(const Model& reference, const Model& through) {
   for (std::size_t a = 0; a < reference.animations.size(); ++a) {
     want.play(static_cast<int>(a));
     got.play(static_cast<int>(a));
-    EXPECT_NEAR(seconds_from_ticks(through.animations[a].duration), seconds_from_ticks(reference.animations[a].duration), 1e-4)
+    EXPECT_NEAR(seconds_from_ticks(through.animations[a].duration),
+                seconds_from_ticks(reference.animations[a].duration), 1e-4)
         << "animation " << a;
     for (double f : {0.0, 0.1, 0.25, 0.5, 0.8, 1.0}) {
       const Ticks t = ticks_from_seconds(seconds_from_ticks(reference.animations[a].duration) * f);
@@ -931,7 +977,8 @@ void print_row(const std::string& asset, const Parity& parity, const std::string
   std::printf("[ parity   ] %-44s %5d %13.3g  %s\n", asset.c_str(), parity.poses, parity.worst, verdict.c_str());
 }
 
-const test::ConformanceFixture& fixture_named(const std::vector<test::ConformanceFixture>& all, const std::string& name) {
+const test::ConformanceFixture& fixture_named(const std::vector<test::ConformanceFixture>& all,
+                                              const std::string& name) {
   for (const test::ConformanceFixture& f : all) {
     if (f.name == name) return f;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -57,7 +58,8 @@ bool read_lane(const Key* keys, unsigned count, double tps, Convert convert, Lan
     sorted = true;
     std::vector<std::size_t> order(count);
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return lane.times[a] < lane.times[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return lane.times[a] < lane.times[b]; });
     Lane<V> out;
     for (std::size_t i : order) {
       out.times.push_back(lane.times[i]);
@@ -88,6 +90,28 @@ std::string animation_name(const aiAnimation& animation, std::size_t index, cons
   name = base;
   for (int k = 2; used.count(name) != 0; ++k) name = base + "_" + std::to_string(k);
   return name;
+}
+
+// Assimp 5.2.5's FBX reader turns a node N with pre/post-rotation into a chain of helper nodes
+// "N_$AssimpFbx$_Translation", "..._PreRotation", ... above N, kept at rest; but when it writes
+// the simple kind of channel it names N and stores N's WHOLE local transform (translation, pre-
+// rotation, rotation, post-rotation, scale) in it, so played as is the helpers apply twice
+// (assimp#5759: its complex-chain tests disagree). The chain's product must equal the channel:
+// N's keys become inverse(H) * key, H the helpers' rest product. Returns H, or nothing when N has
+// no helpers or a helper has its own channel (then Assimp wrote the per-helper kind).
+std::optional<glm::mat4> fbx_helper_chain(const NodeTable& nodes, int node, const std::set<int>& animated) {
+  const std::string prefix = nodes.names[static_cast<std::size_t>(node)] + "_$AssimpFbx$_";
+  glm::mat4 helpers(1.f);
+  bool found = false;
+  for (int p = nodes.parent[static_cast<std::size_t>(node)];
+       p >= 0 && nodes.names[static_cast<std::size_t>(p)].compare(0, prefix.size(), prefix) == 0;
+       p = nodes.parent[static_cast<std::size_t>(p)]) {
+    if (animated.count(p) != 0) return std::nullopt;
+    helpers = nodes.local[static_cast<std::size_t>(p)] * helpers;
+    found = true;
+  }
+  if (!found) return std::nullopt;
+  return helpers;
 }
 
 }  // namespace
@@ -127,6 +151,13 @@ void extract_animations(const aiScene& scene, const NodeTable& nodes, const Assi
 
     double last_key = 0.0;
     std::vector<AnimationClip> skin_clips(model.skins.size());
+    std::set<int> targeted;  // every node some channel of this animation names
+    for (unsigned c = 0; c < animation->mNumChannels && animation->mChannels != nullptr; ++c) {
+      if (animation->mChannels[c] == nullptr) continue;
+      const auto it = nodes.by_name.find(
+          std::string(animation->mChannels[c]->mNodeName.C_Str(), animation->mChannels[c]->mNodeName.length));
+      if (it != nodes.by_name.end()) targeted.insert(it->second);
+    }
     std::set<int> animated;
     for (unsigned c = 0; c < animation->mNumChannels; ++c) {
       const aiNodeAnim* channel = animation->mChannels == nullptr ? nullptr : animation->mChannels[c];
@@ -138,13 +169,22 @@ void extract_animations(const aiScene& scene, const NodeTable& nodes, const Assi
         continue;
       }
       if (!animated.insert(node).second) {
-        add_diagnostic(diagnostics, "duplicate-channel", where + " animates a node an earlier channel animates; ignored");
+        add_diagnostic(diagnostics, "duplicate-channel",
+                       where + " animates a node an earlier channel animates; ignored");
         continue;
       }
       if (channel->mPreState == aiAnimBehaviour_REPEAT || channel->mPreState == aiAnimBehaviour_LINEAR ||
           channel->mPostState == aiAnimBehaviour_REPEAT || channel->mPostState == aiAnimBehaviour_LINEAR) {
         add_diagnostic(diagnostics, "channel-behaviour-ignored",
                        where + " repeats or extrapolates outside its keys; marrow holds the first/last key");
+      }
+      // The keys this channel yields are at least its longest key list: refuse before copying.
+      const std::uint64_t longest =
+          std::max({channel->mNumPositionKeys, channel->mNumRotationKeys, channel->mNumScalingKeys});
+      if (longest > key_budget) {
+        throw ImportError(ImportErrorCode::LimitExceeded,
+                          where + ": animation keys exceed ImportLimits::max_animation_keys (" +
+                              std::to_string(options.import.limits.max_animation_keys) + ")");
       }
       Lane<glm::vec3> position, scaling;
       Lane<glm::quat> rotation;
@@ -157,7 +197,8 @@ void extract_animations(const aiScene& scene, const NodeTable& nodes, const Assi
           read_lane(channel->mRotationKeys, channel->mNumRotationKeys, tps, quat_value, rotation, resorted) &&
           read_lane(channel->mScalingKeys, channel->mNumScalingKeys, tps, vec3_value, scaling, resorted);
       if (!ok) {
-        add_diagnostic(diagnostics, "invalid-channel-keys", where + " has a key time or value that is not finite (or a zero rotation); ignored");
+        add_diagnostic(diagnostics, "invalid-channel-keys",
+                       where + " has a key time or value that is not finite (or a zero rotation); ignored");
         continue;
       }
       if (resorted) add_diagnostic(diagnostics, "channel-keys-sorted", where + " lists keys out of time order; sorted");
@@ -181,7 +222,8 @@ void extract_animations(const aiScene& scene, const NodeTable& nodes, const Assi
       const std::uint64_t keys = std::uint64_t{times.size()} * targets.size();
       if (keys > key_budget) {
         throw ImportError(ImportErrorCode::LimitExceeded, "animation keys exceed ImportLimits::max_animation_keys (" +
-                                                              std::to_string(options.import.limits.max_animation_keys) + ")");
+                                                              std::to_string(options.import.limits.max_animation_keys) +
+                                                              ")");
       }
       key_budget -= keys;
 
@@ -195,6 +237,19 @@ void extract_animations(const aiScene& scene, const NodeTable& nodes, const Assi
         key.translation = position.times.empty() ? rest.translation : position.at(times[k], cursor[0]);
         key.rotation = rotation.times.empty() ? rest.rotation : rotation.at(times[k], cursor[1]);
         key.scale = scaling.times.empty() ? rest.scale : scaling.at(times[k], cursor[2]);
+      }
+      if (const std::optional<glm::mat4> helpers = fbx_helper_chain(nodes, node, targeted)) {
+        const glm::mat4 undo = glm::inverse(*helpers);
+        for (Keyframe& key : track.keys) {
+          const Trs local = decompose_trs(undo * compose_trs(key.translation, key.rotation, key.scale));
+          key.translation = local.translation;
+          key.rotation = local.rotation;
+          key.scale = local.scale;
+        }
+        add_diagnostic(diagnostics, "fbx-pivot-channel-rebased",
+                       where +
+                           " holds the node's whole local transform while its $AssimpFbx$ helper nodes stay at "
+                           "rest (Assimp 5.2.5); its keys are rebased under the helpers");
       }
       for (const auto& [skin, bone] : targets) {
         track.bone_index = bone;

@@ -8,10 +8,13 @@
 //   - channels on a skin's joints become tracks of that skin's JointPalette clip (in every skin
 //     that has the node), the others tracks of the animation's SceneNode clip (G10);
 //   - channels naming no node ("channel-target-outside-scene"), repeated channels, mesh and
-//     morph channels and invalid keys are counted in diagnostics (G11).
-#include <vector>
-
+//     morph channels and invalid keys are counted in diagnostics (G11);
+//   - an FBX channel holding a node's whole local transform while the node's $AssimpFbx$ pivot
+//     helpers stay at rest (an Assimp 5.2.5 bug that applies them twice) is rebased under the
+//     helpers ("fbx-pivot-channel-rebased").
 #include <assimp/scene.h>
+
+#include <vector>
 
 #include "assimp_scene.hpp"
 #include "marrow/core/diagnostic.hpp"

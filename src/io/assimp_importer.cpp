@@ -1,16 +1,16 @@
 #include "marrow/io/assimp_importer.hpp"
 
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
 #include <algorithm>
+#include <assimp/Importer.hpp>
 #include <cmath>
 #include <exception>
 #include <map>
 #include <stdexcept>
 #include <string>
-
-#include <assimp/Importer.hpp>
-#include <assimp/config.h>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
 
 #include "assimp_clips.hpp"
 #include "assimp_mesh.hpp"
@@ -80,7 +80,8 @@ void compute_bounds(Model& model) {
     for (const ModelMeshPart& part : mesh.parts) {
       const std::size_t n = part.vertex_count();
       const auto positions = attribute_view<glm::vec3>(part.vertex_bytes, part.layout, VertexAttribute::Position);
-      const auto palette = part.skinned_material ? part.skinned_material->bone_transforms() : std::span<const glm::mat4>();
+      const auto palette =
+          part.skinned_material ? part.skinned_material->bone_transforms() : std::span<const glm::mat4>();
       if (mesh.skin >= 0 && !std::all_of(palette.begin(), palette.end(), is_identity)) {
         posed.resize(n);
         SkinningJob job;
@@ -148,9 +149,9 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
     for (unsigned k = 0; k < node.mNumMeshes && node.mMeshes != nullptr; ++k) {
       const unsigned mesh = node.mMeshes[k];
       if (mesh >= scene.mNumMeshes || scene.mMeshes[mesh] == nullptr) {
-        throw ImportError(ImportErrorCode::IndexOutOfRange,
-                          "node '" + nodes.names[i] + "' names mesh " + std::to_string(mesh) + " of " +
-                              std::to_string(scene.mNumMeshes));
+        throw ImportError(ImportErrorCode::IndexOutOfRange, "node '" + nodes.names[i] + "' names mesh " +
+                                                                std::to_string(mesh) + " of " +
+                                                                std::to_string(scene.mNumMeshes));
       }
       referenced[mesh] = true;
       instances.push_back({static_cast<int>(i), mesh});
@@ -158,7 +159,8 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
   }
   const auto unreferenced = static_cast<int>(std::count(referenced.begin(), referenced.end(), false));
   if (unreferenced > 0) {
-    add_diagnostic(diagnostics, "mesh-without-node", std::to_string(unreferenced) + " meshes hang on no node", unreferenced);
+    add_diagnostic(diagnostics, "mesh-without-node", std::to_string(unreferenced) + " meshes hang on no node",
+                   unreferenced);
   }
 
   // Skins (T2: only when skeletal data is wanted; T3: too many joints load static).
@@ -168,10 +170,13 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
   } else {
     skins.instances.resize(instances.size());
     int skinned = 0;
-    for (const assimp::MeshInstance& instance : instances) skinned += scene.mMeshes[instance.mesh]->mNumBones > 0 ? 1 : 0;
+    for (const assimp::MeshInstance& instance : instances) {
+      skinned += scene.mMeshes[instance.mesh]->mNumBones > 0 ? 1 : 0;
+    }
     if (skinned > 0 || scene.mNumAnimations > 0) {
       add_diagnostic(diagnostics, "skeletal-data-not-loaded",
-                     std::to_string(skinned) + " skinned meshes load static and " + std::to_string(scene.mNumAnimations) +
+                     std::to_string(skinned) + " skinned meshes load static and " +
+                         std::to_string(scene.mNumAnimations) +
                          " animations are skipped (AssimpOptions::load_skeletal_data is false)");
     }
   }
@@ -184,7 +189,8 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
     const aiMesh& source = *scene.mMeshes[instances[i].mesh];
     const assimp::SkinAssignment& skin = skins.instances[i];
     ModelMesh mesh;
-    mesh.name = source.mName.length > 0 ? source.mName.C_Str() : nodes.names[static_cast<std::size_t>(instances[i].node)];
+    mesh.name =
+        source.mName.length > 0 ? source.mName.C_Str() : nodes.names[static_cast<std::size_t>(instances[i].node)];
     mesh.parent_bone = instances[i].node + 1;
     mesh.skin = skin.skin;
     mesh.source_mesh = static_cast<int>(instances[i].mesh);
@@ -206,7 +212,7 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
   if (options.load_skeletal_data) assimp::extract_animations(scene, nodes, options, model, diagnostics);
   note_skipped(scene, diagnostics);
 
-  if (options.import.unit_scale != 1.f) apply_unit_scale(model, options.import.unit_scale);  // G18
+  if (options.import.unit_scale != 1.f) apply_unit_scale(model, options.import.unit_scale);        // G18
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
   compute_bounds(model);
   // Whatever Assimp handed over, the model must be safe to animate and draw.
@@ -231,7 +237,9 @@ Model import_with(const std::string& where, const AssimpOptions& options, Read r
   } catch (const std::exception& e) {
     throw ImportError(ImportErrorCode::ExternalImporter, where + ": assimp: " + e.what());
   }
-  if (scene == nullptr) throw ImportError(ImportErrorCode::ExternalImporter, where + ": assimp: " + importer.GetErrorString());
+  if (scene == nullptr) {
+    throw ImportError(ImportErrorCode::ExternalImporter, where + ": assimp: " + importer.GetErrorString());
+  }
   try {
     return build_model(*scene, options);
   } catch (const ImportError& e) {

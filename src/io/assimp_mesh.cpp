@@ -1,15 +1,15 @@
 #include "assimp_mesh.hpp"
 
+#include <assimp/material.h>
+
 #include <algorithm>
 #include <cmath>
-#include <string>
-#include <utility>
-
-#include <assimp/material.h>
 #include <glm/gtc/type_precision.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <string>
+#include <utility>
 
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
@@ -73,9 +73,10 @@ Influences influences(const aiMesh& mesh, const std::vector<int>& bone_to_palett
     }
   }
   if (bad > 0) {
-    add_diagnostic(diagnostics, "invalid-bone-weight",
-                   here + ": " + std::to_string(bad) + " bone weights name no vertex or are not finite and >= 0; ignored",
-                   static_cast<int>(bad));
+    add_diagnostic(
+        diagnostics, "invalid-bone-weight",
+        here + ": " + std::to_string(bad) + " bone weights name no vertex or are not finite and >= 0; ignored",
+        static_cast<int>(bad));
   }
 
   Influences out;
@@ -115,9 +116,10 @@ Influences influences(const aiMesh& mesh, const std::vector<int>& bone_to_palett
     }
   }
   if (limited > 0) {
-    add_diagnostic(diagnostics, "bone-influences-limited",
-                   here + ": " + std::to_string(limited) + " vertices had more than 4 influences; the 4 largest are kept",
-                   static_cast<int>(limited));
+    add_diagnostic(
+        diagnostics, "bone-influences-limited",
+        here + ": " + std::to_string(limited) + " vertices had more than 4 influences; the 4 largest are kept",
+        static_cast<int>(limited));
   }
   if (renormalised > 0) {
     add_diagnostic(diagnostics, "skin-weights-renormalized",
@@ -167,15 +169,18 @@ ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vec
   const std::size_t n = mesh.mNumVertices;
   if (n == 0 || mesh.mVertices == nullptr) throw ImportError(ImportErrorCode::InvalidMesh, here + ": has no vertices");
   if (n > limits.max_accessor_elements || mesh.mNumFaces > limits.max_accessor_elements) {
-    throw ImportError(ImportErrorCode::LimitExceeded,
-                      here + ": " + std::to_string(n) + " vertices / " + std::to_string(mesh.mNumFaces) +
-                          " faces exceed ImportLimits::max_accessor_elements (" +
-                          std::to_string(limits.max_accessor_elements) + ")");
+    throw ImportError(ImportErrorCode::LimitExceeded, here + ": " + std::to_string(n) + " vertices / " +
+                                                          std::to_string(mesh.mNumFaces) +
+                                                          " faces exceed ImportLimits::max_accessor_elements (" +
+                                                          std::to_string(limits.max_accessor_elements) + ")");
   }
 
   // One primitive kind per part: SortByPType split the meshes; anything else is dropped.
   const unsigned kinds = mesh.mPrimitiveTypes;
-  const unsigned corners = (kinds & aiPrimitiveType_TRIANGLE) ? 3 : (kinds & aiPrimitiveType_LINE) ? 2 : (kinds & aiPrimitiveType_POINT) ? 1 : 3;
+  const unsigned corners = (kinds & aiPrimitiveType_TRIANGLE) ? 3
+                           : (kinds & aiPrimitiveType_LINE)   ? 2
+                           : (kinds & aiPrimitiveType_POINT)  ? 1
+                                                              : 3;
   std::size_t dropped = 0;
   std::vector<std::uint32_t> indices;
   if (mesh.mFaces != nullptr) {
@@ -211,8 +216,8 @@ ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vec
   const bool color = mesh.mColors[0] != nullptr;
   const bool skinned = bone_to_palette != nullptr;
   ModelMeshPart part;
-  const std::pair<A, bool> present[] = {{A::Position, true}, {A::Normal, normals},  {A::Tangent, tangents},
-                                        {A::TexCoord0, uv0}, {A::TexCoord1, uv1},   {A::Color0, color},
+  const std::pair<A, bool> present[] = {{A::Position, true},   {A::Normal, normals},  {A::Tangent, tangents},
+                                        {A::TexCoord0, uv0},   {A::TexCoord1, uv1},   {A::Color0, color},
                                         {A::Joints0, skinned}, {A::Weights0, skinned}};
   std::uint32_t offset = 0;
   for (const auto& [attribute, on] : present) {
@@ -229,7 +234,8 @@ ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vec
   for (std::size_t v = 0; v < n; ++v) {
     const glm::vec3 position = vec3_of(mesh.mVertices[v]);
     if (!is_finite(position)) {
-      throw ImportError(ImportErrorCode::InvalidMesh, here + ": vertex " + std::to_string(v) + " position is not finite");
+      throw ImportError(ImportErrorCode::InvalidMesh,
+                        here + ": vertex " + std::to_string(v) + " position is not finite");
     }
     write_attribute(bytes, part.layout, v, A::Position, position);
     if (normals) {
@@ -248,8 +254,11 @@ ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vec
         write_attribute(bytes, part.layout, v, A::Tangent, glm::vec4(t, w));
       }
     }
-    if (uv0) write_attribute(bytes, part.layout, v, A::TexCoord0, glm::vec2(mesh.mTextureCoords[0][v].x, mesh.mTextureCoords[0][v].y));
-    if (uv1) write_attribute(bytes, part.layout, v, A::TexCoord1, glm::vec2(mesh.mTextureCoords[1][v].x, mesh.mTextureCoords[1][v].y));
+    for (unsigned channel = 0; channel < 2; ++channel) {
+      if (mesh.mTextureCoords[channel] == nullptr) continue;
+      const aiVector3D& uv = mesh.mTextureCoords[channel][v];
+      write_attribute(bytes, part.layout, v, channel == 0 ? A::TexCoord0 : A::TexCoord1, glm::vec2(uv.x, uv.y));
+    }
     if (color) {
       const aiColor4D& c = mesh.mColors[0][v];
       write_attribute(bytes, part.layout, v, A::Color0, glm::vec4(c.r, c.g, c.b, c.a));

@@ -3,11 +3,11 @@
 // formats (float positions, normals, tangents with w = handedness from Assimp's bitangent, UV0,
 // UV1, colour 0; uint16 palette joints and float weights: the four largest influences,
 // renormalised), and aiMaterials become Materials.
+#include <assimp/scene.h>
+
 #include <cstdint>
 #include <memory>
 #include <vector>
-
-#include <assimp/scene.h>
 
 #include "marrow/core/diagnostic.hpp"
 #include "marrow/io/import_options.hpp"

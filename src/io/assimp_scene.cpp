@@ -29,7 +29,9 @@ int NodeTable::find(const aiString& name, std::vector<Diagnostic>& diagnostics) 
 }
 
 NodeTable build_node_table(const aiScene& scene, const ImportLimits& limits) {
-  if (scene.mRootNode == nullptr) throw ImportError(ImportErrorCode::ExternalImporter, "assimp: the scene has no root node");
+  if (scene.mRootNode == nullptr) {
+    throw ImportError(ImportErrorCode::ExternalImporter, "assimp: the scene has no root node");
+  }
   NodeTable table;
   // An explicit stack: a hostile file may nest nodes deeper than the call stack allows.
   std::vector<std::pair<const aiNode*, int>> stack{{scene.mRootNode, -1}};
@@ -42,8 +44,8 @@ NodeTable build_node_table(const aiScene& scene, const ImportLimits& limits) {
                         "more than " + std::to_string(limits.max_nodes) + " nodes (ImportLimits::max_nodes)");
     }
     if (!seen.insert(node).second) {
-      throw ImportError(ImportErrorCode::InvalidDocument, "node '" + std::string(node->mName.C_Str()) +
-                                                              "' is reached twice in the node tree");
+      throw ImportError(ImportErrorCode::InvalidDocument,
+                        "node '" + std::string(node->mName.C_Str()) + "' is reached twice in the node tree");
     }
     const int index = static_cast<int>(table.nodes.size());
     table.nodes.push_back(node);

@@ -2,14 +2,14 @@
 // Private to the Assimp importer: the aiNode tree flattened depth-first (parents before
 // children), with every node's local and world transform in glm's column-major convention and a
 // name lookup (Assimp links bones and animation channels to nodes by name only).
+#include <assimp/matrix4x4.h>
+#include <assimp/scene.h>
+
 #include <cstdint>
+#include <glm/mat4x4.hpp>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <assimp/matrix4x4.h>
-#include <assimp/scene.h>
-#include <glm/mat4x4.hpp>
 
 #include "marrow/core/diagnostic.hpp"
 #include "marrow/core/trs.hpp"
@@ -24,9 +24,9 @@ struct NodeTable {
   std::vector<const aiNode*> nodes;  // depth-first preorder; node i is bone i + 1
   std::vector<int> parent;           // per node: its parent's index, -1 for the root
   std::vector<std::string> names;
-  std::vector<glm::mat4> local;      // mTransformation
-  std::vector<Trs> local_trs;        // local decomposed (the bind value of unanimated channels)
-  std::vector<glm::mat4> world;      // through every ancestor, at rest
+  std::vector<glm::mat4> local;  // mTransformation
+  std::vector<Trs> local_trs;    // local decomposed (the bind value of unanimated channels)
+  std::vector<glm::mat4> world;  // through every ancestor, at rest
 
   // The first node (depth-first) with that name, or -1. Counts a lookup of a name several
   // nodes share in the diagnostic "ambiguous-node-name".

@@ -43,7 +43,9 @@ std::vector<int> joint_set(const NodeTable& nodes, const std::vector<int>& bone_
   for (std::size_t i = 0, bones = joints.size(); i < bones; ++i) {
     path.clear();
     int p = nodes.parent[static_cast<std::size_t>(joints[i])];
-    for (; p >= 0 && !mark[static_cast<std::size_t>(p)]; p = nodes.parent[static_cast<std::size_t>(p)]) path.push_back(p);
+    for (; p >= 0 && !mark[static_cast<std::size_t>(p)]; p = nodes.parent[static_cast<std::size_t>(p)]) {
+      path.push_back(p);
+    }
     if (p < 0) continue;  // no joint above: these are ancestors of a root joint, not in between
     // Reached a joint (a bone, or an in-between node whose own chain up to a bone is in).
     for (int q : path) {
@@ -94,7 +96,9 @@ marrow::Skin make_skin(const NodeTable& nodes, const Group& group, const std::ve
   skin.source_joints.resize(n);
   skin.scene_to_palette.assign(nodes.nodes.size() + 1, -1);
   const glm::mat4 mesh_inverse = glm::inverse(group.mesh_world);
-  for (std::size_t p = 0; p < n; ++p) skin.scene_to_palette[static_cast<std::size_t>(order[p]) + 1] = static_cast<int>(p);
+  for (std::size_t p = 0; p < n; ++p) {
+    skin.scene_to_palette[static_cast<std::size_t>(order[p]) + 1] = static_cast<int>(p);
+  }
   for (std::size_t p = 0; p < n; ++p) {
     const int node = order[p];
     const auto u = static_cast<std::size_t>(node);
@@ -104,7 +108,8 @@ marrow::Skin make_skin(const NodeTable& nodes, const Group& group, const std::ve
     const auto offset = group.offsets.find(node);
     data.inverse_bind_pose[p] = offset != group.offsets.end() ? offset->second : glm::inverse(nodes.world[u]);
     if (data.skeleton_hierarchy[p] < 0) {
-      data.skeleton_root_prefix[p] = parent < 0 ? mesh_inverse : mesh_inverse * nodes.world[static_cast<std::size_t>(parent)];
+      data.skeleton_root_prefix[p] =
+          parent < 0 ? mesh_inverse : mesh_inverse * nodes.world[static_cast<std::size_t>(parent)];
     }
     skin.palette_to_scene[p] = node + 1;
     skin.source_joints[p] = ordinal[node];
@@ -165,7 +170,8 @@ BuiltSkins build_skins(const aiScene& scene, const NodeTable& nodes, const std::
     }
     const glm::mat4& mesh_world = nodes.world[static_cast<std::size_t>(instances[i].node)];
     if (usable && !is_finite(glm::inverse(mesh_world))) {
-      add_diagnostic(diagnostics, "singular-mesh-node", here + ": the node's transform cannot be inverted; the mesh loads static");
+      add_diagnostic(diagnostics, "singular-mesh-node",
+                     here + ": the node's transform cannot be inverted; the mesh loads static");
       usable = false;
     }
     if (!usable) continue;

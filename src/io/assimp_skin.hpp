@@ -13,9 +13,9 @@
 //     as long as the union stays within max_bones.
 //   - More than max_bones joints: that mesh loads static ("palette-limit-loaded-static", T3);
 //     a bone naming no node, a non-finite offset or a singular mesh node also load it static.
-#include <vector>
-
 #include <assimp/scene.h>
+
+#include <vector>
 
 #include "assimp_scene.hpp"
 #include "marrow/core/diagnostic.hpp"
@@ -24,8 +24,8 @@
 namespace marrow::assimp {
 
 struct MeshInstance {
-  int node = 0;        // NodeTable index
-  unsigned mesh = 0;   // aiScene::mMeshes index
+  int node = 0;       // NodeTable index
+  unsigned mesh = 0;  // aiScene::mMeshes index
 };
 
 struct SkinAssignment {
@@ -34,8 +34,8 @@ struct SkinAssignment {
 };
 
 struct BuiltSkins {
-  std::vector<marrow::Skin> skins;           // meshes left empty for the caller
-  std::vector<SkinAssignment> instances;     // per MeshInstance
+  std::vector<marrow::Skin> skins;        // meshes left empty for the caller
+  std::vector<SkinAssignment> instances;  // per MeshInstance
 };
 
 BuiltSkins build_skins(const aiScene& scene, const NodeTable& nodes, const std::vector<MeshInstance>& instances,

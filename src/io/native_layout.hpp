@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -78,10 +79,27 @@ inline std::string tag_name(std::uint32_t tag) {
   return s;
 }
 
+// Empty when no two consecutive keys of the clip are further apart than an int64 tick count
+// can express: the sampler subtracts them (hostile files could otherwise pair -2^63 with 2^62).
+inline std::string key_gap_problem(const AnimationClip& clip) {
+  for (std::size_t t = 0; t < clip.tracks.size(); ++t) {
+    const std::vector<Keyframe>& keys = clip.tracks[t].keys;
+    for (std::size_t k = 1; k < keys.size(); ++k) {
+      const std::int64_t a = keys[k - 1].time.count();
+      const std::int64_t b = keys[k].time.count();
+      if (a < 0 && b > std::numeric_limits<std::int64_t>::max() + a) {
+        return "clip '" + clip.name + "' track " + std::to_string(t) + " key " + std::to_string(k) + ": time " +
+               std::to_string(b) + " ticks is too far from the previous key's " + std::to_string(a);
+      }
+    }
+  }
+  return {};
+}
+
 // Empty when the model fits the format, else a sentence naming the object. These are the
 // checks beyond validate(Model) that the reader also applies: G21's bone range, the index maps,
-// clip spaces the Animator requires, consistent skin-to-mesh lists, prefix sizes and the
-// default morph weight tracks.
+// clip spaces the Animator requires, key times the sampler can subtract, consistent
+// skin-to-mesh lists, prefix sizes, morph base joints and the default morph weight tracks.
 inline std::string model_problem(const Model& model) {
   const auto str = [](auto v) { return std::to_string(v); };
   const std::size_t bones = model.bones.size();
@@ -117,11 +135,15 @@ inline std::string model_problem(const Model& model) {
       if (clip.target_space != ClipTargetSpace::JointPalette) {
         return where + ": clip '" + name + "' is not a JointPalette clip";
       }
+      if (std::string problem = key_gap_problem(clip); !problem.empty()) return where + ": " + problem;
     }
   }
   for (std::size_t a = 0; a < model.animations.size(); ++a) {
     if (model.animations[a].scene_clip.target_space != ClipTargetSpace::SceneNode) {
       return "animation " + str(a) + ": scene_clip is not a SceneNode clip";
+    }
+    if (std::string problem = key_gap_problem(model.animations[a].scene_clip); !problem.empty()) {
+      return "animation " + str(a) + ": " + problem;
     }
   }
   for (std::size_t i = 0; i < model.source.node_to_bone.size(); ++i) {

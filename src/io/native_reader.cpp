@@ -294,6 +294,10 @@ class SectionReader {
   std::size_t depth_ = 0;
 };
 
+// An index range whose upper end is not known yet (skin.meshes, checked after MESH) or not
+// checkable (source_joints: ordinals in the source file).
+constexpr std::size_t kUnknownCount = std::numeric_limits<std::size_t>::max();
+
 // Object counts (materials, meshes, parts, clips, ...) are capped by max_nodes.
 std::size_t object_count(SectionReader& r, const char* field, std::size_t min_record_bytes) {
   return r.count(field, r.limits().max_nodes, "ImportLimits::max_nodes", min_record_bytes);
@@ -301,8 +305,9 @@ std::size_t object_count(SectionReader& r, const char* field, std::size_t min_re
 
 void check_index(SectionReader& r, const char* field, int value, int lowest, std::size_t size, const char* objects) {
   if (value < lowest || (value >= 0 && static_cast<std::size_t>(value) >= size)) {
-    r.fail(ImportErrorCode::IndexOutOfRange, std::string(field) + " " + std::to_string(value) + " names no " + objects +
-                                                 " (there are " + std::to_string(size) + ")");
+    std::string what = std::string(field) + " " + std::to_string(value) + " names no " + objects;
+    if (size != kUnknownCount) what += " (there are " + std::to_string(size) + ")";
+    r.fail(ImportErrorCode::IndexOutOfRange, what);
   }
 }
 
@@ -519,11 +524,10 @@ void read_skins(SectionReader& r, Model& model) {
       }
     }
     // Mesh indices are checked once the meshes are read (MESH may follow SKIN).
-    read_int_array(r, skin.meshes, "meshes", 0, std::numeric_limits<std::size_t>::max(), "mesh");
+    read_int_array(r, skin.meshes, "meshes", 0, kUnknownCount, "mesh");
     read_int_array(r, skin.scene_to_palette, "scene_to_palette", -1, static_cast<std::size_t>(bones), "joint");
     read_int_array(r, skin.palette_to_scene, "palette_to_scene", -1, model.bones.size(), "bone");
-    read_int_array(r, skin.source_joints, "source_joints", std::numeric_limits<int>::min(),
-                   std::numeric_limits<std::size_t>::max(), "joint");
+    read_int_array(r, skin.source_joints, "source_joints", std::numeric_limits<int>::min(), kUnknownCount, "joint");
     skin.source_skin = r.i32("source_skin");
   }
 }

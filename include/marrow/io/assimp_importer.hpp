@@ -8,8 +8,9 @@
 //     two of them, ordered breadth-first; inverse binds are aiBone::mOffsetMatrix (inverse of the
 //     rest world transform for the added in-between nodes); a root joint's prefix is
 //     inverse(W_meshNode) * W_parent, so the palette is the glTF joint matrix and the skinned
-//     vertex lands in world space at W_bone * offset * v (Assimp's convention). Meshes under one
-//     node whose bones agree share one Skin;
+//     vertex lands in world space at W_bone * offset * v (Assimp's convention). Meshes whose
+//     nodes have the same world transform and whose common bones have the same offsets share
+//     one Skin (Assimp splits one Collada controller or FBX skin per material);
 //   - animations are keyed at the union of each node's position/rotation/scaling key times
 //     (linear, slerp); channels on joints go to the skin's JointPalette clip, the others to the
 //     animation's SceneNode clip (G9, G10); seconds = ticks / ticks_per_second (T2);
@@ -35,7 +36,7 @@ struct AssimpOptions {
   // palette_policy are replaced by max_bones below with PalettePolicy::LoadStatic (seed 003).
   // union_only and curve_tolerance do not apply: Assimp keys are linear.
   ImportOptions import;
-  int max_bones = 255;                     // more joints in a mesh's skeleton -> that mesh loads static, with a diagnostic (T3)
+  int max_bones = 255;  // more joints in a mesh's skeleton -> that mesh loads static, with a diagnostic (T3)
   std::optional<double> ticks_per_second;  // override; else the file's, else 25 when the format records none (T2)
   bool load_skeletal_data = true;          // false: every mesh loads static and animations are not loaded (T2)
   // Assimp invents a bone-visualisation mesh for files that hold a skeleton but no geometry
@@ -53,6 +54,7 @@ Model import_assimp(const std::filesystem::path& path, const AssimpOptions& opti
 
 // From memory; extension_hint ("fbx", ".dae", ...) tells Assimp the format. External
 // references cannot be resolved.
-Model import_assimp(std::span<const std::byte> bytes, std::string_view extension_hint, const AssimpOptions& options = {});
+Model import_assimp(std::span<const std::byte> bytes, std::string_view extension_hint,
+                    const AssimpOptions& options = {});
 
 }  // namespace marrow

@@ -1,0 +1,24 @@
+// Assimp's path from bytes (Collada text by default; the first byte picks another format so the
+// corpus can hold OBJ, PLY, ... too), then a workout of what it accepts.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "fuzz_options.hpp"
+#include "marrow/core/import_error.hpp"
+#include "marrow/io/assimp_importer.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
+  marrow::AssimpOptions options;
+  options.import = marrow::fuzz::options();
+  marrow::Model model;
+  try {
+    model = marrow::import_assimp(bytes, "dae", options);
+  } catch (const marrow::ImportError&) {
+    return 0;
+  }
+  marrow::fuzz::work_out(model);
+  return 0;
+}
