@@ -830,9 +830,9 @@ TEST(NativeFormat, TruncationInsideEverySectionAtEveryByteIsRefused) {
 TEST(NativeFormat, RandomCorruptionLoadsAValidModelOrThrowsImportError) {
   const Bytes small = write_native(small_model());
   const Bytes demo = write_native(make_demo_character());
-  std::mt19937 rng(5);
+  std::mt19937 rng(20240521);
   int loaded_count = 0;
-  for (int variant = 0; variant < 100000; ++variant) {
+  for (int variant = 0; variant < 2000; ++variant) {
     // Mostly the small file (every field is near every other); some on the demo character.
     Bytes file = variant % 8 == 7 ? demo : small;
     const int kind = variant % 4;

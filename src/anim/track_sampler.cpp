@@ -1,6 +1,7 @@
 #include "marrow/anim/track_sampler.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "key_lanes.hpp"
 
@@ -41,7 +42,11 @@ void load_bracket(detail::KeyLanes& lanes, std::size_t lane, std::span<const Key
   const Keyframe& b = keys[k + 1];
   // p = (t - t_k) / (t_k+1 - t_k) in float: exact tick counts below 2^24 (1.6 s), and within
   // 2e-7 relative beyond.
-  lanes.load(lane, a, b, static_cast<float>((t - a.time).count()), static_cast<float>((b.time - a.time).count()));
+  // Differences in unsigned arithmetic: t >= a.time and b.time > a.time, so they fit even when
+  // the key times span more than half the range of Ticks (hostile files).
+  const auto since = static_cast<std::uint64_t>(t.count()) - static_cast<std::uint64_t>(a.time.count());
+  const auto span = static_cast<std::uint64_t>(b.time.count()) - static_cast<std::uint64_t>(a.time.count());
+  lanes.load(lane, a, b, static_cast<float>(since), static_cast<float>(span));
 }
 
 }  // namespace

@@ -263,4 +263,28 @@ void read_accessor_uints(const GltfAsset& asset, std::uint32_t accessor, const I
   });
 }
 
+namespace {
+
+// The decoded size of an accessor (count * components * 4 bytes), 0 for an index the reader
+// will refuse anyway.
+std::uint64_t decoded_bytes(const GltfAsset& asset, std::uint32_t accessor) {
+  if (accessor >= asset.document.accessors.size()) return 0;
+  const Accessor& a = asset.document.accessors[accessor];
+  const std::uint64_t per_element = std::uint64_t(component_count(a.type)) * 4;
+  return a.count > ~std::uint64_t{0} / std::max<std::uint64_t>(per_element, 1) ? ~std::uint64_t{0} : a.count * per_element;
+}
+
+}  // namespace
+
+void read_accessor_floats(const GltfAsset& asset, std::uint32_t accessor, ImportBudget& budget, std::vector<float>& out) {
+  budget.charge(decoded_bytes(asset, accessor), "accessor " + std::to_string(accessor));
+  read_accessor_floats(asset, accessor, budget.limits(), out);
+}
+
+void read_accessor_uints(const GltfAsset& asset, std::uint32_t accessor, ImportBudget& budget,
+                         std::vector<std::uint32_t>& out) {
+  budget.charge(decoded_bytes(asset, accessor), "accessor " + std::to_string(accessor));
+  read_accessor_uints(asset, accessor, budget.limits(), out);
+}
+
 }  // namespace marrow::gltf

@@ -54,7 +54,7 @@ void normalize4(double* q) {
 }  // namespace
 
 std::shared_ptr<const KeyTimes> KeyTimeCache::times(const GltfAsset& asset, std::uint32_t animation,
-                                                    std::uint32_t sampler_index, const ImportLimits& limits) {
+                                                    std::uint32_t sampler_index, ImportBudget& budget) {
   const Document& doc = asset.document;
   const std::uint32_t input_index = doc.animations[animation].samplers[sampler_index].input;
   if (const auto it = by_accessor_.find(input_index); it != by_accessor_.end()) return it->second;
@@ -64,7 +64,7 @@ std::shared_ptr<const KeyTimes> KeyTimeCache::times(const GltfAsset& asset, std:
                                                              std::to_string(input_index) + " is not a float SCALAR");
   }
   std::vector<float> raw;
-  read_accessor_floats(asset, input_index, limits, raw);
+  read_accessor_floats(asset, input_index, budget, raw);
   if (raw.empty()) throw ImportError(ImportErrorCode::InvalidAnimation, where(animation, sampler_index) + ": no keys");
   auto times = std::make_shared<KeyTimes>();
   times->seconds.resize(raw.size());
@@ -88,13 +88,13 @@ std::shared_ptr<const KeyTimes> KeyTimeCache::times(const GltfAsset& asset, std:
 }
 
 ChannelCurve::ChannelCurve(const GltfAsset& asset, std::uint32_t animation, std::uint32_t sampler_index,
-                           std::size_t width, bool rotation, const ImportLimits& limits, KeyTimeCache& cache)
+                           std::size_t width, bool rotation, ImportBudget& budget, KeyTimeCache& cache)
     : width_(width), rotation_(rotation) {
   const Document& doc = asset.document;
   const AnimationSampler& sampler = doc.animations[animation].samplers[sampler_index];
   interpolation_ = sampler.interpolation;
-  keys_ = cache.times(asset, animation, sampler_index, limits);
-  read_accessor_floats(asset, sampler.output, limits, values_);
+  keys_ = cache.times(asset, animation, sampler_index, budget);
+  read_accessor_floats(asset, sampler.output, budget, values_);
   const std::size_t keys = keys_->seconds.size();
   const std::size_t expected = keys * stride();
   if (values_.size() != expected) {
@@ -173,7 +173,19 @@ double ChannelCurve::chord_error(double a, double b, const std::vector<double>& 
   return worst / std::max(magnitude_, 1e-6);
 }
 
-void ChannelCurve::bisect(double a, double b, int depth, double tolerance, std::vector<SamplePoint>& out) const {
+namespace {
+
+void check_points(std::size_t count, std::size_t max_points) {
+  if (count > max_points) {
+    throw ImportError(ImportErrorCode::LimitExceeded,
+                      "resampled animation keys exceed ImportLimits::max_animation_keys (" + std::to_string(max_points) + ")");
+  }
+}
+
+}  // namespace
+
+void ChannelCurve::bisect(double a, double b, int depth, double tolerance, std::size_t max_points,
+                          std::vector<SamplePoint>& out) const {
   std::vector<double> va(width_), vb(width_);
   std::size_t cursor = 0;
   evaluate(a, cursor, va.data());
@@ -182,13 +194,16 @@ void ChannelCurve::bisect(double a, double b, int depth, double tolerance, std::
   for (double f : {0.25, 0.5, 0.75}) worst = std::max(worst, chord_error(a, b, va, vb, a + (b - a) * f));
   if (worst <= tolerance || depth >= kMaxBisectionDepth) return;
   const double m = 0.5 * (a + b);
-  bisect(a, m, depth + 1, tolerance, out);
+  bisect(a, m, depth + 1, tolerance, max_points, out);
+  check_points(out.size() + 1, max_points);
   out.push_back(SamplePoint{m, ticks_from_seconds(m)});
-  bisect(m, b, depth + 1, tolerance, out);
+  bisect(m, b, depth + 1, tolerance, max_points, out);
 }
 
-void ChannelCurve::append_sample_points(bool union_only, double tolerance, std::vector<SamplePoint>& out) const {
+void ChannelCurve::append_sample_points(bool union_only, double tolerance, std::size_t max_points,
+                                        std::vector<SamplePoint>& out) const {
   const std::vector<SamplePoint>& points = keys_->points;
+  check_points(out.size() + points.size(), max_points);
   if (keys_suffice(union_only)) {
     out.insert(out.end(), points.begin(), points.end());
     return;
@@ -199,9 +214,12 @@ void ChannelCurve::append_sample_points(bool union_only, double tolerance, std::
         // One tick before the change, still holding the previous value.
         const Ticks before = points[k].tick - Ticks{1};
         const double seconds = points[k].seconds - 1e-7;
-        if (seconds > points[k - 1].seconds && before > points[k - 1].tick) out.push_back(SamplePoint{seconds, before});
+        if (seconds > points[k - 1].seconds && before > points[k - 1].tick) {
+          check_points(out.size() + 1 + points.size() - k, max_points);
+          out.push_back(SamplePoint{seconds, before});
+        }
       } else {
-        bisect(points[k - 1].seconds, points[k].seconds, 0, tolerance, out);
+        bisect(points[k - 1].seconds, points[k].seconds, 0, tolerance, max_points, out);
       }
     }
     out.push_back(points[k]);

@@ -32,7 +32,7 @@ class KeyTimeCache {
   // Throws ImportError (InvalidAnimation) naming the animation and sampler: input not float
   // SCALAR, no keys, times not finite or not strictly increasing.
   std::shared_ptr<const KeyTimes> times(const GltfAsset& asset, std::uint32_t animation, std::uint32_t sampler,
-                                        const ImportLimits& limits);
+                                        ImportBudget& budget);
 
  private:
   std::map<std::uint32_t, std::shared_ptr<const KeyTimes>> by_accessor_;
@@ -45,7 +45,7 @@ class ChannelCurve {
   // (InvalidAnimation) naming the animation and sampler: bad key times (KeyTimeCache), output
   // count not keys * width (* 3 for CUBICSPLINE), non-finite outputs.
   ChannelCurve(const GltfAsset& asset, std::uint32_t animation, std::uint32_t sampler, std::size_t width,
-               bool rotation, const ImportLimits& limits, KeyTimeCache& times);
+               bool rotation, ImportBudget& budget, KeyTimeCache& times);
 
   SamplerInterpolation interpolation() const noexcept { return interpolation_; }
   std::size_t width() const noexcept { return width_; }
@@ -69,14 +69,16 @@ class ChannelCurve {
   // The points the player needs: every key; unless union_only, STEP gets a point one tick before
   // each change (holding the old value) and CUBICSPLINE intervals are bisected until the
   // linear/slerp interpolation of neighbouring points is within tolerance of the curve.
-  void append_sample_points(bool union_only, double tolerance, std::vector<SamplePoint>& out) const;
+  // Throws ImportError(LimitExceeded) as soon as `out` would hold more than max_points.
+  void append_sample_points(bool union_only, double tolerance, std::size_t max_points,
+                            std::vector<SamplePoint>& out) const;
 
  private:
   bool cubic() const noexcept { return interpolation_ == SamplerInterpolation::CubicSpline; }
   std::size_t stride() const noexcept { return cubic() ? 3 * width_ : width_; }
   double chord_error(double a, double b, const std::vector<double>& va, const std::vector<double>& vb,
                      double at) const;
-  void bisect(double a, double b, int depth, double tolerance, std::vector<SamplePoint>& out) const;
+  void bisect(double a, double b, int depth, double tolerance, std::size_t max_points, std::vector<SamplePoint>& out) const;
 
   SamplerInterpolation interpolation_;
   std::size_t width_;

@@ -32,15 +32,27 @@ std::string animation_name(const Document& doc, std::size_t index, const std::se
 }
 
 // The largest input time over every sampler of the animation (validated through the cache).
-double animation_duration(const GltfAsset& asset, std::uint32_t index, const ImportLimits& limits, KeyTimeCache& cache) {
+double animation_duration(const GltfAsset& asset, std::uint32_t index, ImportBudget& budget, KeyTimeCache& cache) {
   double duration = 0.0;
   for (std::uint32_t s = 0; s < asset.document.animations[index].samplers.size(); ++s) {
-    duration = std::max(duration, cache.times(asset, index, s, limits)->seconds.back());
+    duration = std::max(duration, cache.times(asset, index, s, budget)->seconds.back());
   }
   return duration;
 }
 
-BoneTrack build_track(const Target& target, const Trs& bind, const ImportOptions& options, std::uint64_t& key_budget) {
+// Checks the key count against max_animation_keys (what remains of it in key_budget) and
+// charges the keys' bytes, before they are allocated.
+void reserve_keys(std::size_t keys, const ImportOptions& options, std::uint64_t& key_budget, ImportBudget& budget) {
+  if (keys > key_budget) {
+    throw ImportError(ImportErrorCode::LimitExceeded, "animation keys exceed ImportLimits::max_animation_keys (" +
+                                                          std::to_string(options.limits.max_animation_keys) + ")");
+  }
+  key_budget -= keys;
+  budget.charge(std::uint64_t(keys) * sizeof(Keyframe), "animation keys");
+}
+
+BoneTrack build_track(const Target& target, const Trs& bind, const ImportOptions& options, std::uint64_t& key_budget,
+                      ImportBudget& budget) {
   std::vector<SamplePoint> points;
   // Usual case: the node's channels share one input and need no extra points: its keys it is.
   const KeyTimes* shared = nullptr;
@@ -54,11 +66,7 @@ BoneTrack build_track(const Target& target, const Trs& bind, const ImportOptions
     points = merge_sample_points(shared->points, {0});
     if (points.size() == shared->points.size()) {
       // No two keys share a tick: every point is a key, and key k's values are used as stored.
-      if (points.size() > key_budget) {
-        throw ImportError(ImportErrorCode::LimitExceeded, "animation keys exceed ImportLimits::max_animation_keys (" +
-                                                              std::to_string(options.limits.max_animation_keys) + ")");
-      }
-      key_budget -= points.size();
+      reserve_keys(points.size(), options, key_budget, budget);
       BoneTrack track;
       track.bone_index = target.bone;
       track.keys.resize(points.size());
@@ -79,16 +87,11 @@ BoneTrack build_track(const Target& target, const Trs& bind, const ImportOptions
     for (const ChannelCurve* curve : target.curves) {
       if (curve == nullptr) continue;
       runs.push_back(points.size());
-      curve->append_sample_points(options.union_only, options.curve_tolerance, points);
+      curve->append_sample_points(options.union_only, options.curve_tolerance, static_cast<std::size_t>(key_budget), points);
     }
     points = merge_sample_points(std::move(points), runs);
   }
-  if (points.size() > key_budget) {
-    throw ImportError(ImportErrorCode::LimitExceeded,
-                      "animation keys exceed ImportLimits::max_animation_keys (" +
-                          std::to_string(options.limits.max_animation_keys) + ")");
-  }
-  key_budget -= points.size();
+  reserve_keys(points.size(), options, key_budget, budget);
   BoneTrack track;
   track.bone_index = target.bone;
   track.keys.resize(points.size());
@@ -140,8 +143,8 @@ MorphWeightTrack weight_track(const ChannelCurve& curve) {
 
 }  // namespace
 
-void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const ImportOptions& options, Model& model,
-                        std::vector<Diagnostic>& diagnostics) {
+void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const ImportOptions& options,
+                        ImportBudget& budget, Model& model, std::vector<Diagnostic>& diagnostics) {
   const Document& doc = asset.document;
   // Per skin: file node -> palette index (joints may lie outside the scene).
   std::vector<std::map<std::uint32_t, int>> joint_of(model.skins.size());
@@ -169,7 +172,7 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
     out.name = animation_name(doc, a, used_names);
     used_names.insert(out.name);
     KeyTimeCache key_times;
-    out.duration = ticks_from_seconds(animation_duration(asset, ai, options.limits, key_times));
+    out.duration = ticks_from_seconds(animation_duration(asset, ai, budget, key_times));
     out.scene_clip.name = out.name;
     out.scene_clip.duration = out.duration;
     out.scene_clip.target_space = ClipTargetSpace::SceneNode;
@@ -198,7 +201,7 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
                          here + " targets node " + std::to_string(channel.node) + ", outside the scene");
           continue;
         }
-        curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, count, false, options.limits, key_times));
+        curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, count, false, budget, key_times));
         MorphWeightTrack track = weight_track(*curves.back());
         for (std::size_t m = 0; m < model.meshes.size(); ++m) {
           if (model.meshes[m].parent_bone == bone && model.meshes[m].source_mesh == static_cast<int>(mesh)) {
@@ -231,7 +234,7 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
         continue;
       }
       curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, path == kRotation ? 4 : 3,
-                                                      path == kRotation, options.limits, key_times));
+                                                      path == kRotation, budget, key_times));
       for (const auto& key : keys) {
         Target& target = targets[key];
         target.skin = key.first;
@@ -248,7 +251,7 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
 
     std::vector<AnimationClip> skin_clips(model.skins.size());
     for (const auto& [key, target] : targets) {
-      BoneTrack track = build_track(target, graph.local_trs[target.node], options, key_budget);
+      BoneTrack track = build_track(target, graph.local_trs[target.node], options, key_budget, budget);
       if (target.skin < 0) {
         out.scene_clip.tracks.push_back(std::move(track));
       } else {

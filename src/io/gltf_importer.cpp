@@ -122,6 +122,8 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
   Model model;
   std::vector<Diagnostic>& diagnostics = model.diagnostics;
   const gltf::SceneGraph graph = gltf::build_scene_graph(doc, options.scene);
+  // Everything this import allocates counts against max_total_bytes (ImportBudget).
+  ImportBudget budget(options.limits);
 
   // G1: bones.
   model.bones.resize(graph.bone_to_node.size());
@@ -185,7 +187,7 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
     }
     for (std::uint32_t p = 0; p < source.primitives.size(); ++p) {
       gltf::PartRequest request{mesh_index, p, mesh.skin >= 0 ? &skinning : nullptr, &mesh.morph_weights};
-      ModelMeshPart part = gltf::build_part(asset, request, options.limits, diagnostics);
+      ModelMeshPart part = gltf::build_part(asset, request, budget, diagnostics);
       const std::uint32_t material = source.primitives[p].material;
       const std::size_t material_slot = material == kNone ? materials.size() - 1 : material;
       part.material = materials[material_slot];
@@ -201,7 +203,7 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
   }
   for (gltf::BuiltSkin& b : built) model.skins.push_back(std::move(b.skin));
 
-  gltf::extract_animations(asset, graph, options, model, diagnostics);
+  gltf::extract_animations(asset, graph, options, budget, model, diagnostics);
 
   if (options.unit_scale != 1.f) apply_unit_scale(model, options.unit_scale);  // G18
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2

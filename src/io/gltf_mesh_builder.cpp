@@ -34,7 +34,7 @@ struct Where {
 // Reads a float attribute (normalized integers decoded), checking its type and count.
 std::vector<float> read_attribute_floats(const GltfAsset& asset, const Where& where, const char* semantic,
                                          std::uint32_t accessor, std::initializer_list<AccessorType> types,
-                                         std::uint64_t count, const ImportLimits& limits) {
+                                         std::uint64_t count, ImportBudget& budget) {
   const Accessor& a = asset.document.accessors[accessor];
   bool type_ok = false;
   for (AccessorType t : types) type_ok = type_ok || a.type == t;
@@ -47,7 +47,7 @@ std::vector<float> read_attribute_floats(const GltfAsset& asset, const Where& wh
                     std::to_string(count));
   }
   std::vector<float> out;
-  read_accessor_floats(asset, accessor, limits, out);
+  read_accessor_floats(asset, accessor, budget, out);
   return out;
 }
 
@@ -78,7 +78,7 @@ std::size_t morph_target_count(const Document& document, std::uint32_t mesh) noe
   return m.primitives.empty() ? 0 : m.primitives[0].targets.size();
 }
 
-ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, const ImportLimits& limits,
+ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, ImportBudget& budget,
                          std::vector<Diagnostic>& diagnostics) {
   const Document& doc = asset.document;
   const Primitive& prim = doc.meshes[request.mesh].primitives[request.primitive];
@@ -91,10 +91,10 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, con
   const auto floats = [&](const char* semantic, std::initializer_list<AccessorType> types) {
     const std::uint32_t accessor = prim.find(semantic);
     return accessor == kNone ? std::vector<float>{}
-                             : read_attribute_floats(asset, where, semantic, accessor, types, n, limits);
+                             : read_attribute_floats(asset, where, semantic, accessor, types, n, budget);
   };
   const std::vector<float> positions = read_attribute_floats(asset, where, "POSITION", position_accessor,
-                                                             {AccessorType::Vec3}, n, limits);
+                                                             {AccessorType::Vec3}, n, budget);
   std::vector<float> normals = floats("NORMAL", {AccessorType::Vec3});
   std::vector<float> tangents = floats("TANGENT", {AccessorType::Vec4});
   const std::vector<float> uv0 = floats("TEXCOORD_0", {AccessorType::Vec2});
@@ -112,8 +112,8 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, con
     if (jacc.type != AccessorType::Vec4 || jacc.count != n) {
       fail(where, "JOINTS_0 accessor " + std::to_string(ja) + " must be VEC4 with " + std::to_string(n) + " elements");
     }
-    read_accessor_uints(asset, ja, limits, joints);
-    weights = read_attribute_floats(asset, where, "WEIGHTS_0", wa, {AccessorType::Vec4}, n, limits);
+    read_accessor_uints(asset, ja, budget, joints);
+    weights = read_attribute_floats(asset, where, "WEIGHTS_0", wa, {AccessorType::Vec4}, n, budget);
     const std::vector<int>& map = *request.skinning->source_to_palette;
     std::size_t renormalised = 0;
     for (std::size_t v = 0; v < n; ++v) {
@@ -146,7 +146,7 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, con
   if (prim.indices != kNone) {
     const Accessor& ia = doc.accessors[prim.indices];
     if (ia.type != AccessorType::Scalar) fail(where, "indices accessor " + std::to_string(prim.indices) + " is not SCALAR");
-    read_accessor_uints(asset, prim.indices, limits, indices);
+    read_accessor_uints(asset, prim.indices, budget, indices);
     for (std::size_t i = 0; i < indices.size(); ++i) {
       if (indices[i] >= n) {
         fail(where, "index " + std::to_string(i) + " = " + std::to_string(indices[i]) + " is not below the vertex count " +
@@ -175,7 +175,7 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, con
                                                               : nullptr;
       if (slot == nullptr) continue;  // other target attributes are not morphed
       *slot = read_attribute_floats(asset, where, ("target " + std::to_string(t) + " " + attr.semantic).c_str(),
-                                    attr.accessor, {AccessorType::Vec3}, n, limits);
+                                    attr.accessor, {AccessorType::Vec3}, n, budget);
     }
   }
 
@@ -230,6 +230,8 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, con
     }
   }
   part.layout.stride = offset;
+  // The interleaved vertices, and as much again when morph targets keep a base copy.
+  budget.charge(std::uint64_t(count) * part.layout.stride * (deltas.empty() ? 1 : 2), where());
   part.vertex_bytes.resize(count * part.layout.stride);
   std::span<std::byte> bytes(part.vertex_bytes);
   // One pass per attribute: `width` floats per source vertex into its slot (a compile-time width,

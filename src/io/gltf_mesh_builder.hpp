@@ -29,7 +29,7 @@ struct PartRequest {
 // type, index >= vertex count, unknown mode, JOINTS_0 value beyond the skin's joints),
 // accessor errors from the reader. Irregularities it repairs are added to diagnostics
 // (skin weights renormalised, tangents or normal deltas ignored without normals).
-ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, const ImportLimits& limits,
+ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, ImportBudget& budget,
                          std::vector<Diagnostic>& diagnostics);
 
 // Number of morph targets of a mesh (its first primitive's; glTF requires all to agree).

@@ -26,6 +26,20 @@ std::string part_name(std::size_t mesh, std::size_t part) {
   return "mesh " + std::to_string(mesh) + " part " + std::to_string(part);
 }
 
+// Every JOINTS_0 value of the vertices must name a bone of the skin that draws them.
+void check_joints(std::span<const std::byte> bytes, const VertexLayout& layout, int palette_size, const std::string& where) {
+  const auto joints = attribute_view<glm::u16vec4>(bytes, layout, VertexAttribute::Joints0);
+  for (std::size_t v = 0; v < joints.size(); ++v) {
+    const glm::u16vec4 j = joints.load(v);
+    for (int c = 0; c < 4; ++c) {
+      if (j[c] >= palette_size) {
+        fail(where + ": vertex " + std::to_string(v) + " joint " + std::to_string(j[c]) +
+             " is not below the skin's bone_count " + std::to_string(palette_size));
+      }
+    }
+  }
+}
+
 void validate_part(const ModelMeshPart& part, std::size_t m, std::size_t p, int palette_size) {
   if (std::string problem = part.layout.problem(); !problem.empty()) fail(part_name(m, p) + ": " + problem);
   if (part.vertex_bytes.size() % part.layout.stride != 0) {
@@ -47,16 +61,7 @@ void validate_part(const ModelMeshPart& part, std::size_t m, std::size_t p, int 
     if (!part.layout.has(VertexAttribute::Joints0) || !part.layout.has(VertexAttribute::Weights0)) {
       fail(part_name(m, p) + ": skinned but its layout has no joints0/weights0");
     }
-    const auto joints = attribute_view<glm::u16vec4>(part.vertex_bytes, part.layout, VertexAttribute::Joints0);
-    for (std::size_t v = 0; v < n; ++v) {
-      const glm::u16vec4 j = joints.load(v);
-      for (int c = 0; c < 4; ++c) {
-        if (j[c] >= palette_size) {
-          fail(part_name(m, p) + ": vertex " + std::to_string(v) + " joint " + std::to_string(j[c]) +
-               " is not below the skin's bone_count " + std::to_string(palette_size));
-        }
-      }
-    }
+    check_joints(part.vertex_bytes, part.layout, palette_size, part_name(m, p));
     if (!part.skinned_material) fail(part_name(m, p) + ": skinned but has no skinned_material");
     if (part.skinned_material->max_bones() < palette_size) {
       fail(part_name(m, p) + ": skinned material holds " + std::to_string(part.skinned_material->max_bones()) +
@@ -72,6 +77,7 @@ void validate_part(const ModelMeshPart& part, std::size_t m, std::size_t p, int 
     if (part.morph->base_vertex_bytes.size() != part.vertex_bytes.size() || !(part.morph->layout == part.layout)) {
       fail(part_name(m, p) + ": morph base vertices do not match the part's vertices and layout");
     }
+    if (palette_size >= 0) check_joints(part.morph->base_vertex_bytes, part.layout, palette_size, part_name(m, p) + " morph base");
   }
 }
 
@@ -143,9 +149,31 @@ void validate(const Model& model) {
       fail("skin " + std::to_string(s) + " palette_to_scene has " + std::to_string(skin.palette_to_scene.size()) +
            " entries for " + std::to_string(skin.data.bone_count) + " joints");
     }
+    for (std::size_t p = 0; p < skin.palette_to_scene.size(); ++p) {
+      const int bone = skin.palette_to_scene[p];
+      if (bone < -1 || bone >= static_cast<int>(bones)) {
+        fail("skin " + std::to_string(s) + " palette_to_scene[" + std::to_string(p) + "] = " + std::to_string(bone) +
+             " names no bone");
+      }
+    }
+    for (std::size_t b = 0; b < skin.scene_to_palette.size(); ++b) {
+      const int p = skin.scene_to_palette[b];
+      if (p < -1 || p >= skin.data.bone_count) {
+        fail("skin " + std::to_string(s) + " scene_to_palette[" + std::to_string(b) + "] = " + std::to_string(p) +
+             " names no palette entry");
+      }
+    }
+    for (const auto& [name, clip] : skin.data.animation_clips) {
+      if (clip.target_space != ClipTargetSpace::JointPalette) {
+        fail("skin " + std::to_string(s) + " clip '" + name + "' does not target the joint palette");
+      }
+    }
   }
   for (std::size_t a = 0; a < model.animations.size(); ++a) {
     const ModelAnimation& anim = model.animations[a];
+    if (anim.scene_clip.target_space != ClipTargetSpace::SceneNode) {
+      fail("animation " + std::to_string(a) + " scene_clip does not target scene nodes");
+    }
     try {
       validate_clip(anim.scene_clip);
       for (const MorphWeightChannel& ch : anim.morph_channels) validate(ch.track);

@@ -1,5 +1,8 @@
 #pragma once
 // Finiteness checks used by every validator (NaN or Inf in keys and matrices is refused).
+// Inline and branch-free: validators run them over every key of every clip.
+#include <cmath>
+
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
@@ -7,10 +10,16 @@
 
 namespace marrow {
 
-bool is_finite(float v) noexcept;
-bool is_finite(const glm::vec3& v) noexcept;
-bool is_finite(const glm::vec4& v) noexcept;
-bool is_finite(const glm::quat& q) noexcept;
-bool is_finite(const glm::mat4& m) noexcept;
+// x - x is 0 for every finite x and NaN for NaN and +-Inf.
+inline bool is_finite(float v) noexcept { return v - v == 0.f; }
+inline bool is_finite(const glm::vec3& v) noexcept { return (v.x - v.x) + (v.y - v.y) + (v.z - v.z) == 0.f; }
+inline bool is_finite(const glm::vec4& v) noexcept {
+  return (v.x - v.x) + (v.y - v.y) + (v.z - v.z) + (v.w - v.w) == 0.f;
+}
+inline bool is_finite(const glm::quat& q) noexcept { return is_finite(glm::vec4(q.x, q.y, q.z, q.w)); }
+inline bool is_finite(const glm::mat4& m) noexcept {
+  const glm::vec4 sum = (m[0] - m[0]) + (m[1] - m[1]) + (m[2] - m[2]) + (m[3] - m[3]);
+  return sum.x + sum.y + sum.z + sum.w == 0.f;
+}
 
 }  // namespace marrow

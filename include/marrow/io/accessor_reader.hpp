@@ -25,4 +25,9 @@ void read_accessor_floats(const GltfAsset& asset, std::uint32_t accessor, const 
 void read_accessor_uints(const GltfAsset& asset, std::uint32_t accessor, const ImportLimits& limits,
                          std::vector<std::uint32_t>& out);
 
+// The same, charging the decoded size to an import's running budget first.
+void read_accessor_floats(const GltfAsset& asset, std::uint32_t accessor, ImportBudget& budget, std::vector<float>& out);
+void read_accessor_uints(const GltfAsset& asset, std::uint32_t accessor, ImportBudget& budget,
+                         std::vector<std::uint32_t>& out);
+
 }  // namespace marrow::gltf

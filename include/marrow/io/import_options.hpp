@@ -2,6 +2,7 @@
 // What an import may do: which scene, how clips are resampled, the palette policy, and the
 // resource limits that keep a hostile file from taking unbounded memory or time.
 #include <cstdint>
+#include <string_view>
 
 namespace marrow {
 
@@ -14,6 +15,23 @@ struct ImportLimits {
   std::uint64_t max_accessor_elements = 1ull << 28;  // elements of one accessor (count)
   std::uint64_t max_animation_keys = 50'000'000;     // keys over all animation samplers
   std::uint32_t max_json_depth = 64;                 // nesting of JSON objects and arrays
+};
+
+// A running account of what one import allocates (decoded accessors, vertices, keys) against
+// ImportLimits::max_total_bytes, so many medium allocations cannot add up to an unbounded one.
+// Each charge happens before the allocation it stands for.
+class ImportBudget {
+ public:
+  explicit ImportBudget(const ImportLimits& limits) noexcept : limits_(limits) {}
+  const ImportLimits& limits() const noexcept { return limits_; }
+  std::uint64_t used() const noexcept { return used_; }
+  // Throws ImportError(LimitExceeded) naming `what`, the bytes and max_total_bytes when the
+  // running total would pass the limit.
+  void charge(std::uint64_t bytes, std::string_view what);
+
+ private:
+  ImportLimits limits_;
+  std::uint64_t used_ = 0;
 };
 
 enum class PalettePolicy {

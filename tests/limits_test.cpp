@@ -1,0 +1,161 @@
+// Resource limits: a small hostile file that declares huge sizes is refused with
+// ImportError(LimitExceeded or a bounds code) before anything large is allocated. This binary
+// replaces the global operator new to record the largest single allocation and the total, so
+// the check is on memory, not on timing.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "marrow/core/import_error.hpp"
+#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/native_format.hpp"
+
+namespace {
+
+std::atomic<std::size_t> g_largest{0};
+std::atomic<std::size_t> g_total{0};
+std::atomic<bool> g_counting{false};
+
+void* counted(std::size_t size) {
+  if (g_counting) {
+    g_total += size;
+    std::size_t seen = g_largest.load();
+    while (size > seen && !g_largest.compare_exchange_weak(seen, size)) {
+    }
+  }
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) { return counted(size); }
+void* operator new[](std::size_t size) { return counted(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace marrow {
+namespace {
+
+struct Allocation {
+  std::size_t largest = 0, total = 0;
+};
+
+// Runs f with allocation counting; returns the ImportError code it threw.
+template <class F>
+ImportErrorCode refused(F&& f, Allocation& a, std::string* message = nullptr) {
+  g_largest = 0;
+  g_total = 0;
+  g_counting = true;
+  ImportErrorCode code = ImportErrorCode::IoError;
+  bool threw = false;
+  try {
+    f();
+  } catch (const ImportError& e) {
+    code = e.code();
+    threw = true;
+    if (message) *message = e.what();
+  }
+  g_counting = false;
+  a.largest = g_largest;
+  a.total = g_total;
+  EXPECT_TRUE(threw) << "accepted";
+  return code;
+}
+
+std::span<const std::byte> bytes_of(const std::string& s) {
+  return std::span<const std::byte>(reinterpret_cast<const std::byte*>(s.data()), s.size());
+}
+
+constexpr std::size_t kSmall = 1u << 20;  // nothing near the declared sizes may be allocated
+
+TEST(Limits, AccessorOf10To12ElementsIsRefusedWithoutALargeAllocation) {
+  // About 600 bytes: one triangle mesh whose POSITION accessor claims 10^12 elements.
+  const std::string json = R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],
+    "nodes":[{"mesh":0}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+    "accessors":[{"componentType":5126,"count":1000000000000,"type":"VEC3","min":[0,0,0],"max":[1,1,1]}],
+    "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]})";
+  ASSERT_LT(json.size(), 1024u);
+  Allocation a;
+  std::string message;
+  EXPECT_EQ(refused([&] { import_gltf(bytes_of(json)); }, a, &message), ImportErrorCode::LimitExceeded);
+  EXPECT_NE(message.find("max_accessor_elements"), std::string::npos) << message;
+  EXPECT_LT(a.largest, kSmall);
+  EXPECT_LT(a.total, 4 * kSmall);
+}
+
+TEST(Limits, BufferOfAPetabyteIsRefusedWithoutALargeAllocation) {
+  const std::string json = R"({"asset":{"version":"2.0"},"buffers":[{"byteLength":1000000000000000,"uri":"x.bin"}]})";
+  Allocation a;
+  std::string message;
+  const auto code = refused([&] { import_gltf(bytes_of(json)); }, a, &message);
+  EXPECT_TRUE(code == ImportErrorCode::LimitExceeded) << message;
+  EXPECT_LT(a.largest, kSmall);
+}
+
+TEST(Limits, EveryLimitIsNamedWhenExceeded) {
+  ImportOptions tight;
+  tight.limits.max_nodes = 2;
+  const std::string nodes = R"({"asset":{"version":"2.0"},"nodes":[{},{},{}]})";
+  Allocation a;
+  std::string message;
+  EXPECT_EQ(refused([&] { import_gltf(bytes_of(nodes), tight); }, a, &message), ImportErrorCode::LimitExceeded);
+  EXPECT_NE(message.find("max_nodes"), std::string::npos) << message;
+  tight = {};
+  tight.limits.max_file_bytes = 10;
+  EXPECT_EQ(refused([&] { import_gltf(bytes_of(nodes), tight); }, a, &message), ImportErrorCode::LimitExceeded);
+  EXPECT_NE(message.find("max_file_bytes"), std::string::npos) << message;
+  tight = {};
+  tight.limits.max_json_depth = 2;  // the root object, then the nodes array: {} is one too deep
+  EXPECT_EQ(refused([&] { import_gltf(bytes_of(nodes), tight); }, a, &message), ImportErrorCode::InvalidJson);
+  EXPECT_NE(message.find("max_json_depth"), std::string::npos) << message;
+  tight = {};
+  tight.limits.max_animation_keys = 2;
+  const std::string keys = R"({"asset":{"version":"2.0"},"nodes":[{}],"scenes":[{"nodes":[0]}],
+    "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"SCALAR","min":[0],"max":[2]},
+                 {"bufferView":0,"componentType":5126,"count":1,"type":"VEC3"}],
+    "bufferViews":[{"buffer":0,"byteLength":12}],
+    "animations":[{"channels":[{"sampler":0,"target":{"node":0,"path":"translation"}}],
+                   "samplers":[{"input":0,"output":1}]}],
+    "buffers":[{"byteLength":12,"uri":"data:application/octet-stream;base64,AAAAAAAAgD8AAABA"}]})";
+  EXPECT_EQ(refused([&] { import_gltf(bytes_of(keys), tight); }, a, &message), ImportErrorCode::LimitExceeded);
+  EXPECT_NE(message.find("max_animation_keys"), std::string::npos) << message;
+}
+
+TEST(Limits, DeepJsonIsRefusedWithoutRecursionOrLargeAllocation) {
+  const std::string json = "{\"asset\":{\"version\":\"2.0\"},\"extras\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  Allocation a;
+  EXPECT_EQ(refused([&] { import_gltf(bytes_of(json)); }, a), ImportErrorCode::InvalidJson);
+  EXPECT_LT(a.largest, 8 * kSmall);  // the JSON parser's own buffers scale with the 200 KB input
+}
+
+TEST(Limits, NativeFileDeclaringHugeCountsIsRefusedWithoutALargeAllocation) {
+  // A valid native file, then every 8-byte word overwritten with a huge count in turn: each
+  // variant must be refused (or load) without allocating anything near that size.
+  Model model;
+  model.bones.push_back(ModelBone{"root", -1, glm::mat4(1.f), -1});
+  std::vector<std::byte> bytes = write_native(model);
+  for (std::size_t at = 8; at + 8 <= bytes.size(); at += 4) {
+    std::vector<std::byte> hostile = bytes;
+    const std::uint64_t huge = 1ull << 40;
+    std::memcpy(hostile.data() + at, &huge, 8);
+    g_largest = 0;
+    g_counting = true;
+    try {
+      (void)read_native(hostile);
+    } catch (const ImportError&) {
+    }
+    g_counting = false;
+    EXPECT_LT(g_largest.load(), kSmall) << "word at byte " << at;
+  }
+}
+
+}  // namespace
+}  // namespace marrow
