@@ -113,8 +113,9 @@ TEST(Limits, EveryLimitIsNamedWhenExceeded) {
   EXPECT_EQ(refused([&] { import_gltf(bytes_of(nodes), tight); }, a, &message), ImportErrorCode::LimitExceeded);
   EXPECT_NE(message.find("max_file_bytes"), std::string::npos) << message;
   tight = {};
-  tight.limits.max_json_depth = 2;  // the root object, then the nodes array: {} is one too deep
-  EXPECT_EQ(refused([&] { import_gltf(bytes_of(nodes), tight); }, a, &message), ImportErrorCode::InvalidJson);
+  tight.limits.max_json_depth = 3;
+  const std::string deep = R"({"asset":{"version":"2.0"},"extras":[[[1]]]})";  // four levels
+  EXPECT_EQ(refused([&] { import_gltf(bytes_of(deep), tight); }, a, &message), ImportErrorCode::InvalidJson);
   EXPECT_NE(message.find("max_json_depth"), std::string::npos) << message;
   tight = {};
   tight.limits.max_animation_keys = 2;
