@@ -13,6 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
   marrow::AssimpOptions options;
   options.import = marrow::fuzz::options();
+  // In process: coverage and sanitizers must see the conversion code (a child's are invisible).
+  options.isolation = marrow::AssimpOptions::Isolation::InProcess;
   marrow::Model model;
   try {
     model = marrow::import_assimp(bytes, "dae", options);

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "assimp_clips.hpp"
+#include "assimp_isolation.hpp"
 #include "assimp_mesh.hpp"
 #include "assimp_scene.hpp"
 #include "assimp_skin.hpp"
@@ -227,8 +228,7 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
 // Runs Assimp (which reports failure as a null scene, and is not meant to throw, but a hostile
 // file may still make it throw) and builds the model; every ImportError names `where`.
 template <class Read>
-Model import_with(const std::string& where, const AssimpOptions& options, Read read) {
-  check_options(options);
+Model import_in_process(const std::string& where, const AssimpOptions& options, Read read) {
   Assimp::Importer importer;
   configure(importer, options);
   const aiScene* scene = nullptr;
@@ -245,6 +245,20 @@ Model import_with(const std::string& where, const AssimpOptions& options, Read r
   } catch (const ImportError& e) {
     throw ImportError(e.code(), where + ": " + e.detail());
   }
+}
+
+// import_in_process, in a limited child process unless the options ask otherwise.
+template <class Read>
+Model import_with(const std::string& where, const AssimpOptions& options, Read read) {
+  check_options(options);
+  if (options.isolation == AssimpOptions::Isolation::ChildProcess && detail::can_isolate()) {
+    // The native copy coming back is bounded by the total budget, not by the source file's size.
+    ImportLimits read_limits = options.import.limits;
+    read_limits.max_file_bytes = std::max(read_limits.max_file_bytes, read_limits.max_total_bytes);
+    return detail::import_in_child(where, {options.worker_memory_bytes, options.worker_cpu_seconds}, read_limits,
+                                   [&] { return import_in_process(where, options, read); });
+  }
+  return import_in_process(where, options, read);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 //
 // Thread safety: each call uses its own Assimp::Importer; calls may run concurrently.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -42,6 +43,17 @@ struct AssimpOptions {
   // Assimp invents a bone-visualisation mesh for files that hold a skeleton but no geometry
   // (Collada, BVH). Off by default: marrow imports what the file holds.
   bool skeleton_meshes = false;
+
+  // Assimp's parsers are third-party code that can, on a hostile file, allocate without bound,
+  // spin, or crash. By default (on POSIX) each import runs Assimp in a child process limited to
+  // worker_memory_bytes of address space and worker_cpu_seconds of CPU; the child returns the
+  // model in marrow's native format, which the caller's process reads with its own validating
+  // reader. A worker that dies or hits a limit is an ImportError (ExternalImporter) instead of
+  // the end of the caller's process. InProcess skips the child (faster, trusted files only).
+  enum class Isolation { ChildProcess, InProcess };
+  Isolation isolation = Isolation::ChildProcess;
+  std::uint64_t worker_memory_bytes = 4ull << 30;
+  unsigned worker_cpu_seconds = 120;
 };
 
 // A file; files it references (textures, .mtl, .bin) are read by Assimp next to it. Throws

@@ -1,0 +1,76 @@
+// The child-process isolation used for Assimp imports: a worker that runs out of memory,
+// crashes or hits a CPU limit becomes an ImportError; a model it imports comes back intact
+// through the native format.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <vector>
+
+#include "../src/io/assimp_isolation.hpp"
+#include "marrow/core/import_error.hpp"
+#include "marrow/model/demo_character.hpp"
+#include "marrow/model/animator.hpp"
+
+namespace marrow {
+namespace {
+
+TEST(AssimpIsolation, ModelsComeBackThroughTheNativeFormat) {
+  if (!detail::can_isolate()) GTEST_SKIP() << "no fork() here";
+  const Model model = detail::import_in_child("demo", {}, {}, [] { return make_demo_character(); });
+  const Model original = make_demo_character();
+  ASSERT_EQ(model.bones.size(), original.bones.size());
+  Animator a(model), b(original);
+  a.play("Wave");
+  b.play("Wave");
+  a.update(ticks_from_seconds(0.7));
+  b.update(ticks_from_seconds(0.7));
+  for (std::size_t i = 0; i < model.bones.size(); ++i) {
+    EXPECT_EQ(a.absolute_bone_transforms()[i], b.absolute_bone_transforms()[i]);
+  }
+}
+
+TEST(AssimpIsolation, ErrorsOfTheWorkerKeepTheirCodeAndMessage) {
+  if (!detail::can_isolate()) GTEST_SKIP() << "no fork() here";
+  try {
+    detail::import_in_child("x", {}, {}, []() -> Model { throw ImportError(ImportErrorCode::InvalidMesh, "x: mesh 3 is bad"); });
+    ADD_FAILURE() << "no error";
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), ImportErrorCode::InvalidMesh);
+    EXPECT_EQ(e.detail(), "x: mesh 3 is bad");
+  }
+}
+
+TEST(AssimpIsolation, ACrashInTheWorkerIsAnImportError) {
+  if (!detail::can_isolate()) GTEST_SKIP() << "no fork() here";
+  try {
+    detail::import_in_child("crash.dae", {}, {}, []() -> Model {
+      std::raise(SIGSEGV);
+      return Model{};
+    });
+    ADD_FAILURE() << "no error";
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), ImportErrorCode::ExternalImporter);
+    EXPECT_NE(std::string(e.what()).find("signal"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("crash.dae"), std::string::npos) << e.what();
+  }
+}
+
+#if !defined(__SANITIZE_ADDRESS__)
+TEST(AssimpIsolation, UnboundedAllocationHitsTheWorkersMemoryLimit) {
+  if (!detail::can_isolate()) GTEST_SKIP() << "no fork() here";
+  detail::WorkerLimits limits;
+  limits.memory_bytes = 256u << 20;
+  try {
+    detail::import_in_child("hog.dae", limits, {}, []() -> Model {
+      std::vector<std::vector<char>> hog;
+      for (;;) hog.emplace_back(16u << 20, 'x');  // 16 MiB at a time, forever
+    });
+    ADD_FAILURE() << "no error";
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), ImportErrorCode::ExternalImporter);
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace marrow
