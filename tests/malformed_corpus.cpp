@@ -202,6 +202,14 @@ std::vector<MalformedFile> malformed_corpus() {
         std::memcpy(a.buffers[0].data() + accessor_offset(a, joints), &big, 2);
       }),
       C::InvalidMesh, "JOINTS_0 value 5 for a 2-joint skin");
+  add("mesh_nan_position.gltf", edited_gltf([](auto& a) {
+        write_float(a, a.document.meshes[0].primitives[0].find("POSITION"), 4, std::nanf(""));
+      }),
+      C::InvalidMesh, "vertex 1 has a NaN y (glTF forbids NaN and infinities in accessors)");
+  add("mesh_inf_weight.gltf", edited_gltf([](auto& a) {
+        write_float(a, a.document.meshes[0].primitives[0].find("WEIGHTS_0"), 8, INFINITY);
+      }),
+      C::InvalidMesh, "vertex 2 has an infinite weight");
 
   // Node graph and skins.
   add("graph_cycle.gltf", edited_gltf([](auto& a) { a.document.nodes[1].children.push_back(0); }), C::InvalidNodeGraph,

@@ -1,5 +1,6 @@
 #include "gltf_mesh_builder.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -9,6 +10,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/io/accessor_reader.hpp"
@@ -48,6 +50,13 @@ std::vector<float> read_attribute_floats(const GltfAsset& asset, const Where& wh
   }
   std::vector<float> out;
   read_accessor_floats(asset, accessor, budget, out);
+  // glTF forbids NaN and infinities in accessor data; one would poison every pose and bound.
+  if (!all_finite(out)) {
+    const std::size_t bad = static_cast<std::size_t>(std::find_if(out.begin(), out.end(), [](float v) { return !std::isfinite(v); }) - out.begin());
+    fail(where, std::string(semantic) + " accessor " + std::to_string(accessor) + ": vertex " +
+                    std::to_string(bad / std::max<std::size_t>(out.size() / std::max<std::uint64_t>(count, 1), 1)) +
+                    " has a value that is not finite");
+  }
   return out;
 }
 

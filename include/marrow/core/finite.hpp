@@ -1,7 +1,10 @@
 #pragma once
 // Finiteness checks used by every validator (NaN or Inf in keys and matrices is refused).
 // Inline and branch-free: validators run them over every key of every clip.
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <span>
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
@@ -20,6 +23,14 @@ inline bool is_finite(const glm::quat& q) noexcept { return is_finite(glm::vec4(
 inline bool is_finite(const glm::mat4& m) noexcept {
   const glm::vec4 sum = (m[0] - m[0]) + (m[1] - m[1]) + (m[2] - m[2]) + (m[3] - m[3]);
   return sum.x + sum.y + sum.z + sum.w == 0.f;
+}
+
+// Whole arrays (vertex attributes): an exponent of all ones is NaN or Inf. Integer ops so that
+// the compiler vectorises the loop (a float sum would have to keep its order).
+inline bool all_finite(std::span<const float> values) noexcept {
+  std::uint32_t bad = 0;
+  for (float v : values) bad |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(v) & 0x7f800000u) == 0x7f800000u);
+  return bad == 0;
 }
 
 }  // namespace marrow
