@@ -795,6 +795,12 @@ TEST(AssimpImport, RefusedInputsThrowImportError) {
     EXPECT_EQ(e.code(), ImportErrorCode::ExternalImporter);
   }
   try {
+    import_assimp(bytes_of("plain text, no known format"), "xyz");
+    ADD_FAILURE() << "accepted";
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), ImportErrorCode::UnsupportedFormat) << e.what();
+  }
+  try {
     import_assimp(fs::path("/nonexistent/model.fbx"));
     ADD_FAILURE() << "accepted";
   } catch (const ImportError& e) {

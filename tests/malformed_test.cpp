@@ -57,5 +57,22 @@ TEST(Malformed, CorpusMatchesItsGenerator) {
   }
 }
 
+// docs/errors.md documents every refusal: each corpus file appears in the table row of its code.
+TEST(Malformed, ErrorsDocumentListsEveryCorpusFileUnderItsCode) {
+  std::ifstream in(fs::path(MARROW_TEST_DATA) / ".." / ".." / "docs" / "errors.md");
+  ASSERT_TRUE(in) << "docs/errors.md is missing";
+  std::map<std::string, std::string> rows;  // code -> its table row
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("| `", 0) != 0) continue;
+    const std::size_t end = line.find('`', 3);
+    if (end != std::string::npos) rows[line.substr(3, end - 3)] += line;
+  }
+  for (const auto& [file, code] : manifest(fs::path(MARROW_TEST_DATA) / "malformed")) {
+    ASSERT_EQ(rows.count(code), 1u) << "docs/errors.md has no row for " << code;
+    EXPECT_NE(rows.at(code).find("`" + file + "`"), std::string::npos) << file << " is not listed under " << code;
+  }
+}
+
 }  // namespace
 }  // namespace marrow

@@ -238,7 +238,11 @@ Model import_in_process(const std::string& where, const AssimpOptions& options, 
     throw ImportError(ImportErrorCode::ExternalImporter, where + ": assimp: " + e.what());
   }
   if (scene == nullptr) {
-    throw ImportError(ImportErrorCode::ExternalImporter, where + ": assimp: " + importer.GetErrorString());
+    const std::string error = importer.GetErrorString();
+    // Assimp knows neither the extension nor the content: not a format marrow reads at all.
+    const bool unknown = error.starts_with("No suitable reader found");
+    throw ImportError(unknown ? ImportErrorCode::UnsupportedFormat : ImportErrorCode::ExternalImporter,
+                      where + ": " + (unknown ? "not glTF, native or a format Assimp reads (" + error + ")" : "assimp: " + error));
   }
   try {
     return build_model(*scene, options);
