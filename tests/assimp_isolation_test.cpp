@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "../src/io/assimp_isolation.hpp"
 #include "marrow/core/import_error.hpp"
+#include "marrow/io/assimp_importer.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/animator.hpp"
 
@@ -68,6 +71,35 @@ TEST(AssimpIsolation, UnboundedAllocationHitsTheWorkersMemoryLimit) {
     ADD_FAILURE() << "no error";
   } catch (const ImportError& e) {
     EXPECT_EQ(e.code(), ImportErrorCode::ExternalImporter);
+  }
+}
+
+// Fuzz finding: one non-digit byte in a Collada <p> index list makes Assimp 5.2.5 allocate
+// gigabytes (in process it grows until the machine runs out). Isolated, it is an ImportError.
+TEST(AssimpIsolation, ColladaIndexGarbageThatMakesAssimpAllocateWithoutBoundIsRefused) {
+  if (!detail::can_isolate()) GTEST_SKIP() << "no fork() here";
+  const std::string dae =
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+      "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+      "<library_geometries><geometry id=\"tri\"><mesh>\n"
+      "<source id=\"pos\"><float_array id=\"pos-array\" count=\"9\">0 0 0 1 0 0 0 1 0</float_array>\n"
+      "<technique_common><accessor source=\"#pos-array\" count=\"3\" stride=\"3\">\n"
+      "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/>\n"
+      "</accessor></technique_common></source>\n"
+      "<vertices id=\"vtx\"><input semantic=\"POSITION\" source=\"#pos\"/></vertices>\n"
+      "<triangles count=\"1\"><input semantic=\"VERTEX\" source=\"#vtx\" offset=\"0\"/>\n"
+      "<p>0 1 2\xb7</p></triangles>\n"
+      "</mesh></geometry></library_geometries>\n"
+      "<library_visual_scenes><visual_scene id=\"s\"><node id=\"n\"><instance_geometry url=\"#tri\"/></node>"
+      "</visual_scene></library_visual_scenes>\n"
+      "<scene><instance_visual_scene url=\"#s\"/></scene></COLLADA>\n";
+  AssimpOptions options;
+  options.worker_memory_bytes = 512u << 20;
+  try {
+    (void)import_assimp(std::as_bytes(std::span(dae.data(), dae.size())), "dae", options);
+    ADD_FAILURE() << "accepted";
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), ImportErrorCode::ExternalImporter) << e.what();
   }
 }
 #endif
