@@ -12,5 +12,6 @@ int run_demo(const Args& args);
 int run_info(const Args& args);
 int run_pose(const Args& args);
 int run_convert(const Args& args);
+int run_render(const Args& args);
 
 }  // namespace marrow::cli

@@ -1,7 +1,8 @@
 // `marrow demo [FILE]`: writes the built-in character to demo.glb with marrow's glTF writer and
 // imports it back (or imports FILE), then plays every clip through one Animator and prints, per
 // frame, the time, three joint positions, the morph weights and the box around the posed
-// (morphed + skinned) vertices.
+// (morphed + skinned) vertices. Ends by writing demo.png: a contact sheet of every clip
+// (marrow's software renderer; see `marrow render`).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +14,8 @@
 #include "marrow/model/animator.hpp"
 #include "marrow/model/bounds.hpp"
 #include "marrow/model/demo_character.hpp"
+#include "marrow/render/clip_sheet.hpp"
+#include "marrow/render/png_file.hpp"
 #include "options.hpp"
 
 namespace marrow::cli {
@@ -20,6 +23,9 @@ namespace marrow::cli {
 namespace {
 
 constexpr int kFramesPerClip = 12;
+constexpr int kSheetFrames = 6;   // per clip in demo.png
+constexpr int kSheetClips = 8;    // at most, so any FILE gives a sheet of sensible size
+constexpr int kSheetTile = 200;
 
 BoundingBox posed_bounds(Animator& animator) {
   const Model& model = animator.model();
@@ -104,6 +110,23 @@ void print_clip(Animator& animator, int index, const std::vector<int>& bones, in
   }
 }
 
+// demo.png: every clip (up to kSheetClips) at kSheetFrames times, or the loaded pose.
+void write_demo_sheet(const Model& model, const std::string& file) {
+  render::ClipSheetRequest sheet;
+  for (int a = 0; a < static_cast<int>(model.animations.size()) && a < kSheetClips; ++a) sheet.clips.push_back(a);
+  sheet.frames = sheet.clips.empty() ? 1 : kSheetFrames;
+  sheet.tile.width = sheet.tile.height = kSheetTile;
+  sheet.tile.skeleton = true;
+  const std::string name = std::filesystem::path(file).filename().string();
+  sheet.title = sheet.clips.empty() ? name + "  loaded pose (no animations)"
+                                    : name + "  " + std::to_string(sheet.clips.size()) + (sheet.clips.size() == 1 ? " clip x " : " clips x ") +
+                                          std::to_string(kSheetFrames) + " frames";
+  const render::Image image = render::render_clip_sheet(model, sheet);
+  const std::filesystem::path out = std::filesystem::absolute("demo.png");
+  render::write_png(image, out);
+  std::printf("\nmarrow demo: wrote %s (%dx%d): %s\n", out.string().c_str(), image.width(), image.height(), sheet.title.c_str());
+}
+
 }  // namespace
 
 int run_demo(const Args& arguments) {
@@ -134,6 +157,7 @@ int run_demo(const Args& arguments) {
     print_row(animator, Ticks{0}, bones, morph_mesh);
   }
   for (std::size_t i = 0; i < model.animations.size(); ++i) print_clip(animator, static_cast<int>(i), bones, morph_mesh);
+  write_demo_sheet(model, file);
   return 0;
 }
 

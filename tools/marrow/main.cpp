@@ -21,6 +21,11 @@ void usage(std::FILE* out) {
       "  convert IN... OUT [--unit-scale S] [--jobs N]\n"
       "                  to marrow's native format (OUT.marrow) or glTF (OUT.glb/.gltf); several inputs\n"
       "                  go to the folder OUT, converted in parallel with a progress bar\n"
+      "  render FILE [--clip C] [--time T] [--size WxH] [--skeleton] [--bounds] [--out F.png]\n"
+      "              [--frames N] [--gif F.gif [--fps F]] [--view front|side|top|iso] [--yaw D] [--pitch D]\n"
+      "              [--aa N] [--no-caption]\n"
+      "                  a picture of a pose (default render.png), a contact sheet of N frames over the clip\n"
+      "                  (over every clip without --clip; default sheet.png), or an animated GIF of the clip\n"
       "FILE may be glTF (.gltf/.glb), native (.marrow) or any format Assimp reads (.fbx, .dae, ...);\n"
       "loading options: --scene N, --max-palette N, --ticks-per-second T\n"
       "  help            this text\n",
@@ -41,6 +46,7 @@ int main(int argc, char** argv) {
     if (command == "info") return marrow::cli::run_info(args);
     if (command == "pose") return marrow::cli::run_pose(args);
     if (command == "convert") return marrow::cli::run_convert(args);
+    if (command == "render") return marrow::cli::run_render(args);
     if (command == "help" || command == "--help" || command == "-h") {
       usage(stdout);
       return 0;

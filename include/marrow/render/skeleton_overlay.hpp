@@ -1,0 +1,24 @@
+#pragma once
+// The skeleton drawn over the model: a line from each joint to its parent joint and a dot on
+// every joint, coloured by the joint's depth in the hierarchy (roots first in the ramp). The
+// joints are those of every skin; a model without skins shows its scene nodes instead (bone 0,
+// the synthetic root, is left out).
+#include <span>
+
+#include <glm/mat4x4.hpp>
+
+#include "marrow/model/model.hpp"
+#include "marrow/render/camera.hpp"
+#include "marrow/render/framebuffer.hpp"
+
+namespace marrow::render {
+
+// The overlay colour (linear RGB) of a joint at that depth (0 = a root joint); the ramp repeats.
+glm::vec3 skeleton_depth_colour(int depth) noexcept;
+
+// bone_worlds: model-space transforms per bone (Animator::absolute_bone_transforms()).
+// Line width and dot size follow the picture's size. Throws std::invalid_argument when
+// bone_worlds does not have one entry per bone.
+void draw_skeleton(const Model& model, std::span<const glm::mat4> bone_worlds, const Camera& camera, Framebuffer& target);
+
+}  // namespace marrow::render

@@ -1,0 +1,235 @@
+// `marrow render FILE [--clip C] [--time T] [--size WxH] [--skeleton] [--bounds] [--out F.png]
+//                     [--frames N] [--gif F.gif [--fps F]] [--view front|side|top|iso]
+//                     [--yaw DEG] [--pitch DEG] [--aa N] [--no-caption]`
+// One frame, a contact sheet of N frames spread over a clip (or over every clip), or an animated
+// GIF of a clip, drawn by marrow's software renderer from the vertices `marrow pose` computes.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "loaded_file.hpp"
+#include "marrow/model/animator.hpp"
+#include "marrow/render/animated_bounds.hpp"
+#include "marrow/render/clip_sheet.hpp"
+#include "marrow/render/frame_times.hpp"
+#include "marrow/render/gif_file.hpp"
+#include "marrow/render/model_renderer.hpp"
+#include "marrow/render/png_file.hpp"
+#include "options.hpp"
+
+namespace marrow::cli {
+
+namespace {
+
+using render::Image;
+
+constexpr int kDefaultFrameSize = 512;
+constexpr int kDefaultTileSize = 256;
+constexpr double kDefaultFps = 12.0;
+
+// "WxH" with both sides in [1, kMaxImageSide].
+void parse_size(const std::string& text, int& width, int& height) {
+  const auto x = text.find('x');
+  const auto side = [&](const std::string& part) {
+    if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos) {
+      throw UsageError("--size '" + text + "' is not WIDTHxHEIGHT (e.g. 512x512)");
+    }
+    const int v = std::stoi(part);
+    if (v < 1 || v > render::kMaxImageSide) {
+      throw UsageError("--size '" + text + "': each side must be 1 to " + std::to_string(render::kMaxImageSide) + " pixels");
+    }
+    return v;
+  };
+  if (x == std::string::npos) throw UsageError("--size '" + text + "' is not WIDTHxHEIGHT (e.g. 512x512)");
+  width = side(text.substr(0, x));
+  height = side(text.substr(x + 1));
+}
+
+int parse_count(const std::string& text, const char* what, int lo, int hi) {
+  const double v = parse_number(text, what);
+  if (v != static_cast<double>(static_cast<long long>(v)) || v < lo || v > hi) {
+    throw UsageError(std::string(what) + " '" + text + "' must be a whole number from " + std::to_string(lo) + " to " +
+                     std::to_string(hi));
+  }
+  return static_cast<int>(v);
+}
+
+std::string seconds_text(Ticks t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f s", seconds_from_ticks(t));
+  return text;
+}
+
+std::string clip_text(const Model& model, int clip) {
+  return "clip " + std::to_string(clip) + " '" + model.animations[static_cast<std::size_t>(clip)].name + "'";
+}
+
+struct Request {
+  std::string file;
+  std::optional<std::string> clip, out, gif;
+  std::optional<double> seconds;  // --time
+  int frames = 0;  // 0: one frame
+  double fps = kDefaultFps;
+  render::RenderSettings settings;
+  render::ViewAngles view = render::view_angles(render::ViewPreset::Iso);
+  bool caption = true;
+};
+
+Request parse(Args args) {
+  Request r;
+  r.clip = take_option(args, "--clip");
+  const auto time = take_option(args, "--time");
+  r.out = take_option(args, "--out");
+  r.gif = take_option(args, "--gif");
+  const auto size = take_option(args, "--size");
+  const auto frames = take_option(args, "--frames");
+  const auto fps = take_option(args, "--fps");
+  const auto view = take_option(args, "--view");
+  const auto yaw = take_option(args, "--yaw");
+  const auto pitch = take_option(args, "--pitch");
+  const auto aa = take_option(args, "--aa");
+  r.settings.skeleton = take_flag(args, "--skeleton");
+  const bool bounds = take_flag(args, "--bounds");
+  r.caption = !take_flag(args, "--no-caption");
+  if (frames) r.frames = parse_count(*frames, "--frames", 1, render::kMaxSheetFrames);
+  if (fps) {
+    r.fps = parse_number(*fps, "--fps");
+    if (!(r.fps > 0 && r.fps <= 100)) throw UsageError("--fps '" + *fps + "' must be above 0 and at most 100");
+  }
+  if (fps && !r.gif) throw UsageError("--fps goes with --gif");
+  if (time) {
+    r.seconds = parse_number(*time, "--time");
+    if (*r.seconds < 0) throw UsageError("--time '" + *time + "' must not be negative");
+  }
+  if (time && (r.frames > 0 || r.gif)) throw UsageError("--time picks one frame; --frames and --gif spread frames over the clip");
+  const int default_size = (r.frames > 0 || r.gif) ? kDefaultTileSize : kDefaultFrameSize;
+  r.settings.width = r.settings.height = default_size;
+  if (size) parse_size(*size, r.settings.width, r.settings.height);
+  if (aa) r.settings.samples = parse_count(*aa, "--aa", 1, render::kMaxSamplesPerAxis);
+  const std::int64_t samples = std::int64_t{r.settings.width} * r.settings.height * r.settings.samples * r.settings.samples;
+  if (samples > render::kMaxFramebufferSamples) {
+    throw UsageError("--size " + std::to_string(r.settings.width) + "x" + std::to_string(r.settings.height) + " with --aa " +
+                     std::to_string(r.settings.samples) + " needs " + std::to_string(samples) + " samples; at most " +
+                     std::to_string(render::kMaxFramebufferSamples) + " (use a smaller size or --aa)");
+  }
+  if (view) {
+    try {
+      r.view = render::view_angles(render::view_preset_from_name(*view));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--view: ") + e.what());
+    }
+  }
+  if (yaw) r.view.yaw_degrees = static_cast<float>(parse_number(*yaw, "--yaw"));
+  if (pitch) {
+    const double p = parse_number(*pitch, "--pitch");
+    if (p < -90 || p > 90) throw UsageError("--pitch '" + *pitch + "' must be from -90 to 90 degrees");
+    r.view.pitch_degrees = static_cast<float>(p);
+  }
+  if (bounds) r.settings.bounds_overlay = BoundingBox{};  // filled once the model is loaded
+  r.file = take_file(args, "render");
+  return r;
+}
+
+// The clip a request plays: --clip, else the first clip when time matters, else none (-1).
+int chosen_clip(const Model& model, const Request& r) {
+  if (r.clip) return find_clip(model, *r.clip);
+  if (!r.seconds && !r.gif) return -1;
+  if (model.animations.empty()) {
+    throw UsageError(std::string(r.gif ? "--gif" : "--time") + ": " + r.file + " has no animations");
+  }
+  return 0;
+}
+
+void write_single(const Model& model, const Request& r, const render::Camera& camera, int clip) {
+  Ticks t{0};
+  if (r.seconds && clip >= 0) t = std::min(ticks_from_seconds(*r.seconds), model.animations[static_cast<std::size_t>(clip)].duration);
+  Animator animator(model);
+  std::string what = "loaded pose";
+  if (clip >= 0) {
+    animator.play(clip);
+    animator.update(t, false, false);  // clamped to the clip, like `marrow pose`
+    what = clip_text(model, clip) + " at " + seconds_text(t);
+  }
+  render::RenderSettings settings = r.settings;
+  const std::string name = std::filesystem::path(r.file).filename().string();
+  if (r.caption) settings.caption = name + "  " + what;
+  render::ModelRenderer renderer(model);
+  Image image;
+  renderer.render(animator, camera, settings, image);
+  const std::string out = r.out.value_or("render.png");
+  render::write_png(image, out);
+  std::printf("marrow render: wrote %s (%dx%d): %s, %s\n", out.c_str(), image.width(), image.height(), name.c_str(), what.c_str());
+}
+
+void write_sheet(const Model& model, const Request& r, const BoundingBox& box, int clip) {
+  render::ClipSheetRequest sheet;
+  if (clip >= 0) {
+    sheet.clips = {clip};
+  } else {
+    for (std::size_t a = 0; a < model.animations.size(); ++a) sheet.clips.push_back(static_cast<int>(a));
+  }
+  if (sheet.clips.empty()) throw UsageError("--frames: " + r.file + " has no animations");
+  sheet.frames = r.frames;
+  sheet.tile = r.settings;
+  sheet.view = r.view;
+  sheet.framing = box;
+  const std::string name = std::filesystem::path(r.file).filename().string();
+  const std::string what = clip >= 0 ? clip_text(model, clip) + ", " + seconds_text(model.animations[static_cast<std::size_t>(clip)].duration)
+                                     : std::to_string(sheet.clips.size()) + (sheet.clips.size() == 1 ? " clip" : " clips");
+  if (r.caption) sheet.title = name + "  " + what;
+  const Image image = render::render_clip_sheet(model, sheet);
+  const std::string out = r.out.value_or("sheet.png");
+  render::write_png(image, out);
+  std::printf("marrow render: wrote %s (%dx%d): %s, %d frames each\n", out.c_str(), image.width(), image.height(), what.c_str(),
+              r.frames);
+}
+
+void write_animation(const Model& model, const Request& r, const render::Camera& camera, int clip) {
+  const Ticks duration = model.animations[static_cast<std::size_t>(clip)].duration;
+  const int count = render::frame_count_at_rate(duration, r.fps, render::kMaxGifFrames);
+  if (std::int64_t{count} * r.settings.width * r.settings.height > render::kMaxImagePixels) {
+    throw UsageError("--gif: " + std::to_string(count) + " frames of " + std::to_string(r.settings.width) + "x" +
+                     std::to_string(r.settings.height) + " exceed " + std::to_string(render::kMaxImagePixels) +
+                     " pixels; use a smaller --size or --fps");
+  }
+  Animator animator(model);
+  animator.play(clip);
+  render::ModelRenderer renderer(model);
+  render::RenderSettings settings = r.settings;
+  const std::string name = std::filesystem::path(r.file).filename().string();
+  std::vector<Image> frames(static_cast<std::size_t>(count));
+  for (int f = 0; f < count; ++f) {
+    const Ticks t = std::min(ticks_from_seconds(f / r.fps), duration);
+    animator.update(t, false, false);
+    if (r.caption) settings.caption = name + "  " + clip_text(model, clip) + "  " + seconds_text(t);
+    renderer.render(animator, camera, settings, frames[static_cast<std::size_t>(f)]);
+  }
+  render::write_gif(frames, r.fps, *r.gif);
+  std::printf("marrow render: wrote %s (%dx%d, %d frames at %g fps): %s\n", r.gif->c_str(), r.settings.width, r.settings.height,
+              count, r.fps, clip_text(model, clip).c_str());
+}
+
+}  // namespace
+
+int run_render(const Args& arguments) {
+  Args args = arguments;
+  const ModelFileOptions options = take_load_options(args);
+  Request r = parse(args);
+  const LoadedFile loaded = load_file(r.file, options);
+  const Model& model = loaded.model;
+  const int clip = chosen_clip(model, r);
+  const BoundingBox box = render::animated_bounds(model);
+  if (r.settings.bounds_overlay) r.settings.bounds_overlay = box;
+  const render::Camera camera = render::frame_camera(
+      box, render::CameraFraming{r.view, static_cast<float>(r.settings.width) / static_cast<float>(r.settings.height)});
+  if (r.frames > 0) write_sheet(model, r, box, r.clip ? clip : -1);
+  if (r.gif) write_animation(model, r, camera, clip);
+  if (r.frames == 0 && !r.gif) write_single(model, r, camera, clip);
+  return 0;
+}
+
+}  // namespace marrow::cli
