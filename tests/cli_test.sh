@@ -43,9 +43,36 @@ PY
 check "pose clamps past the end" 0 "$marrow" pose "$work/demo.glb" --clip 1 --time 99 --json
 grep -q '"sampledTime":3' "$work/out" || { echo "FAIL: sampledTime not clamped"; failures=$((failures + 1)); }
 check "pose of an unknown clip" 2 "$marrow" pose "$work/demo.glb" --clip Jump
+# render: one frame, a contact sheet, a GIF; bad input is a usage error, never a crash.
+png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n"; print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"; }
+check "render one frame" 0 "$marrow" render "$work/demo.glb" --clip Wave --time 0.5 --size 96x64 --skeleton --bounds --out "$work/frame.png"
+[ "$(png_size "$work/frame.png")" = 96x64 ] || { echo "FAIL: render --size"; failures=$((failures + 1)); }
+check "render again" 0 "$marrow" render "$work/demo.glb" --clip Wave --time 0.5 --size 96x64 --skeleton --bounds --out "$work/frame2.png"
+cmp -s "$work/frame.png" "$work/frame2.png" || { echo "FAIL: render is not deterministic across runs"; failures=$((failures + 1)); }
+check "render a contact sheet" 0 "$marrow" render "$work/demo.glb" --clip Curl --frames 4 --size 40x40 --view side --out "$work/sheet.png"
+[ "$(png_size "$work/sheet.png")" = "$((2 * 42 + 2))x$((2 * 42 + 2 + 11))" ] || { echo "FAIL: contact sheet size $(png_size "$work/sheet.png")"; failures=$((failures + 1)); }
+check "render a gif" 0 "$marrow" render "$work/demo.glb" --clip 0 --gif "$work/anim.gif" --fps 5 --size 32x32 --yaw 30 --pitch 10
+[ "$(head -c 6 "$work/anim.gif")" = GIF89a ] || { echo "FAIL: render --gif"; failures=$((failures + 1)); }
+check "render: zero size" 2 "$marrow" render "$work/demo.glb" --size 0x10
+check "render: absurd size" 2 "$marrow" render "$work/demo.glb" --size 100000x100000
+check "render: size with --aa past the sample budget" 2 "$marrow" render "$work/demo.glb" --size 8000x8000 --aa 4
+check "render: malformed size" 2 "$marrow" render "$work/demo.glb" --size big
+check "render: unknown clip" 2 "$marrow" render "$work/demo.glb" --clip Jump
+check "render: bad time" 2 "$marrow" render "$work/demo.glb" --clip 0 --time soon
+check "render: negative time" 2 "$marrow" render "$work/demo.glb" --clip 0 --time -1
+check "render: unknown view" 2 "$marrow" render "$work/demo.glb" --view below
+check "render: pitch out of range" 2 "$marrow" render "$work/demo.glb" --pitch 120
+check "render: frames out of range" 2 "$marrow" render "$work/demo.glb" --frames 0
+check "render: --time with --frames" 2 "$marrow" render "$work/demo.glb" --frames 3 --time 1
+check "render: bad fps" 2 "$marrow" render "$work/demo.glb" --gif "$work/x.gif" --fps 0
+check "render: unwritable output" 1 "$marrow" render "$work/demo.glb" --out "$work/no/such/dir.png"
+[ "$(wc -l <"$work/err")" = 1 ] || { echo "FAIL: an unwritable output gives one line"; cat "$work/err"; failures=$((failures + 1)); }
+(cd "$work" && "$marrow" demo >"$work/demo.out" 2>&1) && grep -q "wrote .*demo.png" "$work/demo.out" && [ -s "$work/demo.png" ] ||
+  { echo "FAIL: demo writes demo.png and says where"; failures=$((failures + 1)); }
 if [ -d "$assets/gltf" ]; then
   check "pose of a shared asset" 0 "$marrow" pose "$assets/gltf/CesiumMan/cesium_man.gltf" --clip 0 --time 1
-  check "demo of a shared asset" 0 "$marrow" demo "$assets/gltf/Fox/Fox.gltf"
+  cd "$work" && check "demo of a shared asset" 0 "$marrow" demo "$assets/gltf/Fox/Fox.gltf" && cd - >/dev/null  # demo.png lands in $work
+  check "render of a shared asset" 0 "$marrow" render "$assets/gltf/CesiumMan/cesium_man.gltf" --clip 0 --time 1 --size 64x64 --out "$work/cesium.png"
 fi
 [ "$failures" = 0 ] && echo "cli_test: all passed"
 exit "$failures"
