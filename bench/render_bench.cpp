@@ -5,6 +5,7 @@
 // sheet benchmark includes everything render_clip_sheet does (animated bounds, 16 renders,
 // labels), from a loaded model.
 #include <filesystem>
+#include <optional>
 
 #include <benchmark/benchmark.h>
 
@@ -21,19 +22,22 @@ using namespace marrow;
 
 const fs::path kAssets = MARROW_SHARED_ASSETS;
 
-Model load(const fs::path& file) {
+// The shared asset, or nothing (the benchmark is marked skipped) when it is missing.
+std::optional<Model> load(benchmark::State& state, const char* asset) {
+  const fs::path file = kAssets / asset;
+  if (!fs::exists(file)) {
+    state.SkipWithError(("missing " + file.string()).c_str());
+    return std::nullopt;
+  }
   ModelFileOptions options;
   options.import.max_palette = 256;
   return load_model_file(file, options);
 }
 
 void BM_RenderFrame_CesiumMan512(benchmark::State& state) {
-  const fs::path file = kAssets / "gltf/CesiumMan/cesium_man.gltf";
-  if (!fs::exists(file)) {
-    state.SkipWithError(("missing " + file.string()).c_str());
-    return;
-  }
-  const Model model = load(file);
+  const std::optional<Model> loaded = load(state, "gltf/CesiumMan/cesium_man.gltf");
+  if (!loaded) return;
+  const Model& model = *loaded;
   render::RenderSettings settings;  // 512x512, 2x2 supersampling
   settings.samples = static_cast<int>(state.range(0));
   const render::Camera camera = render::frame_camera(
@@ -53,12 +57,9 @@ void BM_RenderFrame_CesiumMan512(benchmark::State& state) {
 BENCHMARK(BM_RenderFrame_CesiumMan512)->Arg(1)->Arg(2)->Arg(4)->ArgName("samples")->Unit(benchmark::kMillisecond);
 
 void BM_ContactSheet_BigSkinned16(benchmark::State& state) {
-  const fs::path file = kAssets / "perf/big_skinned.glb";
-  if (!fs::exists(file)) {
-    state.SkipWithError(("missing " + file.string()).c_str());
-    return;
-  }
-  const Model model = load(file);
+  const std::optional<Model> loaded = load(state, "perf/big_skinned.glb");
+  if (!loaded) return;
+  const Model& model = *loaded;
   std::size_t vertices = 0;
   for (const ModelMesh& mesh : model.meshes) {
     for (const ModelMeshPart& part : mesh.parts) vertices += part.vertex_count();
