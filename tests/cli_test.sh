@@ -63,6 +63,7 @@ check "render: negative time" 2 "$marrow" render "$work/demo.glb" --clip 0 --tim
 check "render: unknown view" 2 "$marrow" render "$work/demo.glb" --view below
 check "render: pitch out of range" 2 "$marrow" render "$work/demo.glb" --pitch 120
 check "render: frames out of range" 2 "$marrow" render "$work/demo.glb" --frames 0
+check "render: absurd frame count" 2 "$marrow" render "$work/demo.glb" --frames 1e300
 check "render: --time with --frames" 2 "$marrow" render "$work/demo.glb" --frames 3 --time 1
 check "render: bad fps" 2 "$marrow" render "$work/demo.glb" --gif "$work/x.gif" --fps 0
 check "render: unwritable output" 1 "$marrow" render "$work/demo.glb" --out "$work/no/such/dir.png"

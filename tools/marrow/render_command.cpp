@@ -4,6 +4,7 @@
 // One frame, a contact sheet of N frames spread over a clip (or over every clip), or an animated
 // GIF of a clip, drawn by marrow's software renderer from the vertices `marrow pose` computes.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -51,7 +52,7 @@ void parse_size(const std::string& text, int& width, int& height) {
 
 int parse_count(const std::string& text, const char* what, int lo, int hi) {
   const double v = parse_number(text, what);
-  if (v != static_cast<double>(static_cast<long long>(v)) || v < lo || v > hi) {
+  if (v < lo || v > hi || v != std::floor(v)) {  // range first: a huge double must not reach a cast
     throw UsageError(std::string(what) + " '" + text + "' must be a whole number from " + std::to_string(lo) + " to " +
                      std::to_string(hi));
   }

@@ -37,7 +37,8 @@ struct CameraFraming {
   ViewAngles angles;
   float aspect = 1.f;                  // width / height of the picture
   float vertical_fov_degrees = 30.f;
-  float margin = 0.06f;                // empty border on the tighter side, a fraction of it
+  float margin = 0.06f;                // border left on each side along the tighter axis,
+                                       // a fraction of the picture's size on that axis
 };
 
 // Aims at the box centre from the framing's direction and backs off until every corner of the
