@@ -255,6 +255,14 @@ std::vector<MalformedFile> malformed_corpus() {
       C::InvalidAnimation, "an infinite translation");
   add("anim_times_not_increasing.gltf", edited_gltf([](auto& a) { write_float(a, first_sampler_input(a), 2, 0.5f); }),
       C::InvalidAnimation, "key times 0, 1, 0.5");
+  add("anim_cubic_spline_overflow.gltf", [] {
+        Fixture f = base();
+        // Finite keys whose Hermite segment can reach 4e38 between them (fuzz finding).
+        f.channel(0, 0, "scale", SamplerInterpolation::CubicSpline, {0.f, 1.f},
+                  {0, 0, 0, 1, 1, 1, 2e38f, 0, 0, 2e38f, 0, 0, 1, 1, 1, 0, 0, 0});
+        return text(gltf::write_gltf_embedded(f.asset()));
+      }(),
+      C::InvalidAnimation, "a CUBICSPLINE scale segment beyond the float range");
   add("anim_output_too_short.gltf", edited_gltf([](auto& a) { a.document.accessors[first_sampler_output(a)].count = 2; }),
       C::InvalidAnimation, "3 keys, 2 values");
   return out;

@@ -1,6 +1,8 @@
 // morph/: the CPU blend (G12, G13, G15), carrier validation (G14), weight tracks (G16).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <cstring>
 #include <vector>
 
@@ -304,6 +306,22 @@ TEST(MorphWeightTrack, G16_ValidateRefusesBadTracks) {
   EXPECT_TRUE(throws_with<std::invalid_argument>([&] { validate(t); }, {"both"}));
   std::vector<float> out(3);
   EXPECT_THROW(evaluate_morph_weights(two_weight_track(Interpolation::Linear), 1.0, out), std::invalid_argument);
+}
+
+// Finite keys can still describe a Hermite segment beyond the float range: refused, so that every
+// weight a valid track yields is finite.
+TEST(MorphWeightTrack, G16_ValidateRefusesCubicSegmentsBeyondTheFloatRange) {
+  MorphWeightTrack t;
+  t.interpolation = Interpolation::CubicSpline;
+  t.weight_count = 1;
+  t.times = {0.0, 4.0};
+  t.values = {1.f, 1.f};
+  t.in_tangents = {0.f, 0.f};
+  t.out_tangents = {1e38f, 0.f};  // dt * 1e38 = 4e38
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { validate(t); }, {"interval 0 weight 0", "float range"}));
+  t.times = {0.0, 2.0};  // 2e38 + 2 fits: accepted, and the curve's samples are finite
+  ASSERT_NO_THROW(validate(t));
+  for (double s : {0.1, 0.3333, 0.5, 0.9}) EXPECT_TRUE(std::isfinite(evaluate_morph_weights(t, s)[0]));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/accessor_reader.hpp"
 
@@ -107,6 +108,18 @@ ChannelCurve::ChannelCurve(const GltfAsset& asset, std::uint32_t animation, std:
     if (!std::isfinite(values_[i])) {
       throw ImportError(ImportErrorCode::InvalidAnimation,
                         where(animation, sampler_index) + ": output value " + std::to_string(i) + " is not finite");
+    }
+  }
+  if (cubic() && !rotation_) {  // (rotations are normalised, so their size does not matter)
+    for (std::size_t k = 0; k + 1 < keys; ++k) {
+      const double dt = keys_->seconds[k + 1] - keys_->seconds[k];
+      for (std::size_t c = 0; c < width_; ++c) {
+        if (!hermite_fits_float(value(k)[c], value(k + 1)[c], dt * out_tangent(k)[c], dt * in_tangent(k + 1)[c])) {
+          throw ImportError(ImportErrorCode::InvalidAnimation,
+                            where(animation, sampler_index) + ": CUBICSPLINE interval " + std::to_string(k) +
+                                " leaves the float range (values plus interval-scaled tangents exceed 3.4e38)");
+        }
+      }
     }
   }
   if (cubic()) {  // the scale of the relative tolerance used when densifying

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "marrow/core/finite.hpp"
+
 namespace marrow {
 
 namespace {
@@ -45,6 +47,19 @@ void validate(const MorphWeightTrack& track) {
   check_values("out_tangents", track.out_tangents, expected, true);
   if (track.in_tangents.empty() != track.out_tangents.empty()) {
     throw std::invalid_argument("MorphWeightTrack: in_tangents and out_tangents must both be given or both empty");
+  }
+  if (track.interpolation == Interpolation::CubicSpline && !track.out_tangents.empty()) {
+    const std::size_t n = track.weight_count;
+    for (std::size_t k = 0; k + 1 < track.times.size(); ++k) {
+      const double dt = track.times[k + 1] - track.times[k];
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!hermite_fits_float(track.values[k * n + i], track.values[(k + 1) * n + i], dt * track.out_tangents[k * n + i],
+                                dt * track.in_tangents[(k + 1) * n + i])) {
+          throw std::invalid_argument("MorphWeightTrack: interval " + std::to_string(k) + " weight " + std::to_string(i) +
+                                      " leaves the float range (values plus interval-scaled tangents exceed 3.4e38)");
+        }
+      }
+    }
   }
 }
 

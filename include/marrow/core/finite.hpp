@@ -2,6 +2,7 @@
 // Finiteness checks used by every validator (NaN or Inf in keys and matrices is refused).
 // Inline and branch-free: validators run them over every key of every clip.
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -31,6 +32,13 @@ inline bool all_finite(std::span<const float> values) noexcept {
   std::uint32_t bad = 0;
   for (float v : values) bad |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(v) & 0x7f800000u) == 0x7f800000u);
   return bad == 0;
+}
+
+// One component of a cubic Hermite segment, h00 a + h10 (dt m0) + h01 b + h11 (dt m1): every
+// basis function is within [-1, 1] on [0, 1], so when this sum fits in a float, so do the
+// segment's samples and each of their terms. Importers refuse the segments that do not.
+inline bool hermite_fits_float(double a, double b, double dt_m0, double dt_m1) noexcept {
+  return std::fabs(a) + std::fabs(b) + std::fabs(dt_m0) + std::fabs(dt_m1) <= static_cast<double>(FLT_MAX);
 }
 
 }  // namespace marrow
