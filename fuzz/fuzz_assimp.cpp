@@ -1,5 +1,5 @@
-// Assimp's path from bytes (Collada text by default; the first byte picks another format so the
-// corpus can hold OBJ, PLY, ... too), then a workout of what it accepts.
+// Assimp's path from bytes with the Collada hint (seeded with Collada text; Assimp falls back to
+// detecting other formats by content), then a workout of what it accepts.
 #include <cstddef>
 #include <cstdint>
 #include <span>
