@@ -62,6 +62,8 @@ check "render: bad time" 2 "$marrow" render "$work/demo.glb" --clip 0 --time soo
 check "render: negative time" 2 "$marrow" render "$work/demo.glb" --clip 0 --time -1
 check "render: unknown view" 2 "$marrow" render "$work/demo.glb" --view below
 check "render: pitch out of range" 2 "$marrow" render "$work/demo.glb" --pitch 120
+check "render: absurd yaw" 2 "$marrow" render "$work/demo.glb" --yaw 1e300
+check "render: --out with only --gif" 2 "$marrow" render "$work/demo.glb" --gif "$work/y.gif" --out "$work/y.png"
 check "render: frames out of range" 2 "$marrow" render "$work/demo.glb" --frames 0
 check "render: absurd frame count" 2 "$marrow" render "$work/demo.glb" --frames 1e300
 check "render: --time with --frames" 2 "$marrow" render "$work/demo.glb" --frames 3 --time 1

@@ -102,6 +102,7 @@ Request parse(Args args) {
     if (!(r.fps > 0 && r.fps <= 100)) throw UsageError("--fps '" + *fps + "' must be above 0 and at most 100");
   }
   if (fps && !r.gif) throw UsageError("--fps goes with --gif");
+  if (r.out && r.gif && !frames) throw UsageError("--out names a frame or a contact sheet; --gif names its own file");
   if (time) {
     r.seconds = parse_number(*time, "--time");
     if (*r.seconds < 0) throw UsageError("--time '" + *time + "' must not be negative");
@@ -124,7 +125,11 @@ Request parse(Args args) {
       throw UsageError(std::string("--view: ") + e.what());
     }
   }
-  if (yaw) r.view.yaw_degrees = static_cast<float>(parse_number(*yaw, "--yaw"));
+  if (yaw) {
+    const double y = parse_number(*yaw, "--yaw");
+    if (y < -360 || y > 360) throw UsageError("--yaw '" + *yaw + "' must be from -360 to 360 degrees");
+    r.view.yaw_degrees = static_cast<float>(y);
+  }
   if (pitch) {
     const double p = parse_number(*pitch, "--pitch");
     if (p < -90 || p > 90) throw UsageError("--pitch '" + *pitch + "' must be from -90 to 90 degrees");
