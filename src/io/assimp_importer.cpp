@@ -18,12 +18,10 @@
 #include "assimp_scene.hpp"
 #include "assimp_skin.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/core/vertex_access.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
-#include "marrow/model/bounds.hpp"
+#include "marrow/model/loaded_pose_bounds.hpp"
 #include "marrow/model/unit_scale.hpp"
-#include "marrow/skin/skinning_job.hpp"
 
 namespace marrow {
 
@@ -60,44 +58,6 @@ void check_options(const AssimpOptions& options) {
   if (options.import.scene < -1 || options.import.scene > 0) {
     throw ImportError(ImportErrorCode::IndexOutOfRange,
                       "scene " + std::to_string(options.import.scene) + " requested; Assimp gives one scene (0)");
-  }
-}
-
-bool is_identity(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c) {
-    for (int r = 0; r < 4; ++r) {
-      if (std::fabs(m[c][r] - (c == r ? 1.f : 0.f)) > 1e-6f) return false;
-    }
-  }
-  return true;
-}
-
-// The bounding sphere of each mesh's loaded pose in its bone's space (skinned parts posed with
-// the bind palette installed on their material, which maps to that space).
-void compute_bounds(Model& model) {
-  std::vector<glm::vec3> points, posed;
-  for (ModelMesh& mesh : model.meshes) {
-    points.clear();
-    for (const ModelMeshPart& part : mesh.parts) {
-      const std::size_t n = part.vertex_count();
-      const auto positions = attribute_view<glm::vec3>(part.vertex_bytes, part.layout, VertexAttribute::Position);
-      const auto palette =
-          part.skinned_material ? part.skinned_material->bone_transforms() : std::span<const glm::mat4>();
-      if (mesh.skin >= 0 && !std::all_of(palette.begin(), palette.end(), is_identity)) {
-        posed.resize(n);
-        SkinningJob job;
-        job.palette = palette;
-        job.joints = attribute_view<glm::u16vec4>(part.vertex_bytes, part.layout, VertexAttribute::Joints0);
-        job.weights = attribute_view<glm::vec4>(part.vertex_bytes, part.layout, VertexAttribute::Weights0);
-        job.in_positions = positions;
-        job.out_positions = std::span<glm::vec3>(posed);
-        job.run();
-        points.insert(points.end(), posed.begin(), posed.end());
-      } else {
-        for (std::size_t v = 0; v < n; ++v) points.push_back(positions.load(v));
-      }
-    }
-    mesh.bounding_sphere = bounding_sphere_of(points);
   }
 }
 
@@ -215,7 +175,7 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
 
   if (options.import.unit_scale != 1.f) apply_unit_scale(model, options.import.unit_scale);        // G18
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
-  compute_bounds(model);
+  compute_loaded_pose_bounds(model);  // G17
   // Whatever Assimp handed over, the model must be safe to animate and draw.
   try {
     validate(model);

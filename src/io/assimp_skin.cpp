@@ -83,18 +83,10 @@ marrow::Skin make_skin(const NodeTable& nodes, const Group& group, const std::ve
     if (it != children.end()) order.insert(order.end(), it->second.begin(), it->second.end());
   }
 
-  marrow::Skin skin;
+  marrow::Skin skin = sized_skin(n, nodes.nodes.size() + 1);
   skin.name = name;
   skin.source_skin = static_cast<int>(source_mesh);
   SkinningData& data = skin.data;
-  data.bone_count = static_cast<int>(n);
-  data.skeleton_hierarchy.resize(n);
-  data.bind_pose.resize(n);
-  data.inverse_bind_pose.resize(n);
-  data.skeleton_root_prefix.assign(n, glm::mat4(1.f));
-  skin.palette_to_scene.resize(n);
-  skin.source_joints.resize(n);
-  skin.scene_to_palette.assign(nodes.nodes.size() + 1, -1);
   const glm::mat4 mesh_inverse = glm::inverse(group.mesh_world);
   for (std::size_t p = 0; p < n; ++p) {
     skin.scene_to_palette[static_cast<std::size_t>(order[p]) + 1] = static_cast<int>(p);

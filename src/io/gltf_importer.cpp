@@ -11,14 +11,12 @@
 #include "gltf_scene_graph.hpp"
 #include "gltf_skeleton.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/core/vertex_access.hpp"
 #include "marrow/io/glb.hpp"
 #include "marrow/io/gltf_buffers.hpp"
 #include "marrow/io/gltf_json.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
-#include "marrow/model/bounds.hpp"
+#include "marrow/model/loaded_pose_bounds.hpp"
 #include "marrow/model/unit_scale.hpp"
-#include "marrow/skin/skinning_job.hpp"
 
 namespace marrow {
 
@@ -73,46 +71,6 @@ std::vector<float> initial_weights(const gltf::Document& doc, std::uint32_t node
   }
   for (std::size_t i = 0; i < targets && i < given.size(); ++i) weights[i] = given[i];
   return weights;
-}
-
-// G17: the bounding sphere of the loaded pose, in the mesh node's space (skinned parts posed
-// with the bind palette, which maps to that space).
-void compute_bounds(Model& model) {
-  std::vector<glm::vec3> points, posed;
-  for (ModelMesh& mesh : model.meshes) {
-    points.clear();
-    for (const ModelMeshPart& part : mesh.parts) {
-      const std::size_t n = part.vertex_count();
-      const auto positions = attribute_view<glm::vec3>(part.vertex_bytes, part.layout, VertexAttribute::Position);
-      // A bind palette of identities (inverse binds that exactly undo the bind pose, the common
-      // case) leaves the vertices where they are: skip the skinning pass.
-      const auto palette = part.skinned_material ? part.skinned_material->bone_transforms() : std::span<const glm::mat4>();
-      const bool identity = std::all_of(palette.begin(), palette.end(), [](const glm::mat4& m) {
-        for (int c = 0; c < 4; ++c) {
-          for (int r = 0; r < 4; ++r) {
-            if (std::fabs(m[c][r] - (c == r ? 1.f : 0.f)) > 1e-6f) return false;
-          }
-        }
-        return true;
-      });
-      if (mesh.skin >= 0 && part.skinned_material && !identity) {
-        posed.resize(n);
-        SkinningJob job;
-        job.palette = part.skinned_material->bone_transforms();
-        job.joints = attribute_view<glm::u16vec4>(part.vertex_bytes, part.layout, VertexAttribute::Joints0);
-        job.weights = attribute_view<glm::vec4>(part.vertex_bytes, part.layout, VertexAttribute::Weights0);
-        job.in_positions = positions;
-        job.out_positions = std::span<glm::vec3>(posed);
-        job.run();
-        points.insert(points.end(), posed.begin(), posed.end());
-      } else {
-        const std::size_t first = points.size();
-        points.resize(first + n);
-        for (std::size_t v = 0; v < n; ++v) points[first + v] = positions.load(v);
-      }
-    }
-    mesh.bounding_sphere = bounding_sphere_of(points);
-  }
 }
 
 }  // namespace
@@ -207,7 +165,7 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
 
   if (options.unit_scale != 1.f) apply_unit_scale(model, options.unit_scale);  // G18
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
-  compute_bounds(model);
+  compute_loaded_pose_bounds(model);  // G17
   return model;
 }
 

@@ -114,17 +114,10 @@ BuiltSkin build_skin(const GltfAsset& asset, const SceneGraph& graph, std::uint3
   const std::vector<glm::mat4> inverse_binds = read_inverse_binds(asset, skin_index, n, options);
   const glm::mat4 mesh_inverse = glm::inverse(mesh_node_world);
   marrow::Skin& skin = built.skin;
+  skin = sized_skin(n, graph.bone_to_node.size());
   skin.name = source.name;
   skin.source_skin = static_cast<int>(skin_index);
   SkinningData& data = skin.data;
-  data.bone_count = static_cast<int>(n);
-  data.skeleton_hierarchy.resize(n);
-  data.bind_pose.resize(n);
-  data.inverse_bind_pose.resize(n);
-  data.skeleton_root_prefix.assign(n, glm::mat4(1.f));
-  skin.palette_to_scene.resize(n);
-  skin.source_joints.resize(n);
-  skin.scene_to_palette.assign(graph.bone_to_node.size(), -1);
   for (std::size_t p = 0; p < n; ++p) {
     const auto k = static_cast<std::size_t>(order[p]);
     const std::uint32_t node = joints[k];

@@ -6,6 +6,7 @@
 //   palette index     (SkinningData arrays, skeletal clip tracks, JOINTS_0 after import)
 //                                                   --palette_to_scene-->  scene-node index
 // The file's own joint order (the third index space) is kept in source_joints.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,10 @@ struct Skin {
   std::vector<int> source_joints;     // per palette index: its ordinal in the file's joint list
   int source_skin = -1;               // index in the source file, -1 when built in code
 };
+
+// A skin of `joints` palette entries in a scene of `scene_nodes` nodes, for importers to fill:
+// every array sized, hierarchy/bind/inverse-bind zeroed, root prefixes identity, no scene node
+// mapped to the palette yet.
+Skin sized_skin(std::size_t joints, std::size_t scene_nodes);
 
 }  // namespace marrow
