@@ -120,8 +120,8 @@ Model import_in_child(const std::string& where, const WorkerLimits& limits, cons
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || answer.empty()) {
     throw ImportError(ImportErrorCode::ExternalImporter,
-                      where + ": the Assimp worker process failed (exit status " +
-                          std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ", likely its memory limit)");
+                      where + ": the Assimp worker process ended without an answer (exit status " +
+                          std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
   }
   if (answer[0] == 'E' && answer.size() >= 5) {
     std::uint32_t code = 0;
