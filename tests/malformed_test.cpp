@@ -16,9 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::map<std::string, std::string> manifest(const fs::path& dir) {
+std::map<std::string, std::string> manifest(const fs::path& dir, const char* name = "MANIFEST.tsv") {
   std::map<std::string, std::string> out;
-  std::ifstream in(dir / "MANIFEST.tsv");
+  std::ifstream in(dir / name);
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -31,10 +31,7 @@ std::map<std::string, std::string> manifest(const fs::path& dir) {
   return out;
 }
 
-TEST(Malformed, EveryCorpusFileIsRefusedWithItsCode) {
-  const fs::path dir = fs::path(MARROW_TEST_DATA) / "malformed";
-  const auto expected = manifest(dir);
-  ASSERT_GE(expected.size(), 30u);
+void expect_each_refused_with_its_code(const fs::path& dir, const std::map<std::string, std::string>& expected) {
   for (const auto& [file, code] : expected) {
     SCOPED_TRACE(file);
     try {
@@ -45,6 +42,27 @@ TEST(Malformed, EveryCorpusFileIsRefusedWithItsCode) {
       EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << "the message names the file: " << e.what();
     }
   }
+}
+
+TEST(Malformed, EveryCorpusFileIsRefusedWithItsCode) {
+  const fs::path dir = fs::path(MARROW_TEST_DATA) / "malformed";
+  const auto expected = manifest(dir);
+  ASSERT_GE(expected.size(), 30u);
+  expect_each_refused_with_its_code(dir, expected);
+}
+
+// Raw inputs that once crashed a fuzz target (malformed/fuzz, FINDINGS.tsv) stay refused; every
+// file in the folder is listed, so a finding cannot be dropped in silently.
+TEST(Malformed, FuzzFindingsStayRefusedWithTheirCode) {
+  const fs::path dir = fs::path(MARROW_TEST_DATA) / "malformed" / "fuzz";
+  const auto expected = manifest(dir, "FINDINGS.tsv");
+  ASSERT_GE(expected.size(), 2u);
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name == "FINDINGS.tsv") continue;
+    EXPECT_EQ(expected.count(name), 1u) << name << " is not in FINDINGS.tsv";
+  }
+  expect_each_refused_with_its_code(dir, expected);
 }
 
 // The committed corpus is what the generator writes (names and codes); regenerate with
