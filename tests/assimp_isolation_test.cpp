@@ -61,6 +61,23 @@ TEST(AssimpIsolation, ACrashInTheWorkerIsAnImportError) {
   }
 }
 
+// Fuzz finding (minimised): Debian's Assimp aborts on an assertion (ColladaParser: fewer
+// primitives than <triangles count>) for this 127-byte file. In process that ends the caller;
+// isolated it is an ImportError naming the file.
+TEST(AssimpIsolation, ColladaThatAbortsAssimpIsAnImportError) {
+  if (!detail::can_isolate()) GTEST_SKIP() << "no fork() here";
+  const std::string dae =
+      "<COLLADA><library_geometries><geometry><mesh><triangles count=\"1\"></triangles></mesh></geometry>"
+      "</library_geometries></COLLADA>";
+  try {
+    (void)import_assimp(std::as_bytes(std::span(dae.data(), dae.size())), "dae", AssimpOptions{});
+    ADD_FAILURE() << "accepted";
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), ImportErrorCode::ExternalImporter) << e.what();
+    EXPECT_NE(std::string(e.what()).find("worker process"), std::string::npos) << e.what();
+  }
+}
+
 #if !defined(__SANITIZE_ADDRESS__)
 TEST(AssimpIsolation, UnboundedAllocationHitsTheWorkersMemoryLimit) {
   if (!detail::can_isolate()) GTEST_SKIP() << "no fork() here";
