@@ -54,6 +54,32 @@ TEST(GltfMesh, G13_PrimitiveWithoutNormalsGetsFlatNormalsAndKeepsFileVertexOrder
   EXPECT_TRUE(near(read_attribute<glm::vec3>(out, part.layout, 0, VertexAttribute::Normal), {-0.70710678f, 0, 0.70710678f}));
 }
 
+// Fuzz finding: an index count that is not a multiple of 3 reached the flat-normal triangle list
+// of a morph carrier, which validate() refuses. The trailing indices are dropped, with a diagnostic.
+TEST(GltfMesh, IncompleteTriangleIsDroppedWithADiagnostic) {
+  for (const bool with_normals : {false, true}) {
+    SCOPED_TRACE(with_normals ? "normals" : "flat");
+    Fixture f;
+    const auto n = f.node("Torn");
+    f.scene({n});
+    MeshData m;
+    m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    if (with_normals) m.normals.assign(4, glm::vec3(0, 0, 1));
+    m.indices = {0, 1, 2, 0, 2};
+    m.position_targets = {{{0, 0, 0}, {0, 0, 1}, {0, 0, 0}, {0, 0, 0}}};
+    f.doc().nodes[n].mesh = f.mesh(m);
+    const Model model = f.import();
+    const ModelMeshPart& part = model.meshes[0].parts[0];
+    EXPECT_EQ(part.indices.size(), 3u);
+    ASSERT_TRUE(part.morph.has_value());
+    EXPECT_EQ(part.morph->triangle_indices.size(), with_normals ? 0u : 3u);
+    bool reported = false;
+    for (const Diagnostic& d : model.diagnostics) reported = reported || d.code == "incomplete-triangle-dropped";
+    EXPECT_TRUE(reported);
+    validate(model);
+  }
+}
+
 TEST(GltfMesh, StripsAndFansBecomeTriangleLists) {
   Fixture f;
   const auto a = f.node("Strip"), b = f.node("Fan");

@@ -173,6 +173,15 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
     mode = 4;
   }
   const bool triangles = mode == 4;
+  // glTF requires a multiple of 3; like other viewers, draw the whole triangles and drop the rest.
+  const std::size_t listed = prim.indices == kNone && indices.empty() ? n : indices.size();
+  if (triangles && listed % 3 != 0) {
+    add_diagnostic(diagnostics, "incomplete-triangle-dropped",
+                   where() + ": TRIANGLES with " + std::to_string(listed) + " " +
+                       (prim.indices == kNone ? "vertices" : "indices") + ", not a multiple of 3; the last " +
+                       std::to_string(listed % 3) + " ignored");
+    if (!indices.empty()) indices.resize(listed - listed % 3);
+  }
 
   // Morph target deltas.
   std::vector<Deltas> deltas(prim.targets.size());
