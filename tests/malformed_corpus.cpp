@@ -228,6 +228,23 @@ std::vector<MalformedFile> malformed_corpus() {
         write_float(a, a.document.skins[0].inverse_bind_matrices, 5, std::nanf(""));
       }),
       C::InvalidSkin, "a NaN in an inverse bind matrix");
+  add("skin_singular_mesh_node.gltf", edited_gltf([](auto& a) { a.document.nodes[2].scale = {1.f, 0.f, 1.f}; }),
+      C::InvalidSkin, "the skinned mesh node has scale y 0: joints cannot be expressed in its space");
+  add("skin_prefix_overflow.gltf", edited_gltf([](auto& a) {
+        // Two non-joint ancestors of J0 scaling by 1e30 each: finite values, an infinite product.
+        auto& d = a.document;
+        const auto first = static_cast<std::uint32_t>(d.nodes.size());
+        gltf::Node huge;
+        huge.scale = {1e30f, 1e30f, 1e30f};
+        huge.name = "Huge0";
+        huge.children = {first + 1};
+        d.nodes.push_back(huge);
+        huge.name = "Huge1";
+        huge.children = {0};
+        d.nodes.push_back(huge);
+        d.scenes[0].nodes[0] = first;
+      }),
+      C::InvalidSkin, "the transforms above J0 multiply to 1e60");
 
   add("skin_73_joints.glb", [] {
         Fixture f;

@@ -112,7 +112,13 @@ BuiltSkin build_skin(const GltfAsset& asset, const SceneGraph& graph, std::uint3
   for (std::size_t p = 0; p < order.size(); ++p) built.source_to_palette[static_cast<std::size_t>(order[p])] = static_cast<int>(p);
 
   const std::vector<glm::mat4> inverse_binds = read_inverse_binds(asset, skin_index, n, options);
+  // Joint roots are expressed in the skinned mesh node's space (docs/semantics.md), which needs
+  // its world transform to be invertible.
   const glm::mat4 mesh_inverse = glm::inverse(mesh_node_world);
+  if (!is_finite(mesh_inverse)) {
+    fail(ImportErrorCode::InvalidSkin, skin_index,
+         "the world transform of the mesh node it skins cannot be inverted (a zero scale on it or an ancestor)");
+  }
   marrow::Skin& skin = built.skin;
   skin = sized_skin(n, graph.bone_to_node.size());
   skin.name = source.name;
@@ -128,6 +134,10 @@ BuiltSkin build_skin(const GltfAsset& asset, const SceneGraph& graph, std::uint3
     if (joint_parent[k] < 0) {
       const std::uint32_t parent = graph.parent[node];
       data.skeleton_root_prefix[p] = parent == kNone ? mesh_inverse : mesh_inverse * graph.world[parent];
+      if (!is_finite(data.skeleton_root_prefix[p])) {
+        fail(ImportErrorCode::InvalidSkin, skin_index,
+             "the transforms above joint node " + std::to_string(node) + " overflow the float range");
+      }
     }
     const int bone = graph.node_to_bone[node];
     skin.palette_to_scene[p] = bone;
