@@ -289,5 +289,32 @@ TEST(GltfUnits, G18_UnitScaleScalesTranslationsAndPositionDeltasOnly) {
   EXPECT_THROW(apply_unit_scale(morph, -1.f), std::invalid_argument);
 }
 
+// A scale that would take a finite length beyond the float range changes nothing and is refused:
+// std::invalid_argument from apply_unit_scale, ImportError(InvalidDocument) from an import.
+TEST(GltfUnits, G18_UnitScaleThatOverflowsIsRefusedWithoutChangingTheModel) {
+  RigidFixture r;
+  r.f.channel(r.anim, r.mover, "translation", SamplerInterpolation::Linear, {0.f, 1.f}, {0, 0, 0, 1e37f, 0, 0});
+  Model model = r.f.import();
+  const glm::mat4 rest = model.bones[1].transform;
+  EXPECT_THROW(apply_unit_scale(model, 100.f), std::invalid_argument);
+  EXPECT_EQ(model.bones[1].transform, rest);
+  EXPECT_EQ(model.animations[0].scene_clip.tracks[0].keys.back().translation.x, 1e37f);
+  apply_unit_scale(model, 10.f);  // 1e38 still fits
+  EXPECT_FLOAT_EQ(model.animations[0].scene_clip.tracks[0].keys.back().translation.x, 1e38f);
+
+  ImportOptions centimetres;
+  centimetres.unit_scale = 100.f;
+  try {
+    (void)r.f.import(centimetres);
+    ADD_FAILURE() << "accepted";
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), ImportErrorCode::InvalidDocument);
+    EXPECT_NE(std::string(e.what()).find("unit_scale"), std::string::npos) << e.what();
+  }
+  ImportOptions negative;
+  negative.unit_scale = -1.f;
+  EXPECT_THROW((void)r.f.import(negative), std::invalid_argument) << "a bad option is the caller's error";
+}
+
 }  // namespace
 }  // namespace marrow

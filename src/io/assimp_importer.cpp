@@ -17,11 +17,11 @@
 #include "assimp_mesh.hpp"
 #include "assimp_scene.hpp"
 #include "assimp_skin.hpp"
+#include "import_unit_scale.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"
-#include "marrow/model/unit_scale.hpp"
 
 namespace marrow {
 
@@ -173,7 +173,7 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
   if (options.load_skeletal_data) assimp::extract_animations(scene, nodes, options, model, diagnostics);
   note_skipped(scene, diagnostics);
 
-  if (options.import.unit_scale != 1.f) apply_unit_scale(model, options.import.unit_scale);        // G18
+  detail::apply_import_unit_scale(model, options.import.unit_scale);                               // G18
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
   compute_loaded_pose_bounds(model);  // G17
   // Whatever Assimp handed over, the model must be safe to animate and draw.

@@ -10,13 +10,13 @@
 #include "gltf_mesh_builder.hpp"
 #include "gltf_scene_graph.hpp"
 #include "gltf_skeleton.hpp"
+#include "import_unit_scale.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/glb.hpp"
 #include "marrow/io/gltf_buffers.hpp"
 #include "marrow/io/gltf_json.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"
-#include "marrow/model/unit_scale.hpp"
 
 namespace marrow {
 
@@ -163,7 +163,7 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
 
   gltf::extract_animations(asset, graph, options, budget, model, diagnostics);
 
-  if (options.unit_scale != 1.f) apply_unit_scale(model, options.unit_scale);  // G18
+  detail::apply_import_unit_scale(model, options.unit_scale);  // G18
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
   compute_loaded_pose_bounds(model);  // G17
   return model;

@@ -1,5 +1,6 @@
 #include "marrow/model/unit_scale.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -10,22 +11,44 @@ namespace marrow {
 
 namespace {
 
-void scale_translation(glm::mat4& m, float s) {
-  m[3].x *= s;
-  m[3].y *= s;
-  m[3].z *= s;
-}
-
-void scale_clip(AnimationClip& clip, float s) {
-  for (BoneTrack& track : clip.tracks) {
-    for (Keyframe& key : track.keys) key.translation *= s;
+// Every translation-bearing quantity of the model, passed through f (glm::vec3 -> glm::vec3).
+// One traversal serves both the range check and the scaling, so they cannot disagree.
+template <class F>
+void for_each_length(Model& model, F&& f) {
+  const auto translation = [&](glm::mat4& m) {
+    const glm::vec3 t = f(glm::vec3(m[3]));
+    m[3] = glm::vec4(t, m[3].w);
+  };
+  const auto clip = [&](AnimationClip& c) {
+    for (BoneTrack& track : c.tracks) {
+      for (Keyframe& key : track.keys) key.translation = f(key.translation);
+    }
+  };
+  const auto positions = [&](std::vector<std::byte>& bytes, const VertexLayout& layout) {
+    if (layout.stride == 0) return;
+    const auto view = attribute_view<glm::vec3>(std::span<std::byte>(bytes), layout, VertexAttribute::Position);
+    for (std::size_t v = 0; v < view.size(); ++v) view.store(v, f(view.load(v)));
+  };
+  for (ModelBone& bone : model.bones) translation(bone.transform);
+  for (Skin& skin : model.skins) {
+    for (glm::mat4& m : skin.data.bind_pose) translation(m);
+    for (glm::mat4& m : skin.data.inverse_bind_pose) translation(m);
+    for (glm::mat4& m : skin.data.skeleton_root_prefix) translation(m);
+    for (auto& [name, c] : skin.data.animation_clips) clip(c);
   }
-}
-
-void scale_positions(std::vector<std::byte>& bytes, const VertexLayout& layout, float s) {
-  if (layout.stride == 0) return;
-  const auto positions = attribute_view<glm::vec3>(std::span<std::byte>(bytes), layout, VertexAttribute::Position);
-  for (std::size_t v = 0; v < positions.size(); ++v) positions.store(v, positions.load(v) * s);
+  for (ModelAnimation& anim : model.animations) clip(anim.scene_clip);
+  for (ModelMesh& mesh : model.meshes) {
+    mesh.bounding_sphere.center = f(mesh.bounding_sphere.center);
+    mesh.bounding_sphere.radius = f(glm::vec3(mesh.bounding_sphere.radius, 0.f, 0.f)).x;
+    for (ModelMeshPart& part : mesh.parts) {
+      positions(part.vertex_bytes, part.layout);
+      if (!part.morph) continue;
+      positions(part.morph->base_vertex_bytes, part.morph->layout);
+      for (auto& deltas : part.morph->position_deltas) {
+        for (glm::vec3& d : deltas) d = f(d);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -34,26 +57,19 @@ void apply_unit_scale(Model& model, float s) {
   if (!std::isfinite(s) || !(s > 0.f)) {
     throw std::invalid_argument("apply_unit_scale: scale " + std::to_string(s) + " is not a positive finite number");
   }
-  for (ModelBone& bone : model.bones) scale_translation(bone.transform, s);
-  for (Skin& skin : model.skins) {
-    for (glm::mat4& m : skin.data.bind_pose) scale_translation(m, s);
-    for (glm::mat4& m : skin.data.inverse_bind_pose) scale_translation(m, s);
-    for (glm::mat4& m : skin.data.skeleton_root_prefix) scale_translation(m, s);
-    for (auto& [name, clip] : skin.data.animation_clips) scale_clip(clip, s);
+  // A finite model can still overflow when enlarged: check first, so a refusal changes nothing.
+  float largest = 0.f;
+  for_each_length(model, [&](const glm::vec3& v) {
+    largest = std::max({largest, std::abs(v.x), std::abs(v.y), std::abs(v.z)});
+    return v;
+  });
+  if (!std::isfinite(largest * s)) {
+    throw std::invalid_argument("apply_unit_scale: scale " + std::to_string(s) + " takes a length of " +
+                                std::to_string(largest) + " beyond the float range");
   }
-  for (ModelAnimation& anim : model.animations) scale_clip(anim.scene_clip, s);
+  for_each_length(model, [s](const glm::vec3& v) { return v * s; });
   for (ModelMesh& mesh : model.meshes) {
-    mesh.bounding_sphere.center *= s;
-    mesh.bounding_sphere.radius *= s;
-    for (ModelMeshPart& part : mesh.parts) {
-      scale_positions(part.vertex_bytes, part.layout, s);
-      ++part.revision;
-      if (!part.morph) continue;
-      scale_positions(part.morph->base_vertex_bytes, part.morph->layout, s);
-      for (auto& deltas : part.morph->position_deltas) {
-        for (glm::vec3& d : deltas) d *= s;
-      }
-    }
+    for (ModelMeshPart& part : mesh.parts) ++part.revision;
   }
 }
 

@@ -8,7 +8,8 @@
 
 namespace marrow {
 
-// Throws std::invalid_argument for a scale that is not finite and positive.
+// Throws std::invalid_argument, leaving the model unchanged, for a scale that is not finite and
+// positive or that would take some length beyond the float range.
 void apply_unit_scale(Model& model, float scale);
 
 }  // namespace marrow
