@@ -18,6 +18,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -847,6 +848,17 @@ TEST(AssimpImport, UnitScaleScalesTranslations) {
   const Model model = import_assimp(bytes_of(make_x_file()), "x", options);
   EXPECT_TRUE(test::near(glm::vec3(model.bones[2].transform[3]), glm::vec3(0, 0.5f, 0)));
   EXPECT_TRUE(test::near(model.animations[0].scene_clip.tracks[0].keys[1].translation, glm::vec3(1, 0.5f, 0)));
+  // A bad scale is the caller's error, also when the import would run in the worker process.
+  options.import.unit_scale = -2.f;
+  EXPECT_THROW((void)import_assimp(bytes_of(make_x_file()), "x", options), std::invalid_argument);
+  // A scale that would overflow the file's lengths is the file's problem.
+  options.import.unit_scale = std::numeric_limits<float>::max();
+  try {
+    (void)import_assimp(bytes_of(make_x_file()), "x", options);
+    ADD_FAILURE() << "accepted";
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), ImportErrorCode::InvalidDocument) << e.what();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
