@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "marrow/model/model.hpp"
@@ -270,14 +271,21 @@ TEST(MorphWeightTrack, G16_StepIsHalfOpen) {
   EXPECT_EQ(evaluate_morph_weights(t, 4.0), std::vector<float>({0.5f, 0.5f}));
 }
 
-TEST(MorphWeightTrack, G16_CubicIsHermiteWithIntervalScaledTangents) {
+// One weight, two keys at 0 and `end` seconds, CUBICSPLINE.
+MorphWeightTrack one_weight_cubic(double end, std::vector<float> values, std::vector<float> in_tangents,
+                                  std::vector<float> out_tangents) {
   MorphWeightTrack t;
   t.interpolation = Interpolation::CubicSpline;
   t.weight_count = 1;
-  t.times = {0.0, 2.0};
-  t.values = {0.f, 1.f};
-  t.in_tangents = {0.f, 3.f};
-  t.out_tangents = {1.f, 0.f};
+  t.times = {0.0, end};
+  t.values = std::move(values);
+  t.in_tangents = std::move(in_tangents);
+  t.out_tangents = std::move(out_tangents);
+  return t;
+}
+
+TEST(MorphWeightTrack, G16_CubicIsHermiteWithIntervalScaledTangents) {
+  const MorphWeightTrack t = one_weight_cubic(2.0, {0.f, 1.f}, {0.f, 3.f}, {1.f, 0.f});
   ASSERT_NO_THROW(validate(t));
   // s = 0.5, dt = 2: h00 = .5, h10 = .125, h01 = .5, h11 = -.125
   // p = .5*0 + .125*2*1 + .5*1 + -.125*2*3 = 0.25 + 0.5 - 0.75 = 0
@@ -311,13 +319,7 @@ TEST(MorphWeightTrack, G16_ValidateRefusesBadTracks) {
 // Finite keys can still describe a Hermite segment beyond the float range: refused, so that every
 // weight a valid track yields is finite.
 TEST(MorphWeightTrack, G16_ValidateRefusesCubicSegmentsBeyondTheFloatRange) {
-  MorphWeightTrack t;
-  t.interpolation = Interpolation::CubicSpline;
-  t.weight_count = 1;
-  t.times = {0.0, 4.0};
-  t.values = {1.f, 1.f};
-  t.in_tangents = {0.f, 0.f};
-  t.out_tangents = {1e38f, 0.f};  // dt * 1e38 = 4e38
+  MorphWeightTrack t = one_weight_cubic(4.0, {1.f, 1.f}, {0.f, 0.f}, {1e38f, 0.f});  // dt * 1e38 = 4e38
   EXPECT_TRUE(throws_with<std::invalid_argument>([&] { validate(t); }, {"interval 0 weight 0", "float range"}));
   t.times = {0.0, 2.0};  // 2e38 + 2 fits: accepted, and the curve's samples are finite
   ASSERT_NO_THROW(validate(t));

@@ -54,24 +54,22 @@ bool write_all(int fd, const void* data, std::size_t size) {
   const rlimit cpu{limits.cpu_seconds, limits.cpu_seconds + 1};
   ::setrlimit(RLIMIT_CPU, &cpu);
   std::vector<char> answer;
+  const auto error_answer = [&answer](ImportErrorCode code, const std::string& message) {
+    const auto value = static_cast<std::uint32_t>(code);
+    answer.resize(1 + 4 + message.size());
+    answer[0] = 'E';
+    std::memcpy(answer.data() + 1, &value, 4);
+    std::memcpy(answer.data() + 5, message.data(), message.size());
+  };
   try {
     const std::vector<std::byte> bytes = write_native(import());
     answer.resize(1 + bytes.size());
     answer[0] = 'M';
     std::memcpy(answer.data() + 1, bytes.data(), bytes.size());
   } catch (const ImportError& e) {
-    const auto code = static_cast<std::uint32_t>(e.code());
-    answer.resize(1 + 4 + e.detail().size());
-    answer[0] = 'E';
-    std::memcpy(answer.data() + 1, &code, 4);
-    std::memcpy(answer.data() + 5, e.detail().data(), e.detail().size());
+    error_answer(e.code(), e.detail());
   } catch (const std::exception& e) {
-    const auto code = static_cast<std::uint32_t>(ImportErrorCode::ExternalImporter);
-    const std::string message = std::string("assimp: ") + e.what();
-    answer.resize(1 + 4 + message.size());
-    answer[0] = 'E';
-    std::memcpy(answer.data() + 1, &code, 4);
-    std::memcpy(answer.data() + 5, message.data(), message.size());
+    error_answer(ImportErrorCode::ExternalImporter, std::string("assimp: ") + e.what());
   }
   const bool ok = write_all(fd, answer.data(), answer.size());
   ::_exit(ok ? 0 : 3);  // no destructors, atexit handlers or stdio flushing of the parent's state

@@ -52,10 +52,9 @@ std::vector<float> read_attribute_floats(const GltfAsset& asset, const Where& wh
   read_accessor_floats(asset, accessor, budget, out);
   // glTF forbids NaN and infinities in accessor data; one would poison every pose and bound.
   if (!all_finite(out)) {
-    const std::size_t bad = static_cast<std::size_t>(std::find_if(out.begin(), out.end(), [](float v) { return !std::isfinite(v); }) - out.begin());
+    const auto bad = std::find_if(out.begin(), out.end(), [](float v) { return !std::isfinite(v); }) - out.begin();
     fail(where, std::string(semantic) + " accessor " + std::to_string(accessor) + ": vertex " +
-                    std::to_string(bad / std::max<std::size_t>(out.size() / std::max<std::uint64_t>(count, 1), 1)) +
-                    " has a value that is not finite");
+                    std::to_string(static_cast<std::size_t>(bad) / component_count(a.type)) + " has a value that is not finite");
   }
   return out;
 }

@@ -11,13 +11,11 @@ namespace marrow::detail {
 
 void apply_import_unit_scale(Model& model, float scale) {
   if (scale == 1.f) return;
-  if (!std::isfinite(scale) || !(scale > 0.f)) {
-    apply_unit_scale(model, scale);  // throws std::invalid_argument naming the scale
-    return;
-  }
+  const bool callers_mistake = !(std::isfinite(scale) && scale > 0.f);
   try {
     apply_unit_scale(model, scale);
   } catch (const std::invalid_argument& e) {
+    if (callers_mistake) throw;
     throw ImportError(ImportErrorCode::InvalidDocument, std::string("ImportOptions::unit_scale: ") + e.what());
   }
 }
