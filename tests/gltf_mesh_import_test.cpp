@@ -1,7 +1,9 @@
 // glTF import of mesh data: flat normals, strips, sparse morph targets, quantized attributes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "gltf_fixture.hpp"
 #include "marrow/core/import_error.hpp"
@@ -56,28 +58,47 @@ TEST(GltfMesh, G13_PrimitiveWithoutNormalsGetsFlatNormalsAndKeepsFileVertexOrder
 
 // Fuzz finding: an index count that is not a multiple of 3 reached the flat-normal triangle list
 // of a morph carrier, which validate() refuses. The trailing indices are dropped, with a diagnostic.
+bool has_diagnostic(const Model& model, const std::string& code) {
+  return std::any_of(model.diagnostics.begin(), model.diagnostics.end(), [&](const Diagnostic& d) { return d.code == code; });
+}
+
 TEST(GltfMesh, IncompleteTriangleIsDroppedWithADiagnostic) {
-  for (const bool with_normals : {false, true}) {
-    SCOPED_TRACE(with_normals ? "normals" : "flat");
-    Fixture f;
-    const auto n = f.node("Torn");
-    f.scene({n});
-    MeshData m;
-    m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    if (with_normals) m.normals.assign(4, glm::vec3(0, 0, 1));
-    m.indices = {0, 1, 2, 0, 2};
-    m.position_targets = {{{0, 0, 0}, {0, 0, 1}, {0, 0, 0}, {0, 0, 0}}};
-    f.doc().nodes[n].mesh = f.mesh(m);
-    const Model model = f.import();
-    const ModelMeshPart& part = model.meshes[0].parts[0];
-    EXPECT_EQ(part.indices.size(), 3u);
-    ASSERT_TRUE(part.morph.has_value());
-    EXPECT_EQ(part.morph->triangle_indices.size(), with_normals ? 0u : 3u);
-    bool reported = false;
-    for (const Diagnostic& d : model.diagnostics) reported = reported || d.code == "incomplete-triangle-dropped";
-    EXPECT_TRUE(reported);
-    validate(model);
+  for (const bool indexed : {true, false}) {
+    for (const bool with_normals : {false, true}) {
+      SCOPED_TRACE(std::string(indexed ? "indexed, " : "unindexed, ") + (with_normals ? "normals" : "flat"));
+      Fixture f;
+      const auto n = f.node("Torn");
+      f.scene({n});
+      MeshData m;
+      m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+      if (with_normals) m.normals.assign(4, glm::vec3(0, 0, 1));
+      if (indexed) m.indices = {0, 1, 2, 0, 2};  // unindexed: 4 vertices, the last one left over
+      m.position_targets = {{{0, 0, 0}, {0, 0, 1}, {0, 0, 0}, {0, 0, 0}}};
+      f.doc().nodes[n].mesh = f.mesh(m);
+      const Model model = f.import();
+      const ModelMeshPart& part = model.meshes[0].parts[0];
+      // Flat shading splits the one whole triangle into its own 3 vertices and lists them.
+      EXPECT_EQ(part.indices.size(), indexed || !with_normals ? 3u : 0u);
+      ASSERT_TRUE(part.morph.has_value());
+      EXPECT_EQ(part.morph->triangle_indices.size(), with_normals ? 0u : 3u);
+      EXPECT_TRUE(has_diagnostic(model, "incomplete-triangle-dropped"));
+      validate(model);
+    }
   }
+}
+
+TEST(GltfMesh, ShortStripIsEmptyWithoutAnIncompleteTriangleDiagnostic) {
+  Fixture f;
+  const auto n = f.node("Short");
+  f.scene({n});
+  MeshData m;
+  m.positions = {{0, 0, 0}, {1, 0, 0}};
+  m.normals.assign(2, glm::vec3(0, 0, 1));
+  m.mode = 5;
+  f.doc().nodes[n].mesh = f.mesh(m);
+  const Model model = f.import();
+  EXPECT_TRUE(model.meshes[0].parts[0].indices.empty());
+  EXPECT_FALSE(has_diagnostic(model, "incomplete-triangle-dropped"));
 }
 
 TEST(GltfMesh, StripsAndFansBecomeTriangleLists) {

@@ -162,6 +162,16 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
       }
     }
   }
+  // A TRIANGLES list without indices draws the vertices in order.
+  const bool unindexed_list = prim.mode == 4 && prim.indices == kNone;
+  // glTF requires a TRIANGLES list to be a multiple of 3; like other viewers, draw the whole
+  // triangles and drop the rest. (Strips and fans, converted below, always give whole triangles.)
+  if (const std::size_t listed = unindexed_list ? n : indices.size(); prim.mode == 4 && listed % 3 != 0) {
+    add_diagnostic(diagnostics, "incomplete-triangle-dropped",
+                   where() + ": TRIANGLES with " + std::to_string(listed) + " " + (unindexed_list ? "vertices" : "indices") +
+                       ", not a multiple of 3; the last " + std::to_string(listed % 3) + " ignored");
+    if (!unindexed_list) indices.resize(listed - listed % 3);
+  }
   std::uint32_t mode = prim.mode;
   if (mode == 5 || mode == 6) {
     if (prim.indices == kNone) {
@@ -172,15 +182,6 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
     mode = 4;
   }
   const bool triangles = mode == 4;
-  // glTF requires a multiple of 3; like other viewers, draw the whole triangles and drop the rest.
-  const std::size_t listed = prim.indices == kNone && indices.empty() ? n : indices.size();
-  if (triangles && listed % 3 != 0) {
-    add_diagnostic(diagnostics, "incomplete-triangle-dropped",
-                   where() + ": TRIANGLES with " + std::to_string(listed) + " " +
-                       (prim.indices == kNone ? "vertices" : "indices") + ", not a multiple of 3; the last " +
-                       std::to_string(listed % 3) + " ignored");
-    if (!indices.empty()) indices.resize(listed - listed % 3);
-  }
 
   // Morph target deltas.
   std::vector<Deltas> deltas(prim.targets.size());
@@ -206,7 +207,7 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   std::vector<std::uint32_t> source;  // model vertex -> file vertex
   std::size_t corners = 0;             // split vertices that belong to triangles
   if (flat) {
-    if (prim.indices == kNone && indices.empty()) {
+    if (unindexed_list) {
       source.resize(n - n % 3);
       for (std::uint32_t i = 0; i < source.size(); ++i) source[i] = i;
     } else {
