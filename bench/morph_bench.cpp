@@ -10,8 +10,8 @@
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
-#include "marrow/morph/blend_morph_targets.hpp"
-#include "marrow/morph/morph_target_data.hpp"
+#include "marrow/runtime/blend_morph_targets.hpp"
+#include "marrow/runtime/morph_target_data.hpp"
 
 namespace {
 

@@ -12,10 +12,10 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 
-#include "marrow/anim/animation_player.hpp"
+#include "marrow/runtime/animation_player.hpp"
 #include "marrow/core/ticks.hpp"
 #include "marrow/core/trs.hpp"
-#include "marrow/skin/skinning_data.hpp"
+#include "marrow/runtime/skinning_data.hpp"
 
 namespace {
 

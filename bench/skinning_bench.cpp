@@ -13,7 +13,7 @@
 #include "marrow/core/strided_span.hpp"
 #include "marrow/core/trs.hpp"
 #include "marrow/core/vertex_layout.hpp"
-#include "marrow/skin/skinning_job.hpp"
+#include "marrow/runtime/skinning_job.hpp"
 
 namespace {
 

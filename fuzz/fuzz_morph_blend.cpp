@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "marrow/morph/blend_morph_targets.hpp"
-#include "marrow/morph/morph_target_data.hpp"
+#include "marrow/runtime/blend_morph_targets.hpp"
+#include "marrow/runtime/morph_target_data.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "marrow/anim/animation_player.hpp"
+#include "marrow/runtime/animation_player.hpp"
 
 namespace {
 

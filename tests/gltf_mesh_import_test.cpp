@@ -10,7 +10,7 @@
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/io/gltf_json.hpp"
 #include "marrow/io/pose_report.hpp"
-#include "marrow/morph/blend_morph_targets.hpp"
+#include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/model/animator.hpp"
 #include "test_util.hpp"
 

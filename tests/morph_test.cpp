@@ -1,4 +1,4 @@
-// morph/: the CPU blend (G12, G13, G15), carrier validation (G14), weight tracks (G16).
+// runtime/: the CPU blend (G12, G13, G15), carrier validation (G14), weight tracks (G16).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,9 +9,9 @@
 
 #include "marrow/model/model.hpp"
 #include "marrow/model/set_morph_weights.hpp"
-#include "marrow/morph/blend_morph_targets.hpp"
-#include "marrow/morph/morph_target_data.hpp"
-#include "marrow/morph/morph_weight_track.hpp"
+#include "marrow/runtime/blend_morph_targets.hpp"
+#include "marrow/runtime/morph_target_data.hpp"
+#include "marrow/runtime/morph_weight_track.hpp"
 #include "test_util.hpp"
 
 namespace marrow {

@@ -20,7 +20,7 @@
 #include <glm/gtc/type_precision.hpp>
 
 #include "gltf_test_util.hpp"
-#include "marrow/anim/animation_player.hpp"
+#include "marrow/runtime/animation_player.hpp"
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/io/native_format.hpp"

@@ -1,4 +1,4 @@
-// skin/: SkinningData validation and CPU linear-blend skinning (G19).
+// runtime/: SkinningData validation and CPU linear-blend skinning (G19).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -7,8 +7,8 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "marrow/core/vertex_layout.hpp"
-#include "marrow/skin/skinning_data.hpp"
-#include "marrow/skin/skinning_job.hpp"
+#include "marrow/runtime/skinning_data.hpp"
+#include "marrow/runtime/skinning_job.hpp"
 #include "test_util.hpp"
 
 namespace marrow {

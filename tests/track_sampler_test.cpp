@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "marrow/anim/track_sampler.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 #include "marrow/core/slerp.hpp"
 #include "test_util.hpp"
 

@@ -9,18 +9,18 @@
 #include "marrow/core/trs.hpp"
 #include "marrow/core/vertex_layout.hpp"
 
-#include "marrow/anim/animation_clip.hpp"
-#include "marrow/anim/animation_player.hpp"
-#include "marrow/anim/bone_track.hpp"
-#include "marrow/anim/keyframe.hpp"
-#include "marrow/anim/track_sampler.hpp"
+#include "marrow/runtime/animation_clip.hpp"
+#include "marrow/runtime/animation_player.hpp"
+#include "marrow/runtime/bone_track.hpp"
+#include "marrow/runtime/keyframe.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 
-#include "marrow/skin/skinning_data.hpp"
-#include "marrow/skin/skinning_job.hpp"
+#include "marrow/runtime/skinning_data.hpp"
+#include "marrow/runtime/skinning_job.hpp"
 
-#include "marrow/morph/blend_morph_targets.hpp"
-#include "marrow/morph/morph_target_data.hpp"
-#include "marrow/morph/morph_weight_track.hpp"
+#include "marrow/runtime/blend_morph_targets.hpp"
+#include "marrow/runtime/morph_target_data.hpp"
+#include "marrow/runtime/morph_weight_track.hpp"
 
 #include "marrow/model/absolute_bone_transforms.hpp"
 #include "marrow/model/animator.hpp"

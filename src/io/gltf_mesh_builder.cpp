@@ -14,7 +14,7 @@
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/io/accessor_reader.hpp"
-#include "marrow/morph/blend_morph_targets.hpp"
+#include "marrow/runtime/blend_morph_targets.hpp"
 
 namespace marrow::gltf {
 

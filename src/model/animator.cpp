@@ -7,8 +7,8 @@
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/model/absolute_bone_transforms.hpp"
 #include "marrow/model/apply_clip_to_bones.hpp"
-#include "marrow/morph/blend_morph_targets.hpp"
-#include "marrow/skin/skinning_job.hpp"
+#include "marrow/runtime/blend_morph_targets.hpp"
+#include "marrow/runtime/skinning_job.hpp"
 
 namespace marrow {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "marrow/anim/animation_player.hpp"
+#include "marrow/runtime/animation_player.hpp"
 
 namespace marrow {
 

@@ -9,7 +9,7 @@
 
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/model/bounds.hpp"
-#include "marrow/skin/skinning_job.hpp"
+#include "marrow/runtime/skinning_job.hpp"
 
 namespace marrow {
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "marrow/morph/blend_morph_targets.hpp"
+#include "marrow/runtime/blend_morph_targets.hpp"
 
 namespace marrow {
 

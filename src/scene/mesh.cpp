@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <string>
 
-#include "marrow/skin/skinning_job.hpp"
+#include "marrow/runtime/skinning_job.hpp"
 
 namespace marrow::scene {
 

@@ -26,7 +26,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
-#include "marrow/anim/animation_player.hpp"
+#include "marrow/runtime/animation_player.hpp"
 #include "marrow/model/draw_item.hpp"
 #include "marrow/model/model.hpp"
 

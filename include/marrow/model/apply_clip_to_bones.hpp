@@ -8,8 +8,8 @@
 
 #include <glm/mat4x4.hpp>
 
-#include "marrow/anim/animation_clip.hpp"
-#include "marrow/anim/track_sampler.hpp"
+#include "marrow/runtime/animation_clip.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 #include "marrow/model/model.hpp"
 
 namespace marrow {

@@ -16,14 +16,14 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
-#include "marrow/anim/animation_clip.hpp"
+#include "marrow/runtime/animation_clip.hpp"
 #include "marrow/core/diagnostic.hpp"
 #include "marrow/core/vertex_layout.hpp"
 #include "marrow/model/material.hpp"
 #include "marrow/model/skin.hpp"
 #include "marrow/model/skinned_material.hpp"
-#include "marrow/morph/morph_target_data.hpp"
-#include "marrow/morph/morph_weight_track.hpp"
+#include "marrow/runtime/morph_target_data.hpp"
+#include "marrow/runtime/morph_weight_track.hpp"
 
 namespace marrow {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "marrow/skin/skinning_data.hpp"
+#include "marrow/runtime/skinning_data.hpp"
 
 namespace marrow {
 

@@ -9,7 +9,7 @@
 
 #include <glm/mat4x4.hpp>
 
-#include "marrow/anim/track_sampler.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 #include "marrow/scene/animation_table.hpp"
 #include "marrow/scene/mesh.hpp"
 

@@ -10,8 +10,8 @@
 
 #include <glm/mat4x4.hpp>
 
-#include "marrow/anim/bone_track.hpp"
-#include "marrow/anim/track_sampler.hpp"
+#include "marrow/runtime/bone_track.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 #include "marrow/core/ticks.hpp"
 
 namespace marrow::scene {

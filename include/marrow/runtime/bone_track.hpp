@@ -2,7 +2,7 @@
 // The keys of one bone in one clip, sorted by time (public contract, DESIGN.md).
 #include <vector>
 
-#include "marrow/anim/keyframe.hpp"
+#include "marrow/runtime/keyframe.hpp"
 
 namespace marrow {
 

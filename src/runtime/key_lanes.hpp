@@ -7,7 +7,7 @@
 
 #include <glm/mat4x4.hpp>
 
-#include "marrow/anim/keyframe.hpp"
+#include "marrow/runtime/keyframe.hpp"
 #include "marrow/core/trs.hpp"
 
 namespace marrow::detail {

@@ -1,4 +1,4 @@
-#include "marrow/morph/blend_morph_targets.hpp"
+#include "marrow/runtime/blend_morph_targets.hpp"
 
 #include <cmath>
 #include <cstring>

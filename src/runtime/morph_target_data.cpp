@@ -1,4 +1,4 @@
-#include "marrow/morph/morph_target_data.hpp"
+#include "marrow/runtime/morph_target_data.hpp"
 
 #include <stdexcept>
 #include <string>

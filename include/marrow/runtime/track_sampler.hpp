@@ -13,8 +13,8 @@
 
 #include <glm/mat4x4.hpp>
 
-#include "marrow/anim/bone_track.hpp"
-#include "marrow/anim/keyframe.hpp"
+#include "marrow/runtime/bone_track.hpp"
+#include "marrow/runtime/keyframe.hpp"
 #include "marrow/core/trs.hpp"
 
 namespace marrow {

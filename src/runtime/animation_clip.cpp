@@ -1,4 +1,4 @@
-#include "marrow/anim/animation_clip.hpp"
+#include "marrow/runtime/animation_clip.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,4 +1,4 @@
-#include "marrow/anim/animation_player.hpp"
+#include "marrow/runtime/animation_player.hpp"
 
 #include <algorithm>
 #include <stdexcept>

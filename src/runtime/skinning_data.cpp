@@ -1,4 +1,4 @@
-#include "marrow/skin/skinning_data.hpp"
+#include "marrow/runtime/skinning_data.hpp"
 
 #include <stdexcept>
 #include <string>

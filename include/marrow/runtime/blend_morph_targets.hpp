@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <span>
 
-#include "marrow/morph/morph_target_data.hpp"
+#include "marrow/runtime/morph_target_data.hpp"
 
 namespace marrow {
 

@@ -10,10 +10,10 @@
 
 #include <glm/mat4x4.hpp>
 
-#include "marrow/anim/animation_clip.hpp"
-#include "marrow/anim/track_sampler.hpp"
+#include "marrow/runtime/animation_clip.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 #include "marrow/core/ticks.hpp"
-#include "marrow/skin/skinning_data.hpp"
+#include "marrow/runtime/skinning_data.hpp"
 
 namespace marrow {
 

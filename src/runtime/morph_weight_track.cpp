@@ -1,4 +1,4 @@
-#include "marrow/morph/morph_weight_track.hpp"
+#include "marrow/runtime/morph_weight_track.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "marrow/anim/bone_track.hpp"
+#include "marrow/runtime/bone_track.hpp"
 #include "marrow/core/ticks.hpp"
 
 namespace marrow {

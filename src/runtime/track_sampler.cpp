@@ -1,4 +1,4 @@
-#include "marrow/anim/track_sampler.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 
 #include <algorithm>
 #include <cstdint>

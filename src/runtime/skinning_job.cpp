@@ -1,4 +1,4 @@
-#include "marrow/skin/skinning_job.hpp"
+#include "marrow/runtime/skinning_job.hpp"
 
 #include <algorithm>
 

@@ -9,7 +9,7 @@
 
 #include <glm/mat4x4.hpp>
 
-#include "marrow/anim/animation_clip.hpp"
+#include "marrow/runtime/animation_clip.hpp"
 
 namespace marrow {
 

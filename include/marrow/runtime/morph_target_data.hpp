@@ -12,7 +12,7 @@
 #include <glm/vec3.hpp>
 
 #include "marrow/core/vertex_layout.hpp"
-#include "marrow/morph/morph_weight_track.hpp"
+#include "marrow/runtime/morph_weight_track.hpp"
 
 namespace marrow {
 
