@@ -4,34 +4,10 @@
 #include <stdexcept>
 #include <string>
 
-
+#include "marrow/runtime/local_to_model_job.hpp"
+#include "marrow/runtime/skin_palette_job.hpp"
 
 namespace marrow {
-
-namespace {
-
-// world = parent world * local (roots: prefix * local), skin = world * inverse bind. Returns the
-// first bone whose parent is not before it (the size when there is none).
-std::size_t compose_world_and_skin(const SkinningData& d, std::span<const glm::mat4> prefixes,
-                                   std::span<const glm::mat4> local, std::span<glm::mat4> world,
-                                   std::span<glm::mat4> skin) {
-  const std::size_t n = local.size();
-  const bool prefix = prefixes.size() == n && n > 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const int parent = d.skeleton_hierarchy[i];
-    if (parent < 0) {
-      world[i] = prefix ? prefixes[i] * local[i] : local[i];
-    } else if (static_cast<std::size_t>(parent) < i) {
-      world[i] = world[static_cast<std::size_t>(parent)] * local[i];
-    } else {
-      return i;
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) skin[i] = world[i] * d.inverse_bind_pose[i];
-  return n;
-}
-
-}  // namespace
 
 AnimationPlayer::AnimationPlayer(const SkinningData& data) : data_(data) {
   validate(data);  // refuses a negative bone_count before the vectors below are sized
@@ -39,6 +15,8 @@ AnimationPlayer::AnimationPlayer(const SkinningData& data) : data_(data) {
   local_ = data.bind_pose;
   world_.resize(n);
   skin_.resize(n);
+  pose_.resize(pose_block_count(n));
+  context_.resize(n);
   recompute();
 }
 
@@ -47,20 +25,14 @@ void AnimationPlayer::start_clip(const AnimationClip& clip) {
     throw std::invalid_argument("AnimationPlayer::start_clip: clip '" + clip.name +
                                 "' targets scene nodes; use apply_clip_to_bones");
   }
-  validate_clip(clip);
+  runtime_clip_ = compile_clip(clip, data_.bind_pose);  // validate_clip's checks, then the layout
   clip_ = &clip;
-  cursors_.assign(clip.tracks.size(), TrackCursor{});
-  // Bones no usable track writes keep their bind pose; only they are reset each frame.
-  std::vector<bool> tracked(local_.size(), false);
-  for (const BoneTrack& track : clip.tracks) {
-    if (!track.keys.empty() && track.bone_index >= 0 && static_cast<std::size_t>(track.bone_index) < tracked.size()) {
-      tracked[static_cast<std::size_t>(track.bone_index)] = true;
-    }
-  }
+  // Bones no usable track drives keep their exact bind matrix (not its T/R/S round trip).
   untracked_.clear();
-  for (std::size_t i = 0; i < tracked.size(); ++i) {
-    if (!tracked[i]) untracked_.push_back(i);
+  for (std::size_t i = 0; i < runtime_clip_.joint_count(); ++i) {
+    if (!runtime_clip_.animated(i)) untracked_.push_back(i);
   }
+  std::copy(data_.bind_pose.begin(), data_.bind_pose.end(), local_.begin());
   current_time_ = Ticks{0};
   recompute();
 }
@@ -75,22 +47,16 @@ void AnimationPlayer::set_root_prefixes(std::span<const glm::mat4> prefixes) {
 
 void AnimationPlayer::stop_clip() {
   clip_ = nullptr;
-  cursors_.clear();
+  runtime_clip_ = RuntimeClip{};
   untracked_.clear();
+  std::copy(data_.bind_pose.begin(), data_.bind_pose.end(), local_.begin());
   current_time_ = Ticks{0};
   recompute();
 }
 
 void AnimationPlayer::update(Ticks time, bool relative_to_current_time, bool loop) {
-  Ticks t = relative_to_current_time ? saturating_add(current_time_, time) : time;
-  if (clip_ == nullptr || clip_->duration <= Ticks{0}) {
-    t = Ticks{0};
-  } else if (loop) {
-    t = floor_mod(t, clip_->duration);
-  } else {
-    t = std::clamp(t, Ticks{0}, clip_->duration);
-  }
-  current_time_ = t;
+  const Ticks t = relative_to_current_time ? saturating_add(current_time_, time) : time;
+  current_time_ = playback_time(t, clip_ != nullptr ? clip_->duration : Ticks{0}, loop);
   recompute();
 }
 
@@ -104,25 +70,31 @@ void AnimationPlayer::recompute() {
                                 std::to_string(d.bone_count));
   }
 
-  // P5: every bone starts at its bind pose; tracked bones are then overwritten by the sampler.
-  if (clip_ == nullptr) {
-    std::copy(d.bind_pose.begin(), d.bind_pose.end(), local_.begin());
-  } else {
+  // P5/P6: tracked bones from the sampling job; the others keep their bind pose.
+  if (clip_ != nullptr) {
+    SamplingJob sampling{&runtime_clip_, current_time_, &context_, pose_, /*exact_slerp=*/false};
+    sampling.run();  // valid by construction: the context and pose are sized for the skeleton
+    pose_to_matrices(pose_, local_);
     for (std::size_t i : untracked_) local_[i] = d.bind_pose[i];
-    sample_tracks(clip_->tracks, current_time_, cursors_, local_);
   }
 
-  // P7/P8: compose in index order; roots take the prefix when it has exactly n entries.
-  // P8: the data's prefix when it has exactly n entries, unless an instance supplied its own.
+  // P7/P8: compose in index order; roots take the prefix when it has exactly n entries, unless
+  // an instance supplied its own.
   const std::span<const glm::mat4> prefixes =
       !prefix_override_.empty() ? prefix_override_
       : has_root_prefix(d)      ? std::span<const glm::mat4>(d.skeleton_root_prefix)
                                 : std::span<const glm::mat4>();
-  const std::size_t bad = compose_world_and_skin(d, prefixes, local_, world_, skin_);
-  if (bad < n) {
-    throw std::invalid_argument("AnimationPlayer: skeleton_hierarchy[" + std::to_string(bad) + "] = " +
-                                std::to_string(d.skeleton_hierarchy[bad]) + " is not before bone " + std::to_string(bad));
-  }
+  LocalToModelJob compose;
+  compose.parents = d.skeleton_hierarchy;
+  compose.local_matrices = local_;
+  compose.root_prefix = prefixes;
+  compose.models = world_;
+  if (!compose.run()) throw_if_invalid(compose.validate(), "AnimationPlayer (skeleton_hierarchy)");
+  SkinPaletteJob palette;
+  palette.models = world_;
+  palette.inverse_binds = d.inverse_bind_pose;
+  palette.palette = skin_;
+  palette.run();
 }
 
 }  // namespace marrow

@@ -29,4 +29,12 @@ constexpr Ticks floor_mod(Ticks a, Ticks period) noexcept {
   return Ticks{r};
 }
 
+// THE playback time rule (P3, used by every player): no clip or a duration <= 0 holds 0; a
+// positive duration loops by floor-modulo, or clamps to [0, duration] when not looping.
+constexpr Ticks playback_time(Ticks t, Ticks duration, bool loop) noexcept {
+  if (duration <= Ticks{0}) return Ticks{0};
+  if (loop) return floor_mod(t, duration);
+  return t < Ticks{0} ? Ticks{0} : (t > duration ? duration : t);
+}
+
 }  // namespace marrow

@@ -27,6 +27,7 @@
 #include <glm/vec3.hpp>
 
 #include "marrow/runtime/animation_player.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 #include "marrow/model/draw_item.hpp"
 #include "marrow/model/model.hpp"
 

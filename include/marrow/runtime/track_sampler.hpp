@@ -1,7 +1,7 @@
 #pragma once
-// THE track sampler: every path that turns keys into a local transform (player, rigid clips,
-// bounds, the asset API) goes through this file, and sample_track and sample_tracks share one
-// interpolation kernel.
+// THE track sampler: every path that turns authored keys into a local transform (rigid clips,
+// bounds, the asset API) goes through this file; the sampling job (sampling_job.hpp) plays
+// compiled clips with the same key search and the same interpolation kernel.
 //
 // Rule (P6): before the first key hold it, at or after the last key hold it; in between find
 // the bracketing keys k, k+1 with t_k <= t < t_{k+1} (half-open: with equal times the later key

@@ -1,0 +1,38 @@
+#pragma once
+// A local pose (B1): translation, rotation and scale of every joint of one skeleton, relative
+// to its parent, stored structure-of-arrays in blocks of eight joints so the jobs that read and
+// write it (sampling, blending, local-to-model) work on eight joints per instruction.
+//
+//   joint j lives in block j / 8, lane j % 8
+//   std::vector<TrsBlock> pose(pose_block_count(joints));
+//
+// Lanes past the last joint of the last block are padding: jobs may write them and ignore them.
+#include <cstddef>
+#include <span>
+
+#include <glm/mat4x4.hpp>
+
+#include "marrow/core/trs.hpp"
+
+namespace marrow {
+
+inline constexpr std::size_t kPoseLanes = 8;
+
+struct alignas(32) TrsBlock {
+  float t[3][kPoseLanes];  // translation x, y, z
+  float q[4][kPoseLanes];  // rotation x, y, z, w
+  float s[3][kPoseLanes];  // scale x, y, z
+};
+
+constexpr std::size_t pose_block_count(std::size_t joints) noexcept { return (joints + kPoseLanes - 1) / kPoseLanes; }
+
+// Joint j of a pose (j < 8 * pose.size()).
+Trs pose_joint(std::span<const TrsBlock> pose, std::size_t joint) noexcept;
+void set_pose_joint(std::span<TrsBlock> pose, std::size_t joint, const Trs& trs) noexcept;
+
+// out[j] = T * R * S of joint j for every j < out.size() (eight joints per instruction). The
+// pose must hold at least pose_block_count(out.size()) blocks; returns false (nothing
+// written) when it does not.
+bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out) noexcept;
+
+}  // namespace marrow

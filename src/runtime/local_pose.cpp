@@ -1,0 +1,34 @@
+#include "marrow/runtime/local_pose.hpp"
+
+#include "pose_kernels.hpp"
+
+namespace marrow {
+
+Trs pose_joint(std::span<const TrsBlock> pose, std::size_t joint) noexcept {
+  const TrsBlock& b = pose[joint / kPoseLanes];
+  const std::size_t l = joint % kPoseLanes;
+  return Trs{glm::vec3(b.t[0][l], b.t[1][l], b.t[2][l]), glm::quat(b.q[3][l], b.q[0][l], b.q[1][l], b.q[2][l]),
+             glm::vec3(b.s[0][l], b.s[1][l], b.s[2][l])};
+}
+
+void set_pose_joint(std::span<TrsBlock> pose, std::size_t joint, const Trs& trs) noexcept {
+  TrsBlock& b = pose[joint / kPoseLanes];
+  const std::size_t l = joint % kPoseLanes;
+  for (int c = 0; c < 3; ++c) {
+    b.t[c][l] = trs.translation[c];
+    b.s[c][l] = trs.scale[c];
+  }
+  b.q[0][l] = trs.rotation.x;
+  b.q[1][l] = trs.rotation.y;
+  b.q[2][l] = trs.rotation.z;
+  b.q[3][l] = trs.rotation.w;
+}
+
+bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out) noexcept {
+  if (pose.size() < pose_block_count(out.size())) return false;
+  if (out.empty()) return true;
+  detail::pose_kernels(simd_level()).to_matrices(pose.data(), out.size(), &out[0][0][0]);
+  return true;
+}
+
+}  // namespace marrow

@@ -1,0 +1,45 @@
+#pragma once
+// Private: the hot loops of the sampling, local-to-model and skin-palette jobs, one table per
+// instruction set (pose_kernels.inl compiled by pose_kernels_sse2/avx2/avx512.cpp). Raw
+// pointers only: matrices are 16 floats, column-major (glm's layout).
+#include <cstddef>
+
+#include "marrow/runtime/local_pose.hpp"
+#include "marrow/runtime/sampling_job.hpp"
+#include "marrow/runtime/simd_level.hpp"
+
+namespace marrow::detail {
+
+struct ComposeArgs {
+  const int* parents;           // per joint, < own index; negative = root
+  const TrsBlock* pose;         // local T/R/S, or null when local_matrices is given
+  const float* local_matrices;  // 16 floats per joint, or null
+  const float* root_prefix;     // 16 floats per joint, or null (identity)
+  const float* root;            // 16 floats, or null (identity)
+  float* models;                // 16 floats per joint; joints before `from` are read, not written
+  std::size_t from, to;         // compose joints [from, to)
+};
+
+struct PaletteArgs {
+  const float* models;          // 16 floats per joint
+  const float* inverse_binds;   // 16 floats per palette entry
+  const int* joints;            // palette entry i uses models[joints[i]]; null: models[i]
+  const float* root;            // 16 floats, or null (identity)
+  float* palette;               // 16 floats per entry
+  std::size_t count;
+};
+
+struct PoseKernels {
+  void (*interpolate)(const BracketBlock* brackets, std::size_t blocks, TrsBlock* out, bool exact_slerp);
+  void (*compose)(const ComposeArgs& args);
+  void (*palette)(const PaletteArgs& args);
+  void (*to_matrices)(const TrsBlock* pose, std::size_t joints, float* out);
+};
+
+const PoseKernels& pose_kernels(SimdLevel level) noexcept;
+
+namespace sse2 { extern const PoseKernels kPoseKernels; }
+namespace avx2 { extern const PoseKernels kPoseKernels; }
+namespace avx512 { extern const PoseKernels kPoseKernels; }
+
+}  // namespace marrow::detail

@@ -1,0 +1,155 @@
+// The pose kernels, compiled once per instruction set (see simd/lanes.hpp for the rules of
+// such a file). Included by pose_kernels_sse2.cpp, _avx2.cpp and _avx512.cpp.
+#include <cstddef>
+
+#include "../core/rotation_scale_columns.hpp"
+#include "../core/slerp_weights.hpp"
+#include "pose_kernels.hpp"
+#include "simd/lanes.hpp"
+
+namespace marrow::detail::MARROW_SIMD_NS {
+
+namespace {
+
+using simd::MARROW_SIMD_NS::F4;
+using simd::MARROW_SIMD_NS::F8;
+
+// Below this cosine between two keys' rotations a normalised lerp drifts more than 5e-7 from
+// the slerp (sampling_job.hpp).
+constexpr float kNlerpMinCos = 0.9995f;
+
+MARROW_LANES_INLINE void interpolate_block(const BracketBlock& in, TrsBlock& out, bool exact_slerp) {
+  const F8 zero = F8::splat(0.f), one = F8::splat(1.f);
+  const F8 p = simd::MARROW_SIMD_NS::min_of(simd::MARROW_SIMD_NS::max_of(F8::load(in.p), zero), one);
+  for (int c = 0; c < 3; ++c) {
+    const F8 ta = F8::load(in.a[c]), sa = F8::load(in.a[7 + c]);
+    fma(F8::load(in.b[c]) - ta, p, ta).store(out.t[c]);
+    fma(F8::load(in.b[7 + c]) - sa, p, sa).store(out.s[c]);
+  }
+  F8 qa[4], qb[4];
+  for (int c = 0; c < 4; ++c) qa[c] = F8::load(in.a[3 + c]), qb[c] = F8::load(in.b[3 + c]);
+  const F8 cosine = F8::load(in.cos_ab);
+  F8 wa = one - p, wb = p;
+  if (exact_slerp || any(cosine < F8::splat(kNlerpMinCos))) slerp_weights(cosine, p, wa, wb);
+  F8 r[4];
+  for (int c = 0; c < 4; ++c) r[c] = fma(wa, qa[c], wb * qb[c]);
+  const F8 n2 = fma(r[0], r[0], r[1] * r[1]) + fma(r[2], r[2], r[3] * r[3]);
+  // The direction interpolated, the length lerped (unit keys stay unit, equal lengths kept).
+  const F8 la = F8::load(in.len_a);
+  const F8 length = fma(F8::load(in.len_b) - la, p, la);
+  const F8 scale = rsqrt_of(simd::MARROW_SIMD_NS::max_of(n2, F8::splat(1e-30f))) * length;
+  // Exactly on a key (p = 0) that key's rotation, untouched.
+  const F8 on_key = p == zero;
+  for (int c = 0; c < 4; ++c) select(on_key, qa[c], r[c] * scale).store(out.q[c]);
+}
+
+void interpolate(const BracketBlock* brackets, std::size_t blocks, TrsBlock* out, bool exact_slerp) {
+  for (std::size_t b = 0; b < blocks; ++b) interpolate_block(brackets[b], out[b], exact_slerp);
+}
+
+constexpr float kIdentity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+// A column-major 4x4 matrix in four registers.
+struct Mat {
+  F4 c[4];
+};
+
+MARROW_LANES_INLINE Mat load_mat(const float* m) {
+  return {{F4::load(m), F4::load(m + 4), F4::load(m + 8), F4::load(m + 12)}};
+}
+
+MARROW_LANES_INLINE void store_mat(float* out, const Mat& m) {
+  for (int c = 0; c < 4; ++c) m.c[c].store(out + 4 * c);
+}
+
+// a * b for a general b (16 floats): column c = sum_r a.c[r] * b[c][r], in two chains.
+MARROW_LANES_INLINE Mat mul(const Mat& a, const float* b) {
+  Mat out;
+  for (int c = 0; c < 4; ++c) {
+    const float* bc = b + 4 * c;
+    out.c[c] = fma(a.c[0], F4::splat(bc[0]), a.c[1] * F4::splat(bc[1])) +
+               fma(a.c[2], F4::splat(bc[2]), a.c[3] * F4::splat(bc[3]));
+  }
+  return out;
+}
+
+// a * L for an affine L given as its 3x3 columns m (lane l of m[0..8], stride 8) and its
+// translation t (lane l of t[0..2]).
+MARROW_LANES_INLINE Mat mul_affine(const Mat& a, const float (*m)[kPoseLanes], const float (*t)[kPoseLanes],
+                                   std::size_t l) {
+  Mat out;
+  for (int c = 0; c < 3; ++c) {
+    out.c[c] = fma(a.c[0], F4::splat(m[3 * c][l]), a.c[1] * F4::splat(m[3 * c + 1][l])) +
+               a.c[2] * F4::splat(m[3 * c + 2][l]);
+  }
+  out.c[3] = fma(a.c[0], F4::splat(t[0][l]), a.c[1] * F4::splat(t[1][l])) + fma(a.c[2], F4::splat(t[2][l]), a.c[3]);
+  return out;
+}
+
+// The 3x3 columns of T * R * S for the eight joints of a block.
+MARROW_LANES_INLINE void block_columns(const TrsBlock& b, float (*m)[kPoseLanes]) {
+  F8 cols[9];
+  rotation_scale_columns(F8::load(b.q[0]), F8::load(b.q[1]), F8::load(b.q[2]), F8::load(b.q[3]), F8::load(b.s[0]),
+                         F8::load(b.s[1]), F8::load(b.s[2]), cols);
+  for (int k = 0; k < 9; ++k) cols[k].store(m[k]);
+}
+
+void compose(const ComposeArgs& a) {
+  alignas(32) float m[9][kPoseLanes];
+  std::size_t loaded = ~std::size_t{0};
+  for (std::size_t i = a.from; i < a.to; ++i) {
+    const int parent = a.parents[i];
+    Mat p;
+    if (parent >= 0) {
+      p = load_mat(a.models + 16 * static_cast<std::size_t>(parent));
+    } else if (a.root_prefix != nullptr) {
+      p = a.root != nullptr ? mul(load_mat(a.root), a.root_prefix + 16 * i) : load_mat(a.root_prefix + 16 * i);
+    } else if (a.root != nullptr) {
+      p = load_mat(a.root);
+    } else {
+      p = load_mat(kIdentity);
+    }
+    float* out = a.models + 16 * i;
+    if (a.pose != nullptr) {
+      const std::size_t block = i / kPoseLanes;
+      if (block != loaded) {
+        block_columns(a.pose[block], m);
+        loaded = block;
+      }
+      store_mat(out, mul_affine(p, m, a.pose[block].t, i % kPoseLanes));
+    } else {
+      store_mat(out, mul(p, a.local_matrices + 16 * i));
+    }
+  }
+}
+
+void palette(const PaletteArgs& a) {
+  for (std::size_t i = 0; i < a.count; ++i) {
+    const std::size_t joint = a.joints != nullptr ? static_cast<std::size_t>(a.joints[i]) : i;
+    float* out = a.palette + 16 * i;
+    store_mat(out, mul(load_mat(a.models + 16 * joint), a.inverse_binds + 16 * i));
+    if (a.root != nullptr) store_mat(out, mul(load_mat(a.root), out));
+  }
+}
+
+void to_matrices(const TrsBlock* pose, std::size_t joints, float* out) {
+  alignas(32) float m[9][kPoseLanes];
+  for (std::size_t b = 0; b * kPoseLanes < joints; ++b) {
+    block_columns(pose[b], m);
+    const std::size_t lanes = joints - b * kPoseLanes < kPoseLanes ? joints - b * kPoseLanes : kPoseLanes;
+    for (std::size_t l = 0; l < lanes; ++l) {
+      float* o = out + 16 * (b * kPoseLanes + l);
+      for (int c = 0; c < 3; ++c) {
+        o[4 * c] = m[3 * c][l], o[4 * c + 1] = m[3 * c + 1][l], o[4 * c + 2] = m[3 * c + 2][l], o[4 * c + 3] = 0.f;
+      }
+      o[12] = pose[b].t[0][l], o[13] = pose[b].t[1][l], o[14] = pose[b].t[2][l], o[15] = 1.f;
+    }
+  }
+}
+
+}  // namespace
+
+extern const PoseKernels kPoseKernels;
+const PoseKernels kPoseKernels{&interpolate, &compose, &palette, &to_matrices};
+
+}  // namespace marrow::detail::MARROW_SIMD_NS

@@ -1,0 +1,34 @@
+#include "marrow/runtime/skin_palette_job.hpp"
+
+#include "pose_kernels.hpp"
+
+namespace marrow {
+
+JobStatus SkinPaletteJob::validate() const noexcept {
+  const std::size_t n = inverse_binds.size();
+  if (palette.size() != n) return job_error("palette", "does not have one matrix per inverse bind");
+  if (joints.empty()) {
+    if (models.size() < n) return job_error("models", "has fewer matrices than inverse_binds (and joints is empty)");
+    return kJobOk;
+  }
+  if (joints.size() != n) return job_error("joints", "is neither empty nor one per inverse bind");
+  bool inside = true;
+  for (const int j : joints) inside &= j >= 0 && static_cast<std::size_t>(j) < models.size();
+  if (!inside) return job_error("joints", "has an index outside models");
+  return kJobOk;
+}
+
+bool SkinPaletteJob::run() const noexcept {
+  if (!validate()) return false;
+  if (palette.empty()) return true;
+  detail::PaletteArgs args{&models[0][0][0],
+                           &inverse_binds[0][0][0],
+                           joints.empty() ? nullptr : joints.data(),
+                           root != nullptr ? &(*root)[0][0] : nullptr,
+                           &palette[0][0][0],
+                           palette.size()};
+  detail::pose_kernels(simd_level()).palette(args);
+  return true;
+}
+
+}  // namespace marrow
