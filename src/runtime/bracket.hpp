@@ -32,7 +32,7 @@ inline void set_bracket(BracketBlock& block, std::size_t lane, const KeyValues& 
   block.len_b[lane] = lb;
 }
 
-// A block with no bracket: zero keys, cosine 1 (padding lanes never ask for a slerp), p = 0.
+// A block with no bracket: zero keys, cosine 1 (padding lanes never ask for a slerp).
 inline BracketBlock empty_bracket_block() noexcept {
   BracketBlock b{};
   for (float& c : b.cos_ab) c = 1.f;

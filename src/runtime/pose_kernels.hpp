@@ -30,7 +30,8 @@ struct PaletteArgs {
 };
 
 struct PoseKernels {
-  void (*interpolate)(const BracketBlock* brackets, std::size_t blocks, TrsBlock* out, bool exact_slerp);
+  // p: eight blend factors per block.
+  void (*interpolate)(const BracketBlock* brackets, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp);
   void (*compose)(const ComposeArgs& args);
   void (*palette)(const PaletteArgs& args);
   void (*to_matrices)(const TrsBlock* pose, std::size_t joints, float* out);

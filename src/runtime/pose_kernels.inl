@@ -18,9 +18,9 @@ using simd::MARROW_SIMD_NS::F8;
 // the slerp (sampling_job.hpp).
 constexpr float kNlerpMinCos = 0.9995f;
 
-MARROW_LANES_INLINE void interpolate_block(const BracketBlock& in, TrsBlock& out, bool exact_slerp) {
+MARROW_LANES_INLINE void interpolate_block(const BracketBlock& in, const float* blend, TrsBlock& out, bool exact_slerp) {
   const F8 zero = F8::splat(0.f), one = F8::splat(1.f);
-  const F8 p = simd::MARROW_SIMD_NS::min_of(simd::MARROW_SIMD_NS::max_of(F8::load(in.p), zero), one);
+  const F8 p = simd::MARROW_SIMD_NS::min_of(simd::MARROW_SIMD_NS::max_of(F8::load(blend), zero), one);
   for (int c = 0; c < 3; ++c) {
     const F8 ta = F8::load(in.a[c]), sa = F8::load(in.a[7 + c]);
     fma(F8::load(in.b[c]) - ta, p, ta).store(out.t[c]);
@@ -43,8 +43,8 @@ MARROW_LANES_INLINE void interpolate_block(const BracketBlock& in, TrsBlock& out
   for (int c = 0; c < 4; ++c) select(on_key, qa[c], r[c] * scale).store(out.q[c]);
 }
 
-void interpolate(const BracketBlock* brackets, std::size_t blocks, TrsBlock* out, bool exact_slerp) {
-  for (std::size_t b = 0; b < blocks; ++b) interpolate_block(brackets[b], out[b], exact_slerp);
+void interpolate(const BracketBlock* brackets, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp) {
+  for (std::size_t b = 0; b < blocks; ++b) interpolate_block(brackets[b], p + kPoseLanes * b, out[b], exact_slerp);
 }
 
 constexpr float kIdentity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
@@ -73,6 +73,41 @@ MARROW_LANES_INLINE Mat mul(const Mat& a, const float* b) {
   return out;
 }
 
+// out = a * b, all three 16 floats in memory (out may be a or b: both are read first).
+// AVX-512 holds a whole matrix in one register: b's element r of every column is broadcast
+// within its 128-bit lane (one in-lane shuffle) and multiplied by a's column r repeated four
+// times (one load); AVX2 does two columns per register the same way.
+MARROW_LANES_INLINE void mul_store(const float* a, const float* b, float* out) {
+#if defined(__AVX512F__)
+// GCC 12's _mm512_broadcast_f32x4 starts from an undefined register it then fully overwrites.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+  const __m512 bz = _mm512_loadu_ps(b);
+  const __m512 a0 = _mm512_broadcast_f32x4(_mm_loadu_ps(a)), a1 = _mm512_broadcast_f32x4(_mm_loadu_ps(a + 4));
+  const __m512 a2 = _mm512_broadcast_f32x4(_mm_loadu_ps(a + 8)), a3 = _mm512_broadcast_f32x4(_mm_loadu_ps(a + 12));
+  const __m512 lo = _mm512_fmadd_ps(a0, _mm512_permute_ps(bz, 0x00), _mm512_mul_ps(a1, _mm512_permute_ps(bz, 0x55)));
+  const __m512 hi = _mm512_fmadd_ps(a2, _mm512_permute_ps(bz, 0xAA), _mm512_mul_ps(a3, _mm512_permute_ps(bz, 0xFF)));
+  _mm512_storeu_ps(out, _mm512_add_ps(lo, hi));
+#pragma GCC diagnostic pop
+#elif defined(__AVX2__) && defined(__FMA__)
+  const __m256 b01 = _mm256_loadu_ps(b), b23 = _mm256_loadu_ps(b + 8);
+  const __m256 a0 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a));
+  const __m256 a1 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 4));
+  const __m256 a2 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 8));
+  const __m256 a3 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 12));
+  const auto column_pair = [&](__m256 bp) {
+    const __m256 lo = _mm256_fmadd_ps(a0, _mm256_permute_ps(bp, 0x00), _mm256_mul_ps(a1, _mm256_permute_ps(bp, 0x55)));
+    const __m256 hi = _mm256_fmadd_ps(a2, _mm256_permute_ps(bp, 0xAA), _mm256_mul_ps(a3, _mm256_permute_ps(bp, 0xFF)));
+    return _mm256_add_ps(lo, hi);
+  };
+  const __m256 c01 = column_pair(b01), c23 = column_pair(b23);
+  _mm256_storeu_ps(out, c01);
+  _mm256_storeu_ps(out + 8, c23);
+#else
+  store_mat(out, mul(load_mat(a), b));
+#endif
+}
+
 // a * L for an affine L given as its 3x3 columns m (lane l of m[0..8], stride 8) and its
 // translation t (lane l of t[0..2]).
 MARROW_LANES_INLINE Mat mul_affine(const Mat& a, const float (*m)[kPoseLanes], const float (*t)[kPoseLanes],
@@ -99,6 +134,11 @@ void compose(const ComposeArgs& a) {
   std::size_t loaded = ~std::size_t{0};
   for (std::size_t i = a.from; i < a.to; ++i) {
     const int parent = a.parents[i];
+    float* out = a.models + 16 * i;
+    if (parent >= 0 && a.pose == nullptr) {
+      mul_store(a.models + 16 * static_cast<std::size_t>(parent), a.local_matrices + 16 * i, out);
+      continue;
+    }
     Mat p;
     if (parent >= 0) {
       p = load_mat(a.models + 16 * static_cast<std::size_t>(parent));
@@ -109,7 +149,6 @@ void compose(const ComposeArgs& a) {
     } else {
       p = load_mat(kIdentity);
     }
-    float* out = a.models + 16 * i;
     if (a.pose != nullptr) {
       const std::size_t block = i / kPoseLanes;
       if (block != loaded) {
@@ -127,8 +166,8 @@ void palette(const PaletteArgs& a) {
   for (std::size_t i = 0; i < a.count; ++i) {
     const std::size_t joint = a.joints != nullptr ? static_cast<std::size_t>(a.joints[i]) : i;
     float* out = a.palette + 16 * i;
-    store_mat(out, mul(load_mat(a.models + 16 * joint), a.inverse_binds + 16 * i));
-    if (a.root != nullptr) store_mat(out, mul(load_mat(a.root), out));
+    mul_store(a.models + 16 * joint, a.inverse_binds + 16 * i, out);
+    if (a.root != nullptr) mul_store(a.root, out, out);
   }
 }
 

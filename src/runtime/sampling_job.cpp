@@ -40,6 +40,40 @@ JobStatus SamplingJob::validate() const noexcept {
   return kJobOk;
 }
 
+namespace {
+
+// Joint j's bracket for time t, from the clip (rare while playing: once per key interval).
+void refresh(detail::BracketBlock& block, std::size_t lane, std::size_t j, const RuntimeClip& clip,
+             Ticks t, Ticks& begin, Ticks& end, float& inv_span, std::uint32_t& key) noexcept {
+  const std::uint32_t first = clip.key_offsets()[j];
+  const std::size_t count = clip.key_offsets()[j + 1] - first;
+  const Ticks* times = clip.key_times().data() + first;
+  const KeyValues* values = clip.key_values().data() + first;
+  const std::size_t k = detail::find_key_index(count, [times](std::size_t i) { return times[i]; }, t, key);
+  key = static_cast<std::uint32_t>(k);
+  const KeyValues* b = &values[k];
+  if (t < times[k]) {  // before the first key: hold it
+    begin = kMinTicks, end = times[k], inv_span = 0.f;
+  } else if (k + 1 >= count) {  // at or after the last key: hold it
+    begin = times[k], end = kMaxTicks, inv_span = 0.f;
+  } else {
+    b = &values[k + 1];
+    begin = times[k], end = times[k + 1];
+    // Unsigned difference: exact even when hostile key times span more than half of Ticks.
+    const auto span = static_cast<std::uint64_t>(times[k + 1].count()) - static_cast<std::uint64_t>(times[k].count());
+    inv_span = 1.f / static_cast<float>(span);
+  }
+  detail::set_bracket(block, lane, values[k], *b);
+}
+
+// Joints are sampled in chunks: first every stale bracket of the chunk is found and the keys
+// forward play will need are prefetched, so the misses of many joints overlap; then the
+// refreshes, the blend factors and the kernel.
+constexpr std::size_t kChunkBlocks = 8;
+constexpr std::size_t kChunk = kChunkBlocks * kPoseLanes;
+
+}  // namespace
+
 bool SamplingJob::run() const noexcept {
   if (!validate()) return false;
   SamplingContext& ctx = *context;
@@ -50,43 +84,42 @@ bool SamplingJob::run() const noexcept {
     for (detail::BracketBlock& b : std::span(ctx.blocks_.data(), pose_block_count(n))) b = detail::empty_bracket_block();
     ctx.clip_id_ = clip->id();
   }
+  const Ticks t = time;
   const std::uint32_t* offsets = clip->key_offsets().data();
   const Ticks* times = clip->key_times().data();
   const KeyValues* values = clip->key_values().data();
-  const Ticks t = time;
-  for (std::size_t j = 0; j < n; ++j) {
-    detail::BracketBlock& block = ctx.blocks_[j / kPoseLanes];
-    const std::size_t lane = j % kPoseLanes;
-    if (t < ctx.begin_[j] || t >= ctx.end_[j]) {
-      // Refresh joint j's bracket (rare while playing: at most once per key interval).
-      const std::uint32_t first = offsets[j];
-      const std::size_t count = offsets[j + 1] - first;
-      const Ticks* run_times = times + first;
-      const std::size_t k =
-          detail::find_key_index(count, [run_times](std::size_t i) { return run_times[i]; }, t, ctx.key_[j]);
-      ctx.key_[j] = static_cast<std::uint32_t>(k);
-      const KeyValues& a = values[first + k];
-      const KeyValues* b = &a;
-      if (t < run_times[k]) {  // before the first key: hold it
-        ctx.begin_[j] = kMinTicks, ctx.end_[j] = run_times[k], ctx.inv_span_[j] = 0.f;
-      } else if (k + 1 >= count) {  // at or after the last key: hold it
-        ctx.begin_[j] = run_times[k], ctx.end_[j] = kMaxTicks, ctx.inv_span_[j] = 0.f;
-      } else {
-        b = &values[first + k + 1];
-        ctx.begin_[j] = run_times[k], ctx.end_[j] = run_times[k + 1];
-        // Unsigned difference: exact even when hostile key times span more than half of Ticks.
-        const auto span = static_cast<std::uint64_t>(run_times[k + 1].count()) - static_cast<std::uint64_t>(run_times[k].count());
-        ctx.inv_span_[j] = 1.f / static_cast<float>(span);
+  const auto& kernels = detail::pose_kernels(simd_level());
+  alignas(32) float p[kChunk];
+  std::uint32_t stale[kChunk];
+  for (std::size_t start = 0; start < n; start += kChunk) {
+    const std::size_t end = n - start < kChunk ? n : start + kChunk;
+    std::size_t stale_count = 0;
+    for (std::size_t j = start; j < end; ++j) {
+      if (t < ctx.begin_[j] || t >= ctx.end_[j]) {
+        stale[stale_count++] = static_cast<std::uint32_t>(j);
+        const std::size_t next = offsets[j] + ctx.key_[j] + 1;  // forward play's next key
+        __builtin_prefetch(times + next);
+        __builtin_prefetch(values + next);
+        __builtin_prefetch(reinterpret_cast<const char*>(values + next) + 64);
       }
-      detail::set_bracket(block, lane, a, *b);
+    }
+    for (std::size_t s = 0; s < stale_count; ++s) {
+      const std::size_t j = stale[s];
+      refresh(ctx.blocks_[j / kPoseLanes], j % kPoseLanes, j, *clip, t, ctx.begin_[j], ctx.end_[j],
+              ctx.inv_span_[j], ctx.key_[j]);
     }
     // Inside the bracket t - begin is below the span, so it fits int64; for holds the factor
     // is 0 whatever it is (and the kernel clamps to [0, 1]).
-    const auto since = static_cast<std::int64_t>(static_cast<std::uint64_t>(t.count()) -
-                                                 static_cast<std::uint64_t>(ctx.begin_[j].count()));
-    block.p[lane] = static_cast<float>(since) * ctx.inv_span_[j];
+    for (std::size_t j = start; j < end; ++j) {
+      const auto since = static_cast<std::int64_t>(static_cast<std::uint64_t>(t.count()) -
+                                                   static_cast<std::uint64_t>(ctx.begin_[j].count()));
+      p[j - start] = static_cast<float>(since) * ctx.inv_span_[j];
+    }
+    for (std::size_t j = end; j < start + kChunk && j % kPoseLanes != 0; ++j) p[j - start] = 0.f;
+    const std::size_t first_block = start / kPoseLanes;
+    kernels.interpolate(ctx.blocks_.data() + first_block, p, pose_block_count(end) - first_block,
+                        output.data() + first_block, exact_slerp);
   }
-  detail::pose_kernels(simd_level()).interpolate(ctx.blocks_.data(), pose_block_count(n), output.data(), exact_slerp);
   return true;
 }
 

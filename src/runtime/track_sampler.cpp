@@ -17,13 +17,13 @@ KeyValues values_of(const Keyframe& k) {
 }
 
 // The bracket for t into one lane: hold (p = 0 on key a) outside or exactly on a key.
-void load_bracket(detail::BracketBlock& block, std::size_t lane, std::span<const Keyframe> keys, Ticks t,
+void load_bracket(detail::BracketBlock& block, float* p, std::size_t lane, std::span<const Keyframe> keys, Ticks t,
                   TrackCursor& cursor) {
   const std::size_t k = find_key(keys, t, cursor);
   const Keyframe& a = keys[k];
   if (k + 1 >= keys.size() || t <= a.time) {
     detail::set_bracket(block, lane, values_of(a), values_of(a));
-    block.p[lane] = 0.f;
+    p[lane] = 0.f;
     return;
   }
   const Keyframe& b = keys[k + 1];
@@ -33,17 +33,17 @@ void load_bracket(detail::BracketBlock& block, std::size_t lane, std::span<const
   // when hostile key times span more than half the range of Ticks.
   const auto since = static_cast<std::uint64_t>(t.count()) - static_cast<std::uint64_t>(a.time.count());
   const auto span = static_cast<std::uint64_t>(b.time.count()) - static_cast<std::uint64_t>(a.time.count());
-  block.p[lane] = static_cast<float>(since) / static_cast<float>(span);
+  p[lane] = static_cast<float>(since) / static_cast<float>(span);
 }
 
-// The one interpolation kernel (pose_kernels.inl), exact slerp, on `filled` lanes.
-void interpolate(const detail::BracketBlock& block, TrsBlock& out) {
-  detail::pose_kernels(simd_level()).interpolate(&block, 1, &out, /*exact_slerp=*/true);
+// The one interpolation kernel (pose_kernels.inl), with the exact slerp.
+void interpolate(const detail::BracketBlock& block, const float* p, TrsBlock& out) {
+  detail::pose_kernels(simd_level()).interpolate(&block, p, 1, &out, /*exact_slerp=*/true);
 }
 
-Trs sample_lane0(const detail::BracketBlock& block) {
+Trs sample_lane0(const detail::BracketBlock& block, const float* p) {
   TrsBlock out;
-  interpolate(block, out);
+  interpolate(block, p, out);
   return pose_joint(std::span<const TrsBlock>(&out, 1), 0);
 }
 
@@ -57,14 +57,15 @@ std::size_t find_key(std::span<const Keyframe> keys, Ticks t, TrackCursor& curso
 Trs interpolate_keys(const Keyframe& a, const Keyframe& b, float p) noexcept {
   detail::BracketBlock block = detail::empty_bracket_block();
   detail::set_bracket(block, 0, values_of(a), values_of(b));
-  block.p[0] = p;
-  return sample_lane0(block);
+  const float blend[kPoseLanes] = {p};
+  return sample_lane0(block, blend);
 }
 
 Trs sample_track(std::span<const Keyframe> keys, Ticks t, TrackCursor& cursor) noexcept {
   detail::BracketBlock block = detail::empty_bracket_block();
-  load_bracket(block, 0, keys, t, cursor);
-  return sample_lane0(block);
+  float p[kPoseLanes] = {};
+  load_bracket(block, p, 0, keys, t, cursor);
+  return sample_lane0(block, p);
 }
 
 Trs sample_track(std::span<const Keyframe> keys, Ticks t) noexcept {
@@ -75,11 +76,12 @@ Trs sample_track(std::span<const Keyframe> keys, Ticks t) noexcept {
 void sample_tracks(std::span<const BoneTrack> tracks, Ticks t, std::span<TrackCursor> cursors,
                    std::span<glm::mat4> out) noexcept {
   detail::BracketBlock block = detail::empty_bracket_block();
+  float p[kPoseLanes] = {};
   glm::mat4* targets[kPoseLanes];
   std::size_t filled = 0;
   const auto flush = [&] {
     TrsBlock trs;
-    interpolate(block, trs);
+    interpolate(block, p, trs);
     for (std::size_t l = 0; l < filled; ++l) *targets[l] = compose_trs(pose_joint(std::span<const TrsBlock>(&trs, 1), l));
     filled = 0;
   };
@@ -89,7 +91,7 @@ void sample_tracks(std::span<const BoneTrack> tracks, Ticks t, std::span<TrackCu
       continue;
     }
     TrackCursor scratch;
-    load_bracket(block, filled, track.keys, t, i < cursors.size() ? cursors[i] : scratch);
+    load_bracket(block, p, filled, track.keys, t, i < cursors.size() ? cursors[i] : scratch);
     targets[filled] = &out[static_cast<std::size_t>(track.bone_index)];
     if (++filled == kPoseLanes) flush();
   }

@@ -41,7 +41,6 @@ struct alignas(32) BracketBlock {
   float cos_ab[kPoseLanes];   // cosine between the two rotations (1 for a hold)
   float len_a[kPoseLanes];    // quaternion lengths (1 for unit keys)
   float len_b[kPoseLanes];
-  float p[kPoseLanes];        // this frame's blend factor in [0, 1]
 };
 }  // namespace detail
 

@@ -1,0 +1,183 @@
+// The runtime jobs on real skeletons (issue 9): CesiumMan (19 joints) and perf/big_skinned.glb
+// (200 joints), as a game drives them.
+//
+//   sample_compose/<asset>       SamplingJob + LocalToModelJob, one instance, +1/60 s a frame,
+//                                looping (playback_time), persistent context: the job pipeline
+//   sample_compose_skin/<asset>  the same + SkinPaletteJob (skin matrices)
+//   instances_1000/<asset>       1000 instances at spread times, one shared compiled clip, each
+//                                with its own context, pose and model matrices, on one core:
+//                                sample + compose as in sample_compose (ozz's row is the same)
+//   instances_1000_skin/<asset>  the same with skin matrices
+//   random_seek/<asset>          a cold context (invalidated) at a random time each frame
+//   player_update/<asset>        AnimationPlayer::update, the seed facade (local, world, skin)
+//
+// Counters: ns_per_joint (every joint of every instance), joints_per_second.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "marrow/io/model_file.hpp"
+#include "marrow/runtime/animation_player.hpp"
+#include "marrow/runtime/local_to_model_job.hpp"
+#include "marrow/runtime/sampling_job.hpp"
+#include "marrow/runtime/skin_palette_job.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace marrow;
+
+constexpr Ticks kFrame{kTicksPerSecond / 60};
+
+struct Asset {
+  Model model;
+  const SkinningData* skin = nullptr;
+  const AnimationClip* clip = nullptr;
+  RuntimeClip runtime;
+};
+
+// Loaded once per process; null (benchmark skipped) when the shared assets are absent.
+const Asset* asset(const std::string& relative) {
+  static std::vector<std::pair<std::string, std::unique_ptr<Asset>>> cache;
+  for (const auto& [name, a] : cache) {
+    if (name == relative) return a.get();
+  }
+  const fs::path file = fs::path(MARROW_SHARED_ASSETS) / relative;
+  std::unique_ptr<Asset> a;
+  if (fs::exists(file)) {
+    a = std::make_unique<Asset>();
+    ModelFileOptions options;
+    options.import.max_palette = 256;
+    a->model = load_model_file(file, options);
+    a->skin = &a->model.skins.at(0).data;
+    a->clip = &a->skin->animation_clips.begin()->second;
+    a->runtime = compile_clip(*a->clip, *a->skin);
+  }
+  cache.emplace_back(relative, std::move(a));
+  return cache.back().second.get();
+}
+
+void set_counters(benchmark::State& state, double joints_per_iteration) {
+  state.counters["ns_per_joint"] =
+      benchmark::Counter(joints_per_iteration * 1e-9, benchmark::Counter::kIsIterationInvariantRate |
+                                                          benchmark::Counter::kInvert);
+  state.counters["joints_per_second"] =
+      benchmark::Counter(joints_per_iteration, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// One instance's state for the job pipeline.
+struct Instance {
+  SamplingContext context;
+  std::vector<TrsBlock> pose;
+  std::vector<glm::mat4> models, palette;
+  Ticks time{};
+
+  Instance(const Asset& a, Ticks start)
+      : context(a.runtime.joint_count()),
+        pose(pose_block_count(a.runtime.joint_count())),
+        models(a.runtime.joint_count()),
+        palette(a.runtime.joint_count()),
+        time(start) {}
+
+  void frame(const Asset& a, bool skin) {
+    time = playback_time(time + kFrame, a.runtime.duration(), true);
+    SamplingJob{&a.runtime, time, &context, pose}.run();
+    LocalToModelJob compose;
+    compose.parents = a.skin->skeleton_hierarchy;
+    compose.local_pose = pose;
+    compose.root_prefix = has_root_prefix(*a.skin) ? std::span<const glm::mat4>(a.skin->skeleton_root_prefix)
+                                                   : std::span<const glm::mat4>();
+    compose.models = models;
+    compose.run();
+    if (skin) {
+      SkinPaletteJob palette_job;
+      palette_job.models = models;
+      palette_job.inverse_binds = a.skin->inverse_bind_pose;
+      palette_job.palette = palette;
+      palette_job.run();
+    }
+  }
+};
+
+void sample_compose(benchmark::State& state, const std::string& file, bool skin) {
+  const Asset* a = asset(file);
+  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
+  Instance instance(*a, Ticks{0});
+  for (auto _ : state) {
+    instance.frame(*a, skin);
+    benchmark::DoNotOptimize(instance.models.data());
+    benchmark::DoNotOptimize(instance.palette.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, static_cast<double>(a->runtime.joint_count()));
+}
+
+void instances(benchmark::State& state, const std::string& file, int count, bool skin) {
+  const Asset* a = asset(file);
+  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
+  std::vector<Instance> all;
+  all.reserve(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) all.emplace_back(*a, Ticks{a->runtime.duration().count() * i / count});
+  for (auto _ : state) {
+    for (Instance& instance : all) instance.frame(*a, skin);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, static_cast<double>(a->runtime.joint_count()) * count);
+}
+
+void random_seek(benchmark::State& state, const std::string& file) {
+  const Asset* a = asset(file);
+  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
+  Instance instance(*a, Ticks{0});
+  std::mt19937 rng(42);
+  std::uniform_int_distribution<std::int64_t> when(0, a->runtime.duration().count());
+  std::vector<Ticks> times(1024);
+  for (Ticks& t : times) t = Ticks{when(rng)};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    instance.context.invalidate();
+    SamplingJob{&a->runtime, times[i++ & 1023], &instance.context, instance.pose}.run();
+    benchmark::DoNotOptimize(instance.pose.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, static_cast<double>(a->runtime.joint_count()));
+}
+
+void player_update(benchmark::State& state, const std::string& file) {
+  const Asset* a = asset(file);
+  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
+  AnimationPlayer player(*a->skin);
+  player.start_clip(*a->clip);
+  for (auto _ : state) {
+    player.update(kFrame, true, true);
+    benchmark::DoNotOptimize(player.skin_transforms().data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, static_cast<double>(a->skin->bone_count));
+}
+
+const char* const kCesium = "gltf/CesiumMan/cesium_man.gltf";
+const char* const kBig = "perf/big_skinned.glb";
+
+[[maybe_unused]] const bool registered = [] {
+  for (const auto& [name, file] : {std::pair{"cesium_man", kCesium}, std::pair{"big_skinned", kBig}}) {
+    const std::string n = name, f = file;
+    benchmark::RegisterBenchmark(("sample_compose/" + n).c_str(), [f](benchmark::State& s) { sample_compose(s, f, false); });
+    benchmark::RegisterBenchmark(("sample_compose_skin/" + n).c_str(), [f](benchmark::State& s) { sample_compose(s, f, true); });
+    benchmark::RegisterBenchmark(("instances_1000/" + n).c_str(), [f](benchmark::State& s) { instances(s, f, 1000, false); })
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("instances_1000_skin/" + n).c_str(), [f](benchmark::State& s) { instances(s, f, 1000, true); })
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("player_update/" + n).c_str(), [f](benchmark::State& s) { player_update(s, f); });
+  }
+  benchmark::RegisterBenchmark("random_seek/big_skinned", [](benchmark::State& s) { random_seek(s, kBig); });
+  return true;
+}();
+
+}  // namespace
