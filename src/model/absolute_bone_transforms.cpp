@@ -2,25 +2,30 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "marrow/runtime/local_to_model_job.hpp"
 
 namespace marrow {
 
 namespace {
 
-template <class LocalOf>
-void compose(const Model& model, LocalOf local_of, std::span<glm::mat4> out, const char* who) {
-  const std::size_t n = model.bones.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const int parent = model.bones[i].parent;
-    if (parent < 0) {
-      out[i] = local_of(i);
-    } else if (static_cast<std::size_t>(parent) < i) {
-      out[i] = out[static_cast<std::size_t>(parent)] * local_of(i);
-    } else {
+// The one local-to-model job over the scene nodes; a parent that does not precede its bone is
+// refused (std::invalid_argument naming it) before anything is written.
+void compose(const Model& model, std::span<const glm::mat4> locals, std::span<glm::mat4> out, const char* who) {
+  std::vector<int> parents(model.bones.size());
+  for (std::size_t i = 0; i < parents.size(); ++i) parents[i] = model.bones[i].parent;
+  for (std::size_t i = 0; i < parents.size(); ++i) {
+    if (parents[i] >= static_cast<int>(i)) {
       throw std::invalid_argument(std::string(who) + ": bone " + std::to_string(i) + " has parent " +
-                                  std::to_string(parent) + ", not before it");
+                                  std::to_string(parents[i]) + ", not before it");
     }
   }
+  LocalToModelJob job;
+  job.parents = parents;
+  job.local_matrices = locals;
+  job.models = out;
+  job.run();
 }
 
 void check_size(const char* who, std::size_t size, std::size_t bones) {
@@ -35,13 +40,14 @@ void check_size(const char* who, std::size_t size, std::size_t bones) {
 void compose_absolute_transforms(const Model& model, std::span<const glm::mat4> locals, std::span<glm::mat4> out) {
   check_size("compose_absolute_transforms (locals)", locals.size(), model.bones.size());
   check_size("compose_absolute_transforms (out)", out.size(), model.bones.size());
-  compose(model, [&](std::size_t i) -> const glm::mat4& { return locals[i]; }, out, "compose_absolute_transforms");
+  compose(model, locals, out, "compose_absolute_transforms");
 }
 
 void copy_absolute_bone_transforms(const Model& model, std::span<glm::mat4> out) {
   check_size("copy_absolute_bone_transforms", out.size(), model.bones.size());
-  compose(model, [&](std::size_t i) -> const glm::mat4& { return model.bones[i].transform; }, out,
-          "copy_absolute_bone_transforms");
+  std::vector<glm::mat4> locals(model.bones.size());
+  for (std::size_t i = 0; i < locals.size(); ++i) locals[i] = model.bones[i].transform;
+  compose(model, locals, out, "copy_absolute_bone_transforms");
 }
 
 }  // namespace marrow

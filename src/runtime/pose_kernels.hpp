@@ -26,6 +26,7 @@ struct PaletteArgs {
   const int* joints;            // palette entry i uses models[joints[i]]; null: models[i]
   const float* root;            // 16 floats, or null (identity)
   float* palette;               // 16 floats per entry
+  float* skin_models;           // 16 floats per entry (root * models[joint]), or null
   std::size_t count;
 };
 

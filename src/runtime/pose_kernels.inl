@@ -166,7 +166,18 @@ void palette(const PaletteArgs& a) {
   for (std::size_t i = 0; i < a.count; ++i) {
     const std::size_t joint = a.joints != nullptr ? static_cast<std::size_t>(a.joints[i]) : i;
     float* out = a.palette + 16 * i;
-    mul_store(a.models + 16 * joint, a.inverse_binds + 16 * i, out);
+    const float* model = a.models + 16 * joint;
+    if (a.skin_models != nullptr) {
+      float* skin_model = a.skin_models + 16 * i;
+      if (a.root != nullptr) {
+        mul_store(a.root, model, skin_model);
+      } else {
+        for (int k = 0; k < 16; ++k) skin_model[k] = model[k];
+      }
+      mul_store(skin_model, a.inverse_binds + 16 * i, out);
+      continue;
+    }
+    mul_store(model, a.inverse_binds + 16 * i, out);
     if (a.root != nullptr) mul_store(a.root, out, out);
   }
 }

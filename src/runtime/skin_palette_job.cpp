@@ -7,6 +7,9 @@ namespace marrow {
 JobStatus SkinPaletteJob::validate() const noexcept {
   const std::size_t n = inverse_binds.size();
   if (palette.size() != n) return job_error("palette", "does not have one matrix per inverse bind");
+  if (!skin_models.empty() && skin_models.size() != n) {
+    return job_error("skin_models", "is neither empty nor one per inverse bind");
+  }
   if (joints.empty()) {
     if (models.size() < n) return job_error("models", "has fewer matrices than inverse_binds (and joints is empty)");
     return kJobOk;
@@ -26,6 +29,7 @@ bool SkinPaletteJob::run() const noexcept {
                            joints.empty() ? nullptr : joints.data(),
                            root != nullptr ? &(*root)[0][0] : nullptr,
                            &palette[0][0][0],
+                           skin_models.empty() ? nullptr : &skin_models[0][0][0],
                            palette.size()};
   detail::pose_kernels(simd_level()).palette(args);
   return true;

@@ -1,12 +1,14 @@
 #pragma once
-// G20: the frame of ONE model instance, in order.
+// G20: the frame of ONE model instance, in order, as a facade over the runtime jobs (X4).
 //
-//   update():            5. sample the animation's rigid scene-node clip into this instance's
-//                           bones (first, because skeletons follow animated ancestors: a root
-//                           whose ancestor moves gets the prefix P * inv(W_anc bind) * W_anc(t))
-//                        1. advance every skin's player (2. worlds incl. root prefixes and
-//                           3. skin matrices are computed inside the player); joints' scene
-//                           nodes follow their player
+//   update():            5. sample the animation's rigid scene-node clip (SamplingJob) into
+//                           this instance's scene-node locals
+//                        1. sample each skin's clip (SamplingJob); its joints' scene nodes take
+//                           the sampled locals
+//                        2. compose the whole scene once (LocalToModelJob): skeletons follow
+//                           animated ancestors as glTF says
+//                        3. form each skin's palette once (SkinPaletteJob): the glTF joint
+//                           matrix inverse(W_meshNode) * W_joint * IBM
 //                        6. evaluate morph weights; blend (and bump the revision) only when
 //                           they changed
 //   install_palettes():  4. install each skin's palette on its meshes' skinned materials; the
@@ -14,11 +16,16 @@
 //                           immediately before this instance is drawn or skinned
 //   draw()/pose_part():  7. visit the parts (drawing never installs palettes, M1)
 //
+// A skin whose joints are not all in the scene (G4: joints outside the selected scene), or
+// whose palette space is not one fixed transform of the scene's, composes its skeleton on its
+// own with its root prefixes instead (the seed's player path), with the same results.
+//
 // An Animator is per-instance state: two Animators on one Model hold different poses. It keeps
 // references into the Model, which must outlive it and stay put. update() allocates nothing.
-// One thread owns an Animator.
+// One thread owns an Animator; many are posed in parallel with pose_instances().
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -26,18 +33,37 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
-#include "marrow/runtime/animation_player.hpp"
-#include "marrow/runtime/track_sampler.hpp"
+#include "marrow/model/compiled_animations.hpp"
 #include "marrow/model/draw_item.hpp"
 #include "marrow/model/model.hpp"
+#include "marrow/runtime/local_pose.hpp"
+#include "marrow/runtime/sampling_job.hpp"
 
 namespace marrow {
+
+// One skin's results in one instance (what an AnimationPlayer of that skin would hold).
+class SkinPose {
+ public:
+  std::span<const glm::mat4> bone_transforms() const noexcept { return locals_; }   // local, palette order
+  std::span<const glm::mat4> world_transforms() const noexcept { return worlds_; }  // palette space
+  std::span<const glm::mat4> skin_transforms() const noexcept { return palette_; }  // world * inverse bind
+  Ticks current_time() const noexcept { return time_; }
+  const AnimationClip* current_clip() const noexcept { return clip_; }
+
+ private:
+  friend class Animator;
+  std::vector<glm::mat4> locals_, worlds_, palette_;
+  Ticks time_{};
+  const AnimationClip* clip_ = nullptr;
+};
 
 class Animator {
  public:
   // Validates the model (std::invalid_argument) and starts in the loaded pose: bind pose,
-  // initial morph weights, no animation.
+  // initial morph weights, no animation. Compiles the model's animations for this instance;
+  // pass `animations` (compile_animations(model)) to share one compiled copy between instances.
   explicit Animator(const Model& model);
+  Animator(const Model& model, std::shared_ptr<const CompiledAnimations> animations);
 
   const Model& model() const noexcept { return model_; }
 
@@ -49,8 +75,8 @@ class Animator {
   void play(std::string_view name);
   int current_animation() const noexcept { return animation_; }
 
-  // Steps 1, 5, 6. relative adds time to the position, otherwise seeks; a positive duration
-  // loops (floor-modulo) or clamps, exactly as AnimationPlayer::update.
+  // relative adds time to the position, otherwise seeks; a positive duration loops
+  // (floor-modulo) or clamps (playback_time), exactly as AnimationPlayer::update.
   void update(Ticks time, bool relative_to_current_time = true, bool loop = true);
   Ticks current_time() const noexcept { return time_; }
 
@@ -58,8 +84,8 @@ class Animator {
   int install_palettes() const;
 
   // Per-instance results.
-  const AnimationPlayer& player(std::size_t skin) const { return players_.at(skin); }
-  // Scene-node transforms of this instance: joints follow their skin's player, other nodes the
+  const SkinPose& player(std::size_t skin) const { return skins_.at(skin).pose; }
+  // Scene-node transforms of this instance: joints follow their skin's clip, other nodes the
   // rigid clip (M4: indexed by scene node, no inverse bind matrices).
   std::span<const glm::mat4> bone_transforms() const noexcept { return locals_; }             // local
   std::span<const glm::mat4> absolute_bone_transforms() const noexcept { return worlds_; }    // model space
@@ -77,6 +103,9 @@ class Animator {
 
   // Visits every part with this instance's vertex bytes and transforms.
   void draw(const DrawCallback& callback) const;
+
+  // Bytes this instance holds (its own state; the shared compiled animations not counted).
+  std::size_t size_in_bytes() const noexcept;
 
  private:
   struct PartState {
@@ -97,22 +126,33 @@ class Animator {
     glm::mat4 inverse_bind_ancestor;   // inverse of that bone's absolute transform at bind
   };
   struct SkinState {
+    SkinPose pose;
+    SamplingContext context;
+    std::vector<TrsBlock> sampled;
+    std::vector<std::size_t> animated;  // palette entries the current clip drives
+    const RuntimeClip* clip = nullptr;
+    // Composed with the scene: palette space = scene_to_palette * scene space.
+    bool with_scene = false;
+    glm::mat4 scene_to_palette{1.f};
+    // Composed on its own (with_scene false): prefixes following moving ancestors.
     std::vector<RootJoint> roots;
-    std::vector<glm::mat4> prefixes;   // this instance's prefixes while ancestors move
+    std::vector<glm::mat4> prefixes;
     bool follows_ancestors = false;
   };
 
   void evaluate_morphs(bool force);
-  glm::mat4 ancestor_world(int bone) const;  // from this instance's current locals
 
   const Model& model_;
+  std::shared_ptr<const CompiledAnimations> animations_;
   int animation_ = -1;
   Ticks time_{};
-  std::vector<AnimationPlayer> players_;
+  std::vector<int> parents_;          // per scene node
   std::vector<glm::mat4> locals_;
   std::vector<glm::mat4> worlds_;
   std::vector<glm::mat4> bind_worlds_;
-  std::vector<TrackCursor> rigid_cursors_;
+  SamplingContext scene_context_;
+  std::vector<TrsBlock> scene_pose_;
+  std::vector<std::size_t> scene_animated_;  // scene nodes the current rigid clip drives
   std::vector<MeshState> meshes_;
   std::vector<SkinState> skins_;
   std::vector<glm::mat4> palette_scratch_;

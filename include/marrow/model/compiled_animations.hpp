@@ -1,0 +1,35 @@
+#pragma once
+// A model's animations compiled for the runtime jobs (runtime_clip.hpp): made once, immutable,
+// shared by every Animator of the model (pass the same pointer to each), so a thousand
+// instances hold one copy of the key data.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "marrow/model/model.hpp"
+#include "marrow/runtime/runtime_clip.hpp"
+
+namespace marrow {
+
+struct CompiledAnimation {
+  // Per skin: the skeletal clip of this animation's name (none when the skin has no such clip),
+  // and the authored clip it came from.
+  std::vector<std::optional<RuntimeClip>> skin_clips;
+  std::vector<const AnimationClip*> skin_sources;
+  // The rigid scene-node clip over every bone (rest: the model's bone transforms);
+  // has_scene_tracks is false when it animates no node.
+  RuntimeClip scene_clip;
+  bool has_scene_tracks = false;
+};
+
+struct CompiledAnimations {
+  std::vector<CompiledAnimation> animations;  // parallel to Model::animations
+  std::size_t size_in_bytes() const noexcept;
+};
+
+// Compiles every animation of model (std::invalid_argument for a clip validate_clip refuses).
+// The result refers to model's clips (skin_sources): the model must outlive it.
+std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model);
+
+}  // namespace marrow
