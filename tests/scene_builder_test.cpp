@@ -113,6 +113,32 @@ TEST(MeshBuilder, T16_FourBoneIndicesAndWeightsPerVertex) {
   EXPECT_TRUE(near(posed(instance)[0], {1, 1.4f, 0}, 1e-5f));
 }
 
+TEST(MeshBuilder, T11_NodesListedChildrenFirstPoseLikeParentsFirst) {
+  // The chain of T16 listed in reverse: node 0 is the tip, node 3 the root. The rig composes in
+  // its breadth-first order (X2's one job), so the pose is the same as with parents first.
+  MeshBuilder builder;
+  MeshVertexSkeletal v;
+  v.location = {1, 0, 0};
+  v.bone_indices = {0, 1, 2, 3};
+  v.bone_weights = {0.1f, 0.2f, 0.3f, 0.4f};
+  std::vector<SkeletalAnimationNode> nodes;
+  for (int node = 0; node < 4; ++node) {
+    const int depth = 3 - node;  // root at node 3
+    nodes.push_back({translate(0, depth == 0 ? 0.f : 1.f, 0), translate(0, -float(depth), 0),
+                     depth == 0 ? std::nullopt : std::optional(node + 1), node});
+  }
+  const auto mesh = builder.create_from_vertices(std::span(&v, 1), {}, nodes);
+  ModelInstance instance(mesh);
+  const SkeletalAnimationTranslationKeyframe t[] = {{0.f, {0, 1, 0}}, {1.f, {0, 3, 0}}};
+  const SkeletalAnimationNodeMutationDescriptor m[] = {{1, 0, 0, 0, 0, 0, 2}};  // depth 2 moves 2 m further up
+  instance.animation_player(builder.attach_animation(*mesh, {}, {}, t, m, 1.f, "Up")).set_time_point(1.f);
+  // Depths 2 and 3 (nodes 1 and 0, weights 0.2 + 0.1) move up 2 m: 0.6 m.
+  EXPECT_TRUE(near(posed(instance)[0], {1, 0.6f, 0}, 1e-5f));
+  glm::mat4 tip;
+  mesh->skeleton().get_bind_pose_node_transforms(mesh->skeleton().node(0), tip);
+  EXPECT_TRUE(near(glm::vec3(tip[3]), {0, 3, 0}));
+}
+
 TEST(MeshBuilder, T11_NodesDefaultsBonesAndRefusals) {
   MeshBuilder builder;
   MeshVertexSkeletal v;

@@ -1,5 +1,7 @@
 #include "marrow/model/demo_character.hpp"
 
+#include "marrow/model/absolute_bone_transforms.hpp"
+
 #include <cmath>
 #include <numbers>
 
@@ -134,11 +136,10 @@ Skin make_skin(const std::vector<ModelBone>& bones) {
   skin.name = "TentacleSkin";
   SkinningData& d = skin.data;
   d.bone_count = kJoints;
+  Model scene;
+  scene.bones = bones;
   std::vector<glm::mat4> world(bones.size());
-  for (std::size_t i = 0; i < bones.size(); ++i) {
-    world[i] = bones[i].parent < 0 ? bones[i].transform
-                                   : world[static_cast<std::size_t>(bones[i].parent)] * bones[i].transform;
-  }
+  copy_absolute_bone_transforms(scene, world);
   for (int j = 0; j < kJoints; ++j) {
     const auto node = static_cast<std::size_t>(kFirstJoint + j);
     d.skeleton_hierarchy.push_back(j - 1);

@@ -12,9 +12,7 @@ constexpr std::size_t kMaxExactSamples = 64;
 void palette_at(const SkeletalRig& rig, const RigAnimation* animation, float seconds, std::vector<glm::mat4>& locals,
                 std::vector<glm::mat4>& worlds, std::vector<glm::mat4>& palette) {
   rig.evaluate(animation, seconds, locals, worlds);
-  for (std::size_t b = 0; b < rig.bone_count(); ++b) {
-    palette[b] = worlds[static_cast<std::size_t>(rig.bone_nodes[b])] * rig.inverse_binds[b];
-  }
+  rig.palette(worlds, palette);
 }
 
 }  // namespace

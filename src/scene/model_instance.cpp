@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "marrow/runtime/skin_palette_job.hpp"
 #include "marrow/scene/asset_loader.hpp"
 
 namespace marrow::scene {
@@ -40,9 +41,7 @@ void InstanceAnimationPlayer::set_time_point(float seconds) {
     i.cursor_animation_ = animation_;
   }
   rig.evaluate(&animation, seconds, i.locals_, i.worlds_, i.cursors_);
-  for (std::size_t b = 0; b < rig.bone_count(); ++b) {
-    i.palette_[b] = i.worlds_[static_cast<std::size_t>(rig.bone_nodes[b])] * rig.inverse_binds[b];
-  }
+  rig.palette(i.worlds_, i.palette_);
 }
 
 void ModelInstance::pose_vertices(std::span<glm::vec3> positions, std::span<glm::vec3> normals) const {
@@ -90,10 +89,13 @@ void GroupAnimationPlayer::set_time_point(float seconds) {
   for (ModelInstance& instance : g.instances_) {
     const std::vector<int>* nodes = table.bone_nodes(instance.mesh());
     if (nodes == nullptr) continue;  // not in the table: left unchanged
-    const SkeletalRig& own = *instance.mesh().rig();
-    for (std::size_t b = 0; b < nodes->size(); ++b) {
-      instance.palette_[b] = g.worlds_[static_cast<std::size_t>((*nodes)[b])] * own.inverse_binds[b];
-    }
+    SkinPaletteJob palette;
+    palette.models = g.worlds_;
+    palette.inverse_binds = instance.mesh().rig()->inverse_binds;
+    palette.joints = *nodes;
+    palette.palette = instance.palette_;
+    throw_if_invalid(palette.validate(), "GroupAnimationPlayer");
+    palette.run();
   }
 }
 

@@ -40,11 +40,7 @@ glm::mat4 Skeleton::bind_transform(std::size_t index) const {
   if (index >= rig_->nodes.size()) {
     throw std::out_of_range("Skeleton: node " + std::to_string(index) + " of " + std::to_string(rig_->nodes.size()));
   }
-  glm::mat4 world = rig_->nodes[index].default_local;
-  for (int p = rig_->nodes[index].parent; p >= 0; p = rig_->nodes[static_cast<std::size_t>(p)].parent) {
-    world = rig_->nodes[static_cast<std::size_t>(p)].default_local * world;
-  }
-  return world;
+  return rig_->bind_worlds[index];
 }
 
 void Skeleton::get_bind_pose_node_transforms(const MeshNode& node, glm::mat4& out) const {

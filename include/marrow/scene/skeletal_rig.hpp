@@ -41,18 +41,26 @@ struct SkeletalRig {
   std::vector<int> bone_nodes;             // per bone: its node
   std::vector<glm::mat4> inverse_binds;    // per bone: model space -> bone space at bind
   std::vector<int> order;                  // node indices, every parent before its children
+  std::vector<int> parents;                // per node (finish_hierarchy)
+  std::vector<int> ordered_parents;        // per position in order, its parent's position; empty
+                                           // when the nodes are listed parents first
+  std::vector<glm::mat4> bind_worlds;      // per node: model space at the default locals
   std::vector<RigAnimation> animations;
   std::vector<const Mesh*> meshes;         // the meshes this rig poses (its own mesh, or a table's)
 
   std::size_t bone_count() const noexcept { return bone_nodes.size(); }
 
   // Model-space transforms of every node at the animation's time (nullptr: the bind pose,
-  // i.e. default locals), clamped to the keys. locals and worlds have nodes.size() entries;
-  // cursors one per track of the animation, or empty.
+  // i.e. default locals), clamped to the keys. locals (scratch: its contents afterwards are
+  // unspecified) and worlds have nodes.size() entries; cursors one per track of the
+  // animation, or empty.
   void evaluate(const RigAnimation* animation, float seconds, std::span<glm::mat4> locals,
                 std::span<glm::mat4> worlds, std::span<TrackCursor> cursors = {}) const;
 
-  // Recomputes `order` from the parents; throws std::invalid_argument naming the node for a
+  // The bone palette from node worlds: out[b] = worlds[bone_nodes[b]] * inverse_binds[b].
+  void palette(std::span<const glm::mat4> worlds, std::span<glm::mat4> out) const;
+
+  // Recomputes `order`, `parents`, `ordered_parents` and `bind_worlds` from the nodes; throws std::invalid_argument naming the node for a
   // parent out of range, a cycle, or more than one root.
   void finish_hierarchy();
 };
