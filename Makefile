@@ -6,9 +6,9 @@ FILE ?=
 
 TARGET ?= import_gltf
 SECONDS ?= 60
-FUZZ_TARGETS := gltf_json glb import_gltf native assimp morph_blend player
+FUZZ_TARGETS := gltf_json glb import_gltf native assimp morph_blend player jobs
 
-.PHONY: deps configure build demo test bench test-sanitize fuzz fuzz-smoke clean
+.PHONY: deps configure build demo test bench test-sanitize test-tsan fuzz fuzz-smoke clean
 
 deps:
 	@scripts/install-deps
@@ -30,6 +30,12 @@ bench: build
 
 test-sanitize:
 	@$(MAKE) --no-print-directory test PRESET=sanitize
+
+# The threaded tests (X5) under ThreadSanitizer.
+test-tsan: deps
+	@cmake --preset tsan -DMARROW_WERROR=$(WERROR) >/dev/null
+	@cmake --build build/tsan -j $(JOBS) --target marrow_tests
+	@TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest --test-dir build/tsan --output-on-failure -j $(JOBS) -R X5_
 
 # make fuzz TARGET=import_gltf SECONDS=600: one libFuzzer target with its seed corpus.
 fuzz: deps

@@ -10,6 +10,10 @@
 //   instances_1000_skin/<asset>  the same with skin matrices
 //   random_seek/<asset>          a cold context (invalidated) at a random time each frame
 //   player_update/<asset>        AnimationPlayer::update, the seed facade (local, world, skin)
+//   update_instances_1000/<asset>/threads:N
+//                                1000 Animators (the instance API: scene, palettes) at spread
+//                                times through update_instances on a pool of N threads (real
+//                                time; X5 asks 2 threads >= 1.8x one)
 //
 // Counters: ns_per_joint (every joint of every instance), joints_per_second.
 #include <cstdint>
@@ -23,6 +27,7 @@
 #include <benchmark/benchmark.h>
 
 #include "marrow/io/model_file.hpp"
+#include "marrow/model/update_instances.hpp"
 #include "marrow/runtime/animation_player.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
 #include "marrow/runtime/sampling_job.hpp"
@@ -162,6 +167,25 @@ void player_update(benchmark::State& state, const std::string& file) {
   set_counters(state, static_cast<double>(a->skin->bone_count));
 }
 
+void update_many(benchmark::State& state, const std::string& file, int count) {
+  const Asset* a = asset(file);
+  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
+  const auto clips = compile_animations(a->model);
+  std::vector<Animator> animators;
+  animators.reserve(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    Animator& animator = animators.emplace_back(a->model, clips);
+    animator.play(0);
+    animator.update(Ticks{a->runtime.duration().count() * i / count}, false);
+  }
+  ThreadPool pool(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state) {
+    update_instances(animators, kFrame, &pool);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, static_cast<double>(a->model.bones.size()) * count);
+}
+
 const char* const kCesium = "gltf/CesiumMan/cesium_man.gltf";
 const char* const kBig = "perf/big_skinned.glb";
 
@@ -175,6 +199,12 @@ const char* const kBig = "perf/big_skinned.glb";
     benchmark::RegisterBenchmark(("instances_1000_skin/" + n).c_str(), [f](benchmark::State& s) { instances(s, f, 1000, true); })
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("player_update/" + n).c_str(), [f](benchmark::State& s) { player_update(s, f); });
+    benchmark::RegisterBenchmark(("update_instances_1000/" + n).c_str(), [f](benchmark::State& s) { update_many(s, f, 1000); })
+        ->ArgName("threads")
+        ->Arg(1)
+        ->Arg(2)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
   }
   benchmark::RegisterBenchmark("random_seek/big_skinned", [](benchmark::State& s) { random_seek(s, kBig); });
   return true;

@@ -1,9 +1,11 @@
 #include "marrow/runtime/blend_morph_targets.hpp"
+#include "marrow/runtime/morph_blend_job.hpp"
 
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <glm/geometric.hpp>
 #include <glm/vec4.hpp>
@@ -12,61 +14,19 @@
 
 namespace marrow {
 
-namespace {
-
-// Adds w * delta into the vec3 at each vertex's slot (the xyz of a vec4 slot for tangents).
-void accumulate(StridedSpan<glm::vec3> slot, std::span<const glm::vec3> delta, float w) {
-  const std::size_t n = slot.size();
-  for (std::size_t v = 0; v < n; ++v) slot.store(v, slot.load(v) + delta[v] * w);
-}
-
-void renormalize(StridedSpan<glm::vec3> slot) {
-  const std::size_t n = slot.size();
-  for (std::size_t v = 0; v < n; ++v) {
-    const glm::vec3 d = slot.load(v);
-    const float len2 = glm::dot(d, d);
-    if (len2 > 0.f) slot.store(v, d * (1.f / std::sqrt(len2)));
-  }
-}
-
-// Applies every target with a non-zero weight that has deltas of this kind; true if any did.
-bool blend_kind(const std::vector<std::vector<glm::vec3>>& deltas, std::span<const float> weights,
-                StridedSpan<glm::vec3> slot) {
-  bool any = false;
-  for (std::size_t t = 0; t < deltas.size() && t < weights.size(); ++t) {
-    if (weights[t] == 0.f || deltas[t].empty()) continue;
-    accumulate(slot, deltas[t], weights[t]);
-    any = true;
-  }
-  return any;
-}
-
-}  // namespace
-
 void blend_morph_targets(const MorphTargetData& morph, std::span<const float> weights, std::span<std::byte> out) {
-  if (weights.size() != morph.target_count()) {
+  const MorphBlendJob job{&morph, weights, out};
+  const JobStatus status = job.validate();
+  if (!status && std::string_view(status.field) == "weights") {
+    // G12: the seed's weight-count rule is a runtime_error.
     throw std::runtime_error("blend_morph_targets: " + std::to_string(weights.size()) + " weights for " +
                              std::to_string(morph.target_count()) + " morph targets");
   }
-  if (out.size() != morph.base_vertex_bytes.size()) {
+  if (!status) {
     throw std::invalid_argument("blend_morph_targets: output has " + std::to_string(out.size()) +
                                 " bytes, the base vertices have " + std::to_string(morph.base_vertex_bytes.size()));
   }
-  if (out.empty()) return;
-  std::memcpy(out.data(), morph.base_vertex_bytes.data(), out.size());
-  const VertexLayout& layout = morph.layout;
-
-  blend_kind(morph.position_deltas, weights, attribute_view<glm::vec3>(out, layout, VertexAttribute::Position));
-  if (layout.has(VertexAttribute::Normal)) {
-    const auto normals = attribute_view<glm::vec3>(out, layout, VertexAttribute::Normal);
-    if (blend_kind(morph.normal_deltas, weights, normals)) renormalize(normals);
-  }
-  if (layout.has(VertexAttribute::Tangent)) {
-    // The tangent's xyz are its first 12 bytes; w (handedness) is left as copied.
-    const auto tangents = attribute_view<glm::vec3>(out, layout, VertexAttribute::Tangent);
-    if (blend_kind(morph.tangent_deltas, weights, tangents)) renormalize(tangents);
-  }
-  if (morph.recompute_flat_normals) recompute_flat_normals(out, layout, morph.triangle_indices);
+  job.run();
 }
 
 void recompute_flat_normals(std::span<std::byte> vertex_bytes, const VertexLayout& layout,

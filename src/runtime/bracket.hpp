@@ -3,6 +3,8 @@
 // the one sampler (track_sampler.cpp) so both feed the interpolation kernel identically.
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 
 #include "marrow/runtime/runtime_clip.hpp"
 #include "marrow/runtime/sampling_job.hpp"
@@ -32,10 +34,13 @@ inline void set_bracket(BracketBlock& block, std::size_t lane, const KeyValues& 
   block.len_b[lane] = lb;
 }
 
-// A block with no bracket: zero keys, cosine 1 (padding lanes never ask for a slerp).
+// A block with no bracket: zero keys, cosine 1 (padding lanes never ask for a slerp), and an
+// empty interval, so that every joint is refreshed before it is used.
 inline BracketBlock empty_bracket_block() noexcept {
   BracketBlock b{};
   for (float& c : b.cos_ab) c = 1.f;
+  for (Ticks& t : b.begin) t = Ticks{std::numeric_limits<std::int64_t>::max()};
+  for (Ticks& t : b.end) t = Ticks{std::numeric_limits<std::int64_t>::min()};
   return b;
 }
 

@@ -17,17 +17,12 @@ constexpr Ticks kMaxTicks{std::numeric_limits<std::int64_t>::max()};
 
 void SamplingContext::resize(std::size_t max_joints) {
   blocks_.assign(pose_block_count(max_joints), detail::empty_bracket_block());
-  begin_.assign(max_joints, Ticks{0});
-  end_.assign(max_joints, Ticks{0});
-  inv_span_.assign(max_joints, 0.f);
-  key_.assign(max_joints, 0);
+  max_joints_ = max_joints;
   clip_id_ = 0;
 }
 
 std::size_t SamplingContext::size_in_bytes() const noexcept {
-  return sizeof(*this) + blocks_.capacity() * sizeof(detail::BracketBlock) +
-         (begin_.capacity() + end_.capacity()) * sizeof(Ticks) + inv_span_.capacity() * sizeof(float) +
-         key_.capacity() * sizeof(std::uint32_t);
+  return sizeof(*this) + blocks_.capacity() * sizeof(detail::BracketBlock);
 }
 
 JobStatus SamplingJob::validate() const noexcept {
@@ -43,8 +38,11 @@ JobStatus SamplingJob::validate() const noexcept {
 namespace {
 
 // Joint j's bracket for time t, from the clip (rare while playing: once per key interval).
-void refresh(detail::BracketBlock& block, std::size_t lane, std::size_t j, const RuntimeClip& clip,
-             Ticks t, Ticks& begin, Ticks& end, float& inv_span, std::uint32_t& key) noexcept {
+void refresh(detail::BracketBlock& block, std::size_t lane, std::size_t j, const RuntimeClip& clip, Ticks t) noexcept {
+  Ticks& begin = block.begin[lane];
+  Ticks& end = block.end[lane];
+  float& inv_span = block.inv_span[lane];
+  std::uint32_t& key = block.key[lane];
   const std::uint32_t first = clip.key_offsets()[j];
   const std::size_t count = clip.key_offsets()[j + 1] - first;
   const Ticks* times = clip.key_times().data() + first;
@@ -80,7 +78,6 @@ bool SamplingJob::run() const noexcept {
   const std::size_t n = clip->joint_count();
   if (ctx.clip_id_ != clip->id() || clip->id() == 0) {
     // Another clip: every bracket is empty, so every joint is refreshed below.
-    for (std::size_t j = 0; j < n; ++j) ctx.begin_[j] = kMaxTicks, ctx.end_[j] = kMinTicks;
     for (detail::BracketBlock& b : std::span(ctx.blocks_.data(), pose_block_count(n))) b = detail::empty_bracket_block();
     ctx.clip_id_ = clip->id();
   }
@@ -95,9 +92,11 @@ bool SamplingJob::run() const noexcept {
     const std::size_t end = n - start < kChunk ? n : start + kChunk;
     std::size_t stale_count = 0;
     for (std::size_t j = start; j < end; ++j) {
-      if (t < ctx.begin_[j] || t >= ctx.end_[j]) {
+      const detail::BracketBlock& block = ctx.blocks_[j / kPoseLanes];
+      const std::size_t lane = j % kPoseLanes;
+      if (t < block.begin[lane] || t >= block.end[lane]) {
         stale[stale_count++] = static_cast<std::uint32_t>(j);
-        const std::size_t next = offsets[j] + ctx.key_[j] + 1;  // forward play's next key
+        const std::size_t next = offsets[j] + block.key[lane] + 1;  // forward play's next key
         __builtin_prefetch(times + next);
         __builtin_prefetch(values + next);
         __builtin_prefetch(reinterpret_cast<const char*>(values + next) + 64);
@@ -105,15 +104,16 @@ bool SamplingJob::run() const noexcept {
     }
     for (std::size_t s = 0; s < stale_count; ++s) {
       const std::size_t j = stale[s];
-      refresh(ctx.blocks_[j / kPoseLanes], j % kPoseLanes, j, *clip, t, ctx.begin_[j], ctx.end_[j],
-              ctx.inv_span_[j], ctx.key_[j]);
+      refresh(ctx.blocks_[j / kPoseLanes], j % kPoseLanes, j, *clip, t);
     }
     // Inside the bracket t - begin is below the span, so it fits int64; for holds the factor
     // is 0 whatever it is (and the kernel clamps to [0, 1]).
     for (std::size_t j = start; j < end; ++j) {
+      const detail::BracketBlock& block = ctx.blocks_[j / kPoseLanes];
+      const std::size_t lane = j % kPoseLanes;
       const auto since = static_cast<std::int64_t>(static_cast<std::uint64_t>(t.count()) -
-                                                   static_cast<std::uint64_t>(ctx.begin_[j].count()));
-      p[j - start] = static_cast<float>(since) * ctx.inv_span_[j];
+                                                   static_cast<std::uint64_t>(block.begin[lane].count()));
+      p[j - start] = static_cast<float>(since) * block.inv_span[lane];
     }
     for (std::size_t j = end; j < start + kChunk && j % kPoseLanes != 0; ++j) p[j - start] = 0.f;
     const std::size_t first_block = start / kPoseLanes;

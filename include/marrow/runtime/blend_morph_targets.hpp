@@ -13,7 +13,8 @@
 
 namespace marrow {
 
-// Blends into out (exactly base_vertex_bytes.size() bytes). Throws std::runtime_error unless
+// Blends into out (exactly base_vertex_bytes.size() bytes): MorphBlendJob with the seed's
+// exceptions. Throws std::runtime_error unless
 // weights has exactly target_count() entries (no padding, no truncation), and
 // std::invalid_argument when out has the wrong size. The carrier is assumed valid (validate()
 // once after building it); nothing here allocates.

@@ -25,14 +25,14 @@
 namespace marrow {
 
 struct LocalToModelJob {
-  std::span<const int> parents;                  // one per joint: < own index, negative = root
-  std::span<const TrsBlock> local_pose;          // either pose_block_count(joints) blocks...
-  std::span<const glm::mat4> local_matrices;     // ...or one matrix per joint (exactly one of the two)
-  std::span<const glm::mat4> root_prefix;        // empty, or one per joint
+  std::span<const int> parents{};                  // one per joint: < own index, negative = root
+  std::span<const TrsBlock> local_pose{};          // either pose_block_count(joints) blocks...
+  std::span<const glm::mat4> local_matrices{};     // ...or one matrix per joint (exactly one of the two)
+  std::span<const glm::mat4> root_prefix{};        // empty, or one per joint
   const glm::mat4* root = nullptr;               // optional
   std::size_t from = 0;
   std::size_t to = std::numeric_limits<std::size_t>::max();  // clamped to the joint count
-  std::span<glm::mat4> models;                   // one per joint
+  std::span<glm::mat4> models{};                   // one per joint
 
   // Checks sizes, that every parent precedes its joint, and from <= joint count. O(joints).
   JobStatus validate() const noexcept;

@@ -34,13 +34,18 @@
 namespace marrow {
 
 namespace detail {
-// Private layout: the cached brackets of eight joints.
-struct alignas(32) BracketBlock {
+// Private layout: the cached brackets of eight joints, in one piece so that a context is one
+// stream of memory for the prefetcher.
+struct alignas(64) BracketBlock {
   float a[10][kPoseLanes];    // key k: translation xyz, rotation xyzw, scale xyz
   float b[10][kPoseLanes];    // key k + 1, rotation moved into a's hemisphere
   float cos_ab[kPoseLanes];   // cosine between the two rotations (1 for a hold)
   float len_a[kPoseLanes];    // quaternion lengths (1 for unit keys)
   float len_b[kPoseLanes];
+  float inv_span[kPoseLanes];       // 1 / (t_k+1 - t_k) in ticks, 0 for a hold
+  Ticks begin[kPoseLanes];          // the bracket holds for time in [begin, end)
+  Ticks end[kPoseLanes];
+  std::uint32_t key[kPoseLanes];    // k within the joint's keys
 };
 }  // namespace detail
 
@@ -51,7 +56,7 @@ class SamplingContext {
 
   // Room for clips of up to max_joints joints (allocates; forgets every bracket).
   void resize(std::size_t max_joints);
-  std::size_t max_joints() const noexcept { return begin_.size(); }
+  std::size_t max_joints() const noexcept { return max_joints_; }
   // Forgets every bracket: the next run searches afresh (results are the same either way).
   void invalidate() noexcept { clip_id_ = 0; }
   std::size_t size_in_bytes() const noexcept;
@@ -59,9 +64,7 @@ class SamplingContext {
  private:
   friend struct SamplingJob;
   std::vector<detail::BracketBlock> blocks_;
-  std::vector<Ticks> begin_, end_;   // joint j's bracket holds for time in [begin, end)
-  std::vector<float> inv_span_;      // 1 / (t_k+1 - t_k) in ticks, 0 for a hold
-  std::vector<std::uint32_t> key_;   // k within the joint's keys
+  std::size_t max_joints_ = 0;
   std::uint64_t clip_id_ = 0;        // whose brackets these are (0: none)
 };
 
@@ -69,7 +72,7 @@ struct SamplingJob {
   const RuntimeClip* clip = nullptr;
   Ticks time{};                    // any time; outside the keys the end keys hold (no wrap here)
   SamplingContext* context = nullptr;
-  std::span<TrsBlock> output;      // at least pose_block_count(clip->joint_count()) blocks
+  std::span<TrsBlock> output{};      // at least pose_block_count(clip->joint_count()) blocks
   bool exact_slerp = false;        // the one sampler's slerp for every rotation
 
   JobStatus validate() const noexcept;

@@ -18,11 +18,11 @@
 namespace marrow {
 
 struct SkinPaletteJob {
-  std::span<const glm::mat4> models;         // model-space transforms of the skeleton
-  std::span<const glm::mat4> inverse_binds;  // one per palette entry
-  std::span<const int> joints;               // empty, or per palette entry its index in models
+  std::span<const glm::mat4> models{};         // model-space transforms of the skeleton
+  std::span<const glm::mat4> inverse_binds{};  // one per palette entry
+  std::span<const int> joints{};               // empty, or per palette entry its index in models
   const glm::mat4* root = nullptr;           // optional, multiplied on the left
-  std::span<glm::mat4> palette;              // one per inverse bind
+  std::span<glm::mat4> palette{};              // one per inverse bind
   std::span<glm::mat4> skin_models{};        // empty, or one per inverse bind: the skeleton in
                                              // the palette's space (AnimationPlayer's worlds)
 

@@ -1,0 +1,229 @@
+// The runtime jobs' validate() and run() on hostile inputs (X3): sizes that disagree, parents
+// out of order, joint indices outside the palette, NaN and infinite values, any time. For each
+// job: run() returns exactly what validate() says, writes nothing when refused, and never
+// touches memory outside its spans (ASan) or has undefined behaviour (UBSan).
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "marrow/runtime/local_to_model_job.hpp"
+#include "marrow/runtime/morph_blend_job.hpp"
+#include "marrow/runtime/runtime_clip.hpp"
+#include "marrow/runtime/sampling_job.hpp"
+#include "marrow/runtime/skin_palette_job.hpp"
+#include "marrow/runtime/skinning_job.hpp"
+
+namespace {
+
+using namespace marrow;
+
+float value(FuzzedDataProvider& in) {
+  switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+    case 0: return std::numeric_limits<float>::quiet_NaN();
+    case 1: return std::numeric_limits<float>::infinity();
+    case 2: return -std::numeric_limits<float>::infinity();
+    case 3: return in.ConsumeFloatingPoint<float>();
+    default: return in.ConsumeFloatingPointInRange<float>(-4.f, 4.f);
+  }
+}
+
+glm::mat4 matrix(FuzzedDataProvider& in) {
+  glm::mat4 m(1.f);
+  if (in.ConsumeBool()) {
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 4; ++r) m[c][r] = value(in);
+    }
+  }
+  return m;
+}
+
+std::vector<glm::mat4> matrices(FuzzedDataProvider& in, std::size_t n) {
+  std::vector<glm::mat4> out(n);
+  for (glm::mat4& m : out) m = matrix(in);
+  return out;
+}
+
+// A size near n: often n, sometimes off by a little, sometimes 0.
+std::size_t near_size(FuzzedDataProvider& in, std::size_t n) {
+  switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+    case 0: return 0;
+    case 1: return n + 1;
+    case 2: return n > 0 ? n - 1 : 0;
+    default: return n;
+  }
+}
+
+// Runs a job on outputs filled with a sentinel: refused -> false and untouched; else true.
+// SkinningJob::run() leaves the O(vertices) joint scan to validate() and clamps instead, so a
+// joint outside the palette is the one refusal run() does not repeat.
+template <class Job, class Output>
+bool check(const Job& job, const Output& output, const Output& before) {
+  const JobStatus status = job.validate();
+  const bool clamped = !status && std::strcmp(status.problem, "has an index outside the palette") == 0;
+  const bool ran = job.run();
+  if (ran != (status.ok() || clamped)) std::abort();
+  if (!ran && std::memcmp(output.data(), before.data(), output.size() * sizeof(output[0])) != 0) std::abort();
+  return ran;
+}
+
+void local_to_model(FuzzedDataProvider& in) {
+  const std::size_t n = in.ConsumeIntegralInRange<std::size_t>(0, 40);
+  std::vector<int> parents(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    parents[i] = in.ConsumeBool() ? static_cast<int>(i) - 1 : in.ConsumeIntegralInRange<int>(-3, 45);
+  }
+  const std::vector<glm::mat4> locals = matrices(in, near_size(in, n)), prefix = matrices(in, near_size(in, n));
+  std::vector<TrsBlock> pose(near_size(in, pose_block_count(n)));
+  for (TrsBlock& b : pose) {
+    for (auto* row : {&b.t[0], &b.t[1], &b.t[2], &b.q[0], &b.q[1], &b.q[2], &b.q[3], &b.s[0], &b.s[1], &b.s[2]}) {
+      for (float& x : *row) x = value(in);
+    }
+  }
+  const glm::mat4 root = matrix(in);
+  std::vector<glm::mat4> models(near_size(in, n), glm::mat4(7.f));
+  const std::vector<glm::mat4> before = models;
+  LocalToModelJob job;
+  job.parents = parents;
+  if (in.ConsumeBool()) job.local_pose = pose;
+  if (in.ConsumeBool()) job.local_matrices = locals;
+  if (in.ConsumeBool()) job.root_prefix = prefix;
+  if (in.ConsumeBool()) job.root = &root;
+  job.from = in.ConsumeIntegralInRange<std::size_t>(0, n + 2);
+  job.to = in.ConsumeBool() ? std::numeric_limits<std::size_t>::max() : in.ConsumeIntegralInRange<std::size_t>(0, n + 2);
+  job.models = models;
+  check(job, models, before);
+}
+
+void palette(FuzzedDataProvider& in) {
+  const std::size_t joints = in.ConsumeIntegralInRange<std::size_t>(0, 40);
+  const std::size_t n = in.ConsumeIntegralInRange<std::size_t>(0, 40);
+  const std::vector<glm::mat4> models = matrices(in, joints), ibms = matrices(in, n);
+  std::vector<int> map(in.ConsumeBool() ? 0 : near_size(in, n));
+  for (int& j : map) j = in.ConsumeIntegralInRange<int>(-2, static_cast<int>(joints) + 2);
+  const glm::mat4 root = matrix(in);
+  std::vector<glm::mat4> out(near_size(in, n), glm::mat4(7.f)), skin_models(in.ConsumeBool() ? 0 : near_size(in, n), glm::mat4(7.f));
+  const std::vector<glm::mat4> before = out, skin_before = skin_models;
+  SkinPaletteJob job;
+  job.models = models;
+  job.inverse_binds = ibms;
+  job.joints = map;
+  if (in.ConsumeBool()) job.root = &root;
+  job.palette = out;
+  job.skin_models = skin_models;
+  if (!check(job, out, before) && skin_models != skin_before) std::abort();
+}
+
+void sampling(FuzzedDataProvider& in) {
+  const std::size_t joints = in.ConsumeIntegralInRange<std::size_t>(0, 30);
+  AnimationClip authored;
+  authored.duration = Ticks{in.ConsumeIntegral<std::int64_t>()};
+  const std::size_t tracks = in.ConsumeIntegralInRange<std::size_t>(0, 10);
+  for (std::size_t t = 0; t < tracks; ++t) {
+    BoneTrack track;
+    track.bone_index = in.ConsumeIntegralInRange<int>(-2, static_cast<int>(joints) + 2);
+    Ticks time{in.ConsumeIntegral<std::int64_t>()};
+    const std::size_t keys = in.ConsumeIntegralInRange<std::size_t>(0, 12);
+    for (std::size_t k = 0; k < keys; ++k) {
+      Keyframe key;
+      key.time = time;
+      key.translation = {value(in), value(in), value(in)};
+      key.rotation = glm::quat(value(in), value(in), value(in), value(in));
+      key.scale = {value(in), value(in), value(in)};
+      track.keys.push_back(key);
+      const auto step = in.ConsumeIntegral<std::uint32_t>();
+      time = Ticks{static_cast<std::int64_t>(static_cast<std::uint64_t>(time.count()) + step)};  // may wrap: refused
+    }
+    authored.tracks.push_back(std::move(track));
+  }
+  RuntimeClip clip;
+  try {
+    clip = compile_clip(authored, matrices(in, joints));
+  } catch (const std::invalid_argument&) {
+    return;  // the documented refusal of non-finite or unsorted keys and rest matrices
+  }
+  SamplingContext context(near_size(in, joints));
+  std::vector<TrsBlock> pose(near_size(in, pose_block_count(joints)));
+  std::memset(static_cast<void*>(pose.data()), 0x5a, pose.size() * sizeof(TrsBlock));
+  const std::vector<TrsBlock> before = pose;
+  for (int frame = 0; frame < 8 && in.remaining_bytes() > 0; ++frame) {
+    SamplingJob job{in.ConsumeBool() ? &clip : nullptr, Ticks{in.ConsumeIntegral<std::int64_t>()},
+                    in.ConsumeBool() ? &context : nullptr, pose, in.ConsumeBool()};
+    const bool valid = job.validate().ok();
+    if (job.run() != valid) std::abort();
+    if (!valid && frame == 0 && std::memcmp(pose.data(), before.data(), pose.size() * sizeof(TrsBlock)) != 0) std::abort();
+  }
+}
+
+void skinning(FuzzedDataProvider& in) {
+  const std::size_t n = in.ConsumeIntegralInRange<std::size_t>(0, 64);
+  const std::vector<glm::mat4> palette = matrices(in, in.ConsumeIntegralInRange<std::size_t>(0, 8));
+  std::vector<glm::u16vec4> joints(near_size(in, n));
+  for (glm::u16vec4& j : joints) {
+    j = glm::u16vec4(in.ConsumeIntegral<std::uint16_t>() % 12, in.ConsumeIntegral<std::uint16_t>() % 12,
+                     in.ConsumeIntegral<std::uint16_t>(), in.ConsumeIntegral<std::uint16_t>() % 12);
+  }
+  std::vector<glm::vec4> weights(near_size(in, n));
+  for (glm::vec4& w : weights) w = {value(in), value(in), value(in), value(in)};
+  std::vector<glm::vec3> positions(n), normals(near_size(in, n));
+  for (glm::vec3& p : positions) p = {value(in), value(in), value(in)};
+  for (glm::vec3& p : normals) p = {value(in), value(in), value(in)};
+  std::vector<glm::vec3> out(near_size(in, n), glm::vec3(7.f)), out_normals(near_size(in, n), glm::vec3(7.f));
+  const std::vector<glm::vec3> before = out, normals_before = out_normals;
+  SkinningJob job;
+  job.palette = palette;
+  job.joints = std::span<const glm::u16vec4>(joints);
+  job.weights = std::span<const glm::vec4>(weights);
+  job.in_positions = std::span<const glm::vec3>(positions);
+  job.out_positions = std::span<glm::vec3>(out);
+  if (in.ConsumeBool()) {
+    job.in_normals = std::span<const glm::vec3>(normals);
+    job.out_normals = std::span<glm::vec3>(out_normals);
+  }
+  job.normalize = in.ConsumeBool();
+  if (!check(job, out, before) && out_normals != normals_before) std::abort();
+}
+
+void morph(FuzzedDataProvider& in) {
+  MorphTargetData data;
+  data.layout = VertexLayout::interleaved({VertexAttribute::Position, VertexAttribute::Normal});
+  const std::size_t vertices = in.ConsumeIntegralInRange<std::size_t>(0, 16);
+  data.base_vertex_bytes.resize(vertices * data.layout.stride);
+  for (std::byte& b : data.base_vertex_bytes) b = static_cast<std::byte>(in.ConsumeIntegral<std::uint8_t>());
+  const std::size_t targets = in.ConsumeIntegralInRange<std::size_t>(0, 4);
+  for (std::size_t t = 0; t < targets; ++t) {
+    data.position_deltas.emplace_back(vertices);
+    for (glm::vec3& d : data.position_deltas.back()) d = {value(in), value(in), value(in)};
+  }
+  data.weights.assign(targets, 0.f);
+  try {
+    validate(data);
+  } catch (const std::invalid_argument&) {
+    return;  // a carrier the job may assume valid is refused before it gets there
+  }
+  std::vector<float> weights(near_size(in, targets));
+  for (float& w : weights) w = value(in);
+  std::vector<std::byte> out(near_size(in, data.base_vertex_bytes.size()), std::byte{0x5a});
+  const std::vector<std::byte> before = out;
+  const MorphBlendJob job{in.ConsumeBool() ? &data : nullptr, weights, out};
+  check(job, out, before);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  FuzzedDataProvider in(data, size);
+  switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+    case 0: local_to_model(in); break;
+    case 1: palette(in); break;
+    case 2: sampling(in); break;
+    case 3: skinning(in); break;
+    default: morph(in); break;
+  }
+  return 0;
+}
