@@ -145,10 +145,11 @@ void Animator::play(int index) {
     state.clip = clip != nullptr && clip->has_value() ? &**clip : nullptr;
     state.pose.clip_ = state.clip != nullptr ? compiled->skin_sources[s] : nullptr;
     state.animated.clear();
+    state.still.clear();
     std::copy(data.bind_pose.begin(), data.bind_pose.end(), state.pose.locals_.begin());
     if (state.clip == nullptr) continue;
     for (std::size_t p = 0; p < state.clip->joint_count(); ++p) {
-      if (state.clip->animated(p)) state.animated.push_back(p);
+      (state.clip->animated(p) ? state.animated : state.still).push_back(p);
     }
     for (int bone : model_.skins[s].palette_to_scene) {
       if (bone >= 0) moving[static_cast<std::size_t>(bone)] = true;
@@ -198,9 +199,11 @@ void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
     state.pose.time_ = t;
     if (state.clip == nullptr) continue;
     SamplingJob{state.clip, t, &state.context, state.sampled}.run();
+    const SkinningData& data = model_.skins[s].data;
+    pose_to_matrices(state.sampled, state.pose.locals_);  // eight joints at a time
+    for (std::size_t p : state.still) state.pose.locals_[p] = data.bind_pose[p];  // exact, not a T/R/S round trip
     const std::vector<int>& to_scene = model_.skins[s].palette_to_scene;
     for (std::size_t p : state.animated) {
-      state.pose.locals_[p] = compose_trs(pose_joint(state.sampled, p));
       if (p < to_scene.size() && to_scene[p] >= 0) locals_[static_cast<std::size_t>(to_scene[p])] = state.pose.locals_[p];
     }
   }
@@ -302,7 +305,7 @@ std::size_t Animator::size_in_bytes() const noexcept {
                       scene_pose_.capacity() * sizeof(TrsBlock) + scene_animated_.capacity() * sizeof(std::size_t);
   for (const SkinState& s : skins_) {
     bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + s.context.size_in_bytes() +
-             s.sampled.capacity() * sizeof(TrsBlock) + s.animated.capacity() * sizeof(std::size_t) + mats(s.prefixes) +
+             s.sampled.capacity() * sizeof(TrsBlock) + (s.animated.capacity() + s.still.capacity()) * sizeof(std::size_t) + mats(s.prefixes) +
              s.roots.capacity() * sizeof(RootJoint);
   }
   for (const MeshState& m : meshes_) {
@@ -347,7 +350,9 @@ void Animator::pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3
       job.in_normals = in_normals;
       job.out_normals = normals;
     }
-    job.run();
+    // Sizes were checked above and joint indices at load (validate(Model)), so run() succeeds;
+    // were it to refuse, run_or_throw() names the field.
+    if (!job.run()) job.run_or_throw();
     return;
   }
   const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(world)));

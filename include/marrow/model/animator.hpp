@@ -130,6 +130,7 @@ class Animator {
     SamplingContext context;
     std::vector<TrsBlock> sampled;
     std::vector<std::size_t> animated;  // palette entries the current clip drives
+    std::vector<std::size_t> still;     // and the others (they keep their bind matrix)
     const RuntimeClip* clip = nullptr;
     // Composed with the scene: palette space = scene_to_palette * scene space.
     bool with_scene = false;
