@@ -94,49 +94,45 @@ TEST(MeshBuilder, T15_BendingStripTipRowAtOneSecond) {
   EXPECT_EQ(s.mesh->bounding_box().min, glm::vec3(-1.f, -0.1f, -0.1f));
 }
 
-TEST(MeshBuilder, T16_FourBoneIndicesAndWeightsPerVertex) {
+// A vertex on a four-bone chain (bone d at depth d, 1 m apart, weights 0.1 d + 0.1), posed
+// after the depth-2 bone is lifted 2 m; with reversed, the nodes are listed tip first (node n at
+// depth 3 - n). Returns the posed vertex and the tip's bind position.
+std::pair<glm::vec3, glm::vec3> lifted_chain(bool reversed) {
   MeshBuilder builder;
   MeshVertexSkeletal v;
   v.location = {1, 0, 0};
-  v.bone_indices = {0, 1, 2, 3};
-  v.bone_weights = {0.1f, 0.2f, 0.3f, 0.4f};
   std::vector<SkeletalAnimationNode> nodes;
-  for (int b = 0; b < 4; ++b) {
-    nodes.push_back({translate(0, b == 0 ? 0.f : 1.f, 0), translate(0, -float(b), 0), b == 0 ? std::nullopt : std::optional(b - 1), b});
+  for (int node = 0; node < 4; ++node) {
+    const int depth = reversed ? 3 - node : node;
+    const int parent = reversed ? node + 1 : node - 1;
+    v.bone_indices[static_cast<std::size_t>(node)] = static_cast<std::uint8_t>(node);
+    v.bone_weights[static_cast<std::size_t>(node)] = 0.1f * static_cast<float>(depth + 1);
+    nodes.push_back({translate(0, depth == 0 ? 0.f : 1.f, 0), translate(0, -float(depth), 0),
+                     depth == 0 ? std::nullopt : std::optional(parent), node});
   }
   const auto mesh = builder.create_from_vertices(std::span(&v, 1), {}, nodes);
   ModelInstance instance(mesh);
   const SkeletalAnimationTranslationKeyframe t[] = {{0.f, {0, 1, 0}}, {1.f, {0, 3, 0}}};
-  const SkeletalAnimationNodeMutationDescriptor m[] = {{2, 0, 0, 0, 0, 0, 2}};  // node 2 moves 2 m further up
+  const SkeletalAnimationNodeMutationDescriptor m[] = {{reversed ? 1 : 2, 0, 0, 0, 0, 0, 2}};  // depth 2: 2 m up
   instance.animation_player(builder.attach_animation(*mesh, {}, {}, t, m, 1.f, "Up")).set_time_point(1.f);
+  glm::mat4 tip;
+  mesh->skeleton().get_bind_pose_node_transforms(mesh->skeleton().node(reversed ? 0 : 3), tip);
+  return {posed(instance)[0], glm::vec3(tip[3])};
+}
+
+TEST(MeshBuilder, T16_FourBoneIndicesAndWeightsPerVertex) {
   // Bones 2 and 3 move up 2 m; weights 0.3 + 0.4 of it: 1.4 m.
-  EXPECT_TRUE(near(posed(instance)[0], {1, 1.4f, 0}, 1e-5f));
+  const auto [vertex, tip] = lifted_chain(false);
+  EXPECT_TRUE(near(vertex, {1, 1.4f, 0}, 1e-5f));
+  EXPECT_TRUE(near(tip, {0, 3, 0}));
 }
 
 TEST(MeshBuilder, T11_NodesListedChildrenFirstPoseLikeParentsFirst) {
-  // The chain of T16 listed in reverse: node 0 is the tip, node 3 the root. The rig composes in
-  // its breadth-first order (X2's one job), so the pose is the same as with parents first.
-  MeshBuilder builder;
-  MeshVertexSkeletal v;
-  v.location = {1, 0, 0};
-  v.bone_indices = {0, 1, 2, 3};
-  v.bone_weights = {0.1f, 0.2f, 0.3f, 0.4f};
-  std::vector<SkeletalAnimationNode> nodes;
-  for (int node = 0; node < 4; ++node) {
-    const int depth = 3 - node;  // root at node 3
-    nodes.push_back({translate(0, depth == 0 ? 0.f : 1.f, 0), translate(0, -float(depth), 0),
-                     depth == 0 ? std::nullopt : std::optional(node + 1), node});
-  }
-  const auto mesh = builder.create_from_vertices(std::span(&v, 1), {}, nodes);
-  ModelInstance instance(mesh);
-  const SkeletalAnimationTranslationKeyframe t[] = {{0.f, {0, 1, 0}}, {1.f, {0, 3, 0}}};
-  const SkeletalAnimationNodeMutationDescriptor m[] = {{1, 0, 0, 0, 0, 0, 2}};  // depth 2 moves 2 m further up
-  instance.animation_player(builder.attach_animation(*mesh, {}, {}, t, m, 1.f, "Up")).set_time_point(1.f);
-  // Depths 2 and 3 (nodes 1 and 0, weights 0.2 + 0.1) move up 2 m: 0.6 m.
-  EXPECT_TRUE(near(posed(instance)[0], {1, 0.6f, 0}, 1e-5f));
-  glm::mat4 tip;
-  mesh->skeleton().get_bind_pose_node_transforms(mesh->skeleton().node(0), tip);
-  EXPECT_TRUE(near(glm::vec3(tip[3]), {0, 3, 0}));
+  // The rig composes in its breadth-first order (X2's one job), so the order the nodes are
+  // listed in changes nothing.
+  const auto [vertex, tip] = lifted_chain(true);
+  EXPECT_TRUE(near(vertex, {1, 1.4f, 0}, 1e-5f));
+  EXPECT_TRUE(near(tip, {0, 3, 0}));
 }
 
 TEST(MeshBuilder, T11_NodesDefaultsBonesAndRefusals) {
