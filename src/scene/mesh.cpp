@@ -35,7 +35,7 @@ void pose_mesh_vertices(const Mesh& mesh, std::span<const glm::mat4> palette, st
     job.in_normals = StridedSpan<const glm::vec3>(base + offsetof(MeshVertexSkeletal, normal), v.size(), stride);
     job.out_normals = normals;
   }
-  job.run();
+  if (!job.run()) job.run_or_throw();  // sizes checked above: never refused
 }
 
 }  // namespace marrow::scene

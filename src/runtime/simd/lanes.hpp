@@ -125,4 +125,28 @@ MARROW_LANES_INLINE F8 rsqrt_of(F8 a) {
   return y * (F8::splat(1.5f) - half_a * y * y);
 }
 
+#if defined(__AVX512F__)
+
+// Sixteen floats: one AVX-512 register (the avx512 level only).
+struct F16 {
+  __m512 v;
+  static MARROW_LANES_INLINE F16 load(const float* p) { return {_mm512_loadu_ps(p)}; }
+  static MARROW_LANES_INLINE F16 splat(float x) { return {_mm512_set1_ps(x)}; }
+  MARROW_LANES_INLINE void store(float* p) const { _mm512_storeu_ps(p, v); }
+  friend MARROW_LANES_INLINE F16 operator+(F16 a, F16 b) { return {_mm512_add_ps(a.v, b.v)}; }
+  friend MARROW_LANES_INLINE F16 operator-(F16 a, F16 b) { return {_mm512_sub_ps(a.v, b.v)}; }
+  friend MARROW_LANES_INLINE F16 operator*(F16 a, F16 b) { return {_mm512_mul_ps(a.v, b.v)}; }
+};
+MARROW_LANES_INLINE F16 fma(F16 a, F16 b, F16 c) { return {_mm512_fmadd_ps(a.v, b.v, c.v)}; }
+MARROW_LANES_INLINE F16 min_of(F16 a, F16 b) { return {_mm512_min_ps(a.v, b.v)}; }
+MARROW_LANES_INLINE F16 max_of(F16 a, F16 b) { return {_mm512_max_ps(a.v, b.v)}; }
+// 1 / sqrt(a) for a > 0, to about 1 ulp: the 14-bit estimate and one Newton step.
+MARROW_LANES_INLINE F16 rsqrt_of(F16 a) {
+  const __m512 y = _mm512_rsqrt14_ps(a.v);
+  const __m512 half_a = _mm512_mul_ps(a.v, _mm512_set1_ps(0.5f));
+  return {_mm512_mul_ps(y, _mm512_fnmadd_ps(_mm512_mul_ps(half_a, y), y, _mm512_set1_ps(1.5f)))};
+}
+
+#endif
+
 }  // namespace marrow::simd::MARROW_SIMD_NS
