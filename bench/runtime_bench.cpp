@@ -5,8 +5,9 @@
 //                                looping (playback_time), persistent context: the job pipeline
 //   sample_compose_skin/<asset>  the same + SkinPaletteJob (skin matrices)
 //   instances_1000/<asset>       1000 instances at spread times, one shared compiled clip, each
-//                                with its own context, pose and model matrices, on one core:
-//                                sample + compose as in sample_compose (ozz's row is the same)
+//                                with its own clock, context and model matrices (the local pose
+//                                is per-thread scratch), on one core: sample + compose as in
+//                                sample_compose (ozz's row is the same)
 //   instances_1000_skin/<asset>  the same with skin matrices
 //   random_seek/<asset>          a cold context (invalidated) at a random time each frame
 //   player_update/<asset>        AnimationPlayer::update, the seed facade (local, world, skin)
@@ -76,21 +77,18 @@ void set_counters(benchmark::State& state, double joints_per_iteration) {
       benchmark::Counter(joints_per_iteration, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// One instance's state for the job pipeline.
+// One instance's state for the job pipeline: its clock, sampling context and matrices. The
+// local pose lives only between sampling and composing, so one buffer per thread serves every
+// instance (as it would serve the layers of a blend).
 struct Instance {
   SamplingContext context;
-  std::vector<TrsBlock> pose;
   std::vector<glm::mat4> models, palette;
   Ticks time{};
 
   Instance(const Asset& a, Ticks start)
-      : context(a.runtime.joint_count()),
-        pose(pose_block_count(a.runtime.joint_count())),
-        models(a.runtime.joint_count()),
-        palette(a.runtime.joint_count()),
-        time(start) {}
+      : context(a.runtime.joint_count()), models(a.runtime.joint_count()), palette(a.runtime.joint_count()), time(start) {}
 
-  void frame(const Asset& a, bool skin) {
+  void frame(const Asset& a, bool skin, std::span<TrsBlock> pose) {
     time = playback_time(time + kFrame, a.runtime.duration(), true);
     SamplingJob{&a.runtime, time, &context, pose}.run();
     LocalToModelJob compose;
@@ -114,8 +112,9 @@ void sample_compose(benchmark::State& state, const std::string& file, bool skin)
   const Asset* a = asset(file);
   if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
   Instance instance(*a, Ticks{0});
+  std::vector<TrsBlock> pose(pose_block_count(a->runtime.joint_count()));
   for (auto _ : state) {
-    instance.frame(*a, skin);
+    instance.frame(*a, skin, pose);
     benchmark::DoNotOptimize(instance.models.data());
     benchmark::DoNotOptimize(instance.palette.data());
     benchmark::ClobberMemory();
@@ -129,8 +128,9 @@ void instances(benchmark::State& state, const std::string& file, int count, bool
   std::vector<Instance> all;
   all.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) all.emplace_back(*a, Ticks{a->runtime.duration().count() * i / count});
+  std::vector<TrsBlock> pose(pose_block_count(a->runtime.joint_count()));
   for (auto _ : state) {
-    for (Instance& instance : all) instance.frame(*a, skin);
+    for (Instance& instance : all) instance.frame(*a, skin, pose);
     benchmark::ClobberMemory();
   }
   set_counters(state, static_cast<double>(a->runtime.joint_count()) * count);
@@ -140,6 +140,7 @@ void random_seek(benchmark::State& state, const std::string& file) {
   const Asset* a = asset(file);
   if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
   Instance instance(*a, Ticks{0});
+  std::vector<TrsBlock> pose(pose_block_count(a->runtime.joint_count()));
   std::mt19937 rng(42);
   std::uniform_int_distribution<std::int64_t> when(0, a->runtime.duration().count());
   std::vector<Ticks> times(1024);
@@ -147,8 +148,8 @@ void random_seek(benchmark::State& state, const std::string& file) {
   std::size_t i = 0;
   for (auto _ : state) {
     instance.context.invalidate();
-    SamplingJob{&a->runtime, times[i++ & 1023], &instance.context, instance.pose}.run();
-    benchmark::DoNotOptimize(instance.pose.data());
+    SamplingJob{&a->runtime, times[i++ & 1023], &instance.context, pose}.run();
+    benchmark::DoNotOptimize(pose.data());
     benchmark::ClobberMemory();
   }
   set_counters(state, static_cast<double>(a->runtime.joint_count()));
