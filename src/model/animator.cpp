@@ -216,8 +216,8 @@ void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
     SkinPaletteJob palette;
     palette.inverse_binds = skin.data.inverse_bind_pose;
     palette.palette = state.pose.palette_;
-    palette.skin_models = state.pose.worlds_;
     if (state.with_scene) {
+      palette.skin_models = state.pose.worlds_;  // the palette-space worlds, in the same pass
       palette.models = worlds_;
       palette.joints = skin.palette_to_scene;
       palette.root = &state.scene_to_palette;
@@ -236,7 +236,6 @@ void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
       }
       compose(skin.data.skeleton_hierarchy, state.pose.locals_, prefixes, state.pose.worlds_);
       palette.models = state.pose.worlds_;
-      palette.skin_models = {};
     }
     palette.run();
   }

@@ -34,13 +34,16 @@ inline void set_bracket(BracketBlock& block, std::size_t lane, const KeyValues& 
   block.len_b[lane] = lb;
 }
 
+inline constexpr Ticks kMinTicks{std::numeric_limits<std::int64_t>::min()};
+inline constexpr Ticks kMaxTicks{std::numeric_limits<std::int64_t>::max()};
+
 // A block with no bracket: zero keys, cosine 1 (padding lanes never ask for a slerp), and an
 // empty interval, so that every joint is refreshed before it is used.
 inline BracketBlock empty_bracket_block() noexcept {
   BracketBlock b{};
   for (float& c : b.cos_ab) c = 1.f;
-  for (Ticks& t : b.begin) t = Ticks{std::numeric_limits<std::int64_t>::max()};
-  for (Ticks& t : b.end) t = Ticks{std::numeric_limits<std::int64_t>::min()};
+  for (Ticks& t : b.begin) t = kMaxTicks;
+  for (Ticks& t : b.end) t = kMinTicks;
   return b;
 }
 

@@ -1,19 +1,10 @@
 #include "marrow/runtime/sampling_job.hpp"
 
-#include <limits>
-
 #include "bracket.hpp"
 #include "key_search.hpp"
 #include "pose_kernels.hpp"
 
 namespace marrow {
-
-namespace {
-
-constexpr Ticks kMinTicks{std::numeric_limits<std::int64_t>::min()};
-constexpr Ticks kMaxTicks{std::numeric_limits<std::int64_t>::max()};
-
-}  // namespace
 
 void SamplingContext::resize(std::size_t max_joints) {
   blocks_.assign(pose_block_count(max_joints), detail::empty_bracket_block());
@@ -51,9 +42,9 @@ void refresh(detail::BracketBlock& block, std::size_t lane, std::size_t j, const
   key = static_cast<std::uint32_t>(k);
   const KeyValues* b = &values[k];
   if (t < times[k]) {  // before the first key: hold it
-    begin = kMinTicks, end = times[k], inv_span = 0.f;
+    begin = detail::kMinTicks, end = times[k], inv_span = 0.f;
   } else if (k + 1 >= count) {  // at or after the last key: hold it
-    begin = times[k], end = kMaxTicks, inv_span = 0.f;
+    begin = times[k], end = detail::kMaxTicks, inv_span = 0.f;
   } else {
     b = &values[k + 1];
     begin = times[k], end = times[k + 1];
