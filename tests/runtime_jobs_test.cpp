@@ -201,6 +201,37 @@ TEST(SamplingJob, X1_EverySimdLevelGivesTheSamePose) {
   set_simd_level(saved);
 }
 
+TEST(SamplingJob, X1_KeysKeepTheirAuthoredSignAndOrthogonalKeysBracketAsTheOneSampler) {
+  // Rotations a quarter turn apart as quaternions (dot exactly 0: no flip), half a turn (dot
+  // -1: flip), negated twins (the same rotation), before the first key and after the last.
+  const glm::quat x(0, 1, 0, 0), y(0, 0, 1, 0), w(1, 0, 0, 0);
+  BoneTrack track{0, {}};
+  const glm::quat keys[] = {w, x, -x, y, -w, w, glm::normalize(glm::quat(-1, 1, 0, 0)), -y};
+  for (int k = 0; k < 8; ++k) track.keys.push_back(Keyframe{Ticks{100 + 1000 * k}, glm::vec3(k), keys[k], glm::vec3(1)});
+  AnimationClip authored;
+  authored.duration = Ticks{8000};
+  authored.tracks.push_back(track);
+  const RuntimeClip clip = compile_clip(authored, std::vector<glm::mat4>{glm::mat4(1.f)});
+  SamplingContext context(1);
+  std::vector<TrsBlock> pose(1);
+  for (std::int64_t t = -500; t < 8500; t += 37) {
+    ASSERT_TRUE((SamplingJob{&clip, Ticks{t}, &context, pose}.run()));
+    const Trs expected = sample_track(track.keys, Ticks{t});
+    const Trs got = pose_joint(pose, 0);
+    for (int c = 0; c < 4; ++c) ASSERT_NEAR(got.rotation[c], expected.rotation[c], 1e-6f) << "t " << t;
+  }
+  for (int k = 0; k < 8; ++k) {  // exactly on a key: that key, bit for bit, sign included
+    ASSERT_TRUE((SamplingJob{&clip, track.keys[static_cast<std::size_t>(k)].time, &context, pose}.run()));
+    const glm::quat got = pose_joint(pose, 0).rotation;
+    for (int c = 0; c < 4; ++c) ASSERT_EQ(got[c], keys[k][c]) << "key " << k;
+  }
+}
+
+TEST(SamplingJob, X1_AContextCostsFourBytesAJoint) {
+  // The context keeps a key index per joint; the values come from the shared clip.
+  EXPECT_LE(SamplingContext(1000).size_in_bytes(), sizeof(SamplingContext) + 4000);
+}
+
 // The obvious loop, in double-checked glm arithmetic.
 std::vector<glm::mat4> reference_models(const std::vector<int>& parents, const std::vector<glm::mat4>& locals,
                                         const std::vector<glm::mat4>& prefix, const glm::mat4& root) {

@@ -5,8 +5,10 @@
 #include <cstddef>
 
 #include "marrow/runtime/local_pose.hpp"
-#include "marrow/runtime/sampling_job.hpp"
+#include "marrow/runtime/runtime_clip.hpp"
 #include "marrow/runtime/simd_level.hpp"
+
+#include "bracket.hpp"
 
 namespace marrow::detail {
 
@@ -33,6 +35,8 @@ struct PaletteArgs {
 struct PoseKernels {
   // p: eight blend factors per block.
   void (*interpolate)(const BracketBlock* brackets, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp);
+  // The same with lane l of block b bracketed by records keys[8b + l] and keys[8b + l] + 1.
+  void (*sample)(const KeyRecord* const* keys, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp);
   void (*compose)(const ComposeArgs& args);
   void (*palette)(const PaletteArgs& args);
   void (*to_matrices)(const TrsBlock* pose, std::size_t joints, float* out);

@@ -47,6 +47,74 @@ void interpolate(const BracketBlock* brackets, const float* p, std::size_t block
   for (std::size_t b = 0; b < blocks; ++b) interpolate_block(brackets[b], p + kPoseLanes * b, out[b], exact_slerp);
 }
 
+// The bracket of each lane from its two records: the authored rotation is sign * stored, and
+// the next key's stored rotation times the same sign lies in its hemisphere (runtime_clip.hpp).
+#if defined(__AVX__)
+// Floats [f, f + 4) of eight records as four rows of eight lanes (a 4x8 transpose: the records
+// of lanes l and l + 4 share a register, so no shuffle crosses the 128-bit halves).
+MARROW_LANES_INLINE void transpose_group(const float* const* rows, int f, __m256 out[4]) {
+  __m256 x[4];
+  for (int i = 0; i < 4; ++i) {
+    x[i] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(rows[i] + f)), _mm_loadu_ps(rows[i + 4] + f), 1);
+  }
+  const __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
+  out[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  out[1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  out[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  out[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+// Record layout in floats: 0-1 time, 2-4 t, 5-8 q, 9-11 s, 12 sign, 13 length, 14 cos_next,
+// 15 inv_span.
+MARROW_LANES_INLINE void gather_block(const KeyRecord* const* keys, BracketBlock& out) {
+  const float* a[kPoseLanes];
+  const float* b[kPoseLanes];
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {
+    a[l] = reinterpret_cast<const float*>(keys[l]);
+    b[l] = reinterpret_cast<const float*>(keys[l] + 1);
+  }
+  __m256 ga[16], gb[16];
+  for (int g = 0; g < 4; ++g) transpose_group(a, 4 * g, ga + 4 * g);
+  for (int g = 0; g < 4; ++g) transpose_group(b, 4 * g, gb + 4 * g);
+  const __m256 sign = ga[12];
+  for (int c = 0; c < 3; ++c) {
+    _mm256_store_ps(out.a[c], ga[2 + c]), _mm256_store_ps(out.b[c], gb[2 + c]);
+    _mm256_store_ps(out.a[7 + c], ga[9 + c]), _mm256_store_ps(out.b[7 + c], gb[9 + c]);
+  }
+  for (int c = 0; c < 4; ++c) {
+    _mm256_store_ps(out.a[3 + c], _mm256_mul_ps(ga[5 + c], sign));
+    _mm256_store_ps(out.b[3 + c], _mm256_mul_ps(gb[5 + c], sign));
+  }
+  _mm256_store_ps(out.len_a, ga[13]);
+  _mm256_store_ps(out.len_b, gb[13]);
+  _mm256_store_ps(out.cos_ab, ga[14]);
+}
+#else
+MARROW_LANES_INLINE void gather_block(const KeyRecord* const* keys, BracketBlock& out) {
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {
+    const KeyRecord& a = *keys[l];
+    const KeyRecord& b = keys[l][1];
+    for (int c = 0; c < 3; ++c) {
+      out.a[c][l] = a.t[c], out.b[c][l] = b.t[c];
+      out.a[7 + c][l] = a.s[c], out.b[7 + c][l] = b.s[c];
+    }
+    for (int c = 0; c < 4; ++c) out.a[3 + c][l] = a.q[c] * a.sign, out.b[3 + c][l] = b.q[c] * a.sign;
+    out.cos_ab[l] = a.cos_next;
+    out.len_a[l] = a.length;
+    out.len_b[l] = b.length;
+  }
+}
+#endif
+
+void sample(const KeyRecord* const* keys, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp) {
+  BracketBlock bracket;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    gather_block(keys + kPoseLanes * b, bracket);
+    interpolate_block(bracket, p + kPoseLanes * b, out[b], exact_slerp);
+  }
+}
+
 constexpr float kIdentity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
 // A column-major 4x4 matrix in four registers.
@@ -200,6 +268,6 @@ void to_matrices(const TrsBlock* pose, std::size_t joints, float* out) {
 }  // namespace
 
 extern const PoseKernels kPoseKernels;
-const PoseKernels kPoseKernels{&interpolate, &compose, &palette, &to_matrices};
+const PoseKernels kPoseKernels{&interpolate, &sample, &compose, &palette, &to_matrices};
 
 }  // namespace marrow::detail::MARROW_SIMD_NS

@@ -9,19 +9,54 @@
 #include "marrow/core/trs.hpp"
 #include "marrow/runtime/skinning_data.hpp"
 
+#include "bracket.hpp"
+
 namespace marrow {
 
 namespace {
 
-KeyValues values_of(const glm::vec3& t, const glm::quat& q, const glm::vec3& s) {
-  return KeyValues{{t.x, t.y, t.z}, {q.x, q.y, q.z, q.w}, {s.x, s.y, s.z}};
+KeyRecord record_of(Ticks time, const glm::vec3& t, const glm::quat& q, const glm::vec3& s) {
+  KeyRecord r{};
+  r.time = time;
+  r.t[0] = t.x, r.t[1] = t.y, r.t[2] = t.z;
+  r.q[0] = q.x, r.q[1] = q.y, r.q[2] = q.z, r.q[3] = q.w;
+  r.s[0] = s.x, r.s[1] = s.y, r.s[2] = s.z;
+  r.sign = 1.f;
+  r.cos_next = 1.f;
+  return r;
+}
+
+// Links one joint's run of records (its closing copy included): each key's cosine to the next
+// and 1 / span, and rotation signs chained so that each stored rotation lies in its
+// predecessor's hemisphere. The flips are decided on the authored rotations, exactly as the
+// one sampler's brackets decide them (rotation_pair), so sign * stored reproduces its
+// brackets bit for bit.
+void link_run(std::span<KeyRecord> run) {
+  float sign = 1.f;
+  for (std::size_t k = 0; k < run.size(); ++k) {
+    KeyRecord& r = run[k];
+    r.length = detail::rotation_pair(r.q, r.q).len_a;
+    const bool last = k + 2 >= run.size();  // the last key (or its copy): a hold
+    bool flip = false;
+    if (!last) {
+      const KeyRecord& next = run[k + 1];
+      const detail::RotationPair pair = detail::rotation_pair(r.q, next.q);
+      flip = pair.flip;
+      r.cos_next = pair.cosine;
+      const auto span = static_cast<std::uint64_t>(next.time.count()) - static_cast<std::uint64_t>(r.time.count());
+      r.inv_span = span == 0 ? 0.f : 1.f / static_cast<float>(span);
+    }
+    r.sign = sign;
+    for (float& c : r.q) c *= sign;
+    if (flip) sign = -sign;
+  }
 }
 
 }  // namespace
 
 std::size_t RuntimeClip::size_in_bytes() const noexcept {
   return sizeof(RuntimeClip) + name_.capacity() + key_offsets_.capacity() * sizeof(std::uint32_t) +
-         key_times_.capacity() * sizeof(Ticks) + key_values_.capacity() * sizeof(KeyValues) + animated_.capacity();
+         records_.capacity() * sizeof(KeyRecord) + animated_.capacity();
 }
 
 RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> rest_locals) {
@@ -42,6 +77,7 @@ RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> r
     track_of[static_cast<std::size_t>(track.bone_index)] = i;
   }
   for (std::size_t j = 0; j < joints; ++j) keys += track_of[j] == kNone ? 1 : clip.tracks[track_of[j]].keys.size();
+  keys += joints;  // the closing copies
   if (keys > std::numeric_limits<std::uint32_t>::max()) {
     throw std::invalid_argument("compile_clip: clip '" + clip.name + "' has " + std::to_string(keys) +
                                 " keys, more than a runtime clip addresses");
@@ -53,24 +89,25 @@ RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> r
   out.name_ = clip.name;
   out.duration_ = clip.duration;
   out.key_offsets_.reserve(joints + 1);
-  out.key_times_.reserve(keys);
-  out.key_values_.reserve(keys);
+  out.records_.reserve(keys);
   out.animated_.assign(joints, 0);
   for (std::size_t j = 0; j < joints; ++j) {
-    out.key_offsets_.push_back(static_cast<std::uint32_t>(out.key_times_.size()));
+    const std::size_t first = out.records_.size();
+    out.key_offsets_.push_back(static_cast<std::uint32_t>(first));
     if (track_of[j] == kNone) {
       const Trs rest = decompose_trs(rest_locals[j]);
-      out.key_times_.push_back(Ticks{0});
-      out.key_values_.push_back(values_of(rest.translation, rest.rotation, rest.scale));
-      continue;
+      out.records_.push_back(record_of(Ticks{0}, rest.translation, rest.rotation, rest.scale));
+    } else {
+      out.animated_[j] = 1;
+      for (const Keyframe& key : clip.tracks[track_of[j]].keys) {
+        out.records_.push_back(record_of(key.time, key.translation, key.rotation, key.scale));
+      }
     }
-    out.animated_[j] = 1;
-    for (const Keyframe& key : clip.tracks[track_of[j]].keys) {
-      out.key_times_.push_back(key.time);
-      out.key_values_.push_back(values_of(key.translation, key.rotation, key.scale));
-    }
+    out.records_.push_back(out.records_.back());  // the closing copy: (k, k + 1) always exists
+    out.records_.back().time = detail::kMaxTicks;   // ... and the last key holds until then
+    link_run(std::span(out.records_).subspan(first));
   }
-  out.key_offsets_.push_back(static_cast<std::uint32_t>(out.key_times_.size()));
+  out.key_offsets_.push_back(static_cast<std::uint32_t>(out.records_.size()));
   return out;
 }
 

@@ -10,8 +10,8 @@ namespace marrow {
 
 namespace {
 
-KeyValues values_of(const Keyframe& k) {
-  return KeyValues{{k.translation.x, k.translation.y, k.translation.z},
+detail::KeyValues values_of(const Keyframe& k) {
+  return detail::KeyValues{{k.translation.x, k.translation.y, k.translation.z},
                    {k.rotation.x, k.rotation.y, k.rotation.z, k.rotation.w},
                    {k.scale.x, k.scale.y, k.scale.z}};
 }

@@ -4,14 +4,22 @@
 // compile it once, then share the RuntimeClip (immutable) between any number of instances and
 // threads, each with its own SamplingContext.
 //
-// Layout: every joint of the skeleton has exactly one key run, in joint order, so the sampler
-// writes the pose without a scatter. A joint the clip does not animate gets one key holding
-// its rest transform (decomposed from the rest matrix), and animated[j] == 0. When several
-// tracks target one joint the later wins (as sample_tracks); tracks without keys or outside
-// the skeleton are ignored (P5). Key times stay integer ticks, so brackets and holds are
-// exactly those of the one sampler (track_sampler.hpp).
+// Layout: every joint of the skeleton has exactly one run of keys, in joint order, so the
+// sampler writes the pose without a scatter. A key is one 64-byte record (KeyRecord): its
+// time, its values and what interpolating towards the next key needs (the cosine between the
+// two rotations, 1 / span), so sampling a joint reads two adjacent records of the shared clip
+// and the per-instance context holds only a key index per joint (4 bytes). Each run ends with
+// a copy of its last key, so the pair (k, k + 1) always exists. Rotations are stored with
+// their signs chained so that consecutive keys lie in one hemisphere, and `sign` restores the
+// authored sign: the sampled rotation is exactly the one sampler's, sign included.
 //
-// Memory: 48 bytes per key (8-byte time, ten floats of T/R/S) and 5 bytes per joint.
+// A joint the clip does not animate gets one key holding its rest transform (decomposed from
+// the rest matrix), and animated[j] == 0. When several tracks target one joint the later wins
+// (as sample_tracks); tracks without keys or outside the skeleton are ignored (P5). Key times
+// stay integer ticks, so brackets and holds are exactly those of the one sampler
+// (track_sampler.hpp).
+//
+// Memory: 64 bytes per key, plus one record and 5 bytes per joint.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -27,12 +35,21 @@ namespace marrow {
 
 struct SkinningData;
 
-// One key's values: translation, rotation (x, y, z, w as stored), scale.
-struct KeyValues {
+// One key of a compiled clip, as the sampling job reads it (one cache line).
+struct alignas(64) KeyRecord {
+  Ticks time;
   float t[3];
-  float q[4];
+  float q[4];         // the key's rotation times `sign` (in the previous key's hemisphere)
   float s[3];
+  float sign;         // +1 or -1: q * sign is the authored rotation
+  float length;       // |q| (1 for unit keys)
+  float cos_next;     // cosine between this rotation and the next key's (1 for the last)
+  float inv_span;     // 1 / (t_next - t) in ticks (0 for the last key and equal times)
 };
+// The sampling kernels read a record as sixteen floats: 0-1 time, 2-4 t, 5-8 q, 9-11 s,
+// 12 sign, 13 length, 14 cos_next, 15 inv_span.
+static_assert(sizeof(KeyRecord) == 64 && offsetof(KeyRecord, t) == 8 && offsetof(KeyRecord, q) == 20 &&
+              offsetof(KeyRecord, s) == 36 && offsetof(KeyRecord, sign) == 48 && offsetof(KeyRecord, inv_span) == 60);
 
 // Valid by construction: only compile_clip makes one, so the sampling job never re-checks it.
 class RuntimeClip {
@@ -42,11 +59,13 @@ class RuntimeClip {
   const std::string& name() const noexcept { return name_; }
   Ticks duration() const noexcept { return duration_; }
   std::size_t joint_count() const noexcept { return animated_.size(); }
-  std::size_t key_count() const noexcept { return key_times_.size(); }
-  // Joint j's keys are [key_offsets()[j], key_offsets()[j + 1]), never empty.
+  // Keys of every joint, the closing copies not counted.
+  std::size_t key_count() const noexcept { return records_.size() - animated_.size(); }
+  // Joint j's keys are records()[key_offsets()[j] + k] for k < key_offsets()[j + 1] -
+  // key_offsets()[j] - 1 (never none); the record after them repeats the last key at time
+  // kMaxTicks (the last key holds until then).
   std::span<const std::uint32_t> key_offsets() const noexcept { return key_offsets_; }
-  std::span<const Ticks> key_times() const noexcept { return key_times_; }
-  std::span<const KeyValues> key_values() const noexcept { return key_values_; }
+  std::span<const KeyRecord> records() const noexcept { return records_; }
   // True when a track of the clip drives joint j (otherwise it holds its rest transform).
   bool animated(std::size_t joint) const noexcept { return animated_[joint] != 0; }
   std::size_t size_in_bytes() const noexcept;
@@ -60,8 +79,7 @@ class RuntimeClip {
   std::string name_;
   Ticks duration_{};
   std::vector<std::uint32_t> key_offsets_;
-  std::vector<Ticks> key_times_;
-  std::vector<KeyValues> key_values_;
+  std::vector<KeyRecord> records_;
   std::vector<std::uint8_t> animated_;
   std::uint64_t id_ = 0;
 };

@@ -11,11 +11,12 @@
 // slerp everywhere else, chosen per block of eight joints. Set exact_slerp to use the slerp
 // everywhere. Results equal the one sampler's within 1e-6.
 //
-// The context caches, per joint, the bracketing keys and the interval they are valid for;
-// a frame whose time stays inside reads no key data. Brackets are refreshed only where the
-// time has left them (forward play: the next key or two; a seek: a binary search), so the
-// result never depends on what the context saw before. Two contexts never interfere; a
-// context may be moved from clip to clip (it notices and starts over).
+// The context keeps, per joint, the index of the key bracketing the last time it saw (4 bytes
+// a joint); the values come from the shared clip, whose records hold everything a bracket
+// needs. A joint whose time left its bracket searches again (forward play: the next key or
+// two; a seek: a binary search), so the result never depends on what the context saw before.
+// Two contexts never interfere; a context may be moved from clip to clip (it notices and
+// starts over).
 //
 //   SamplingContext context(clip.joint_count());         // per instance, allocated once
 //   std::vector<TrsBlock> pose(pose_block_count(clip.joint_count()));
@@ -33,22 +34,6 @@
 
 namespace marrow {
 
-namespace detail {
-// Private layout: the cached brackets of eight joints, in one piece so that a context is one
-// stream of memory for the prefetcher.
-struct alignas(64) BracketBlock {
-  float a[10][kPoseLanes];    // key k: translation xyz, rotation xyzw, scale xyz
-  float b[10][kPoseLanes];    // key k + 1, rotation moved into a's hemisphere
-  float cos_ab[kPoseLanes];   // cosine between the two rotations (1 for a hold)
-  float len_a[kPoseLanes];    // quaternion lengths (1 for unit keys)
-  float len_b[kPoseLanes];
-  float inv_span[kPoseLanes];       // 1 / (t_k+1 - t_k) in ticks, 0 for a hold
-  Ticks begin[kPoseLanes];          // the bracket holds for time in [begin, end)
-  Ticks end[kPoseLanes];
-  std::uint32_t key[kPoseLanes];    // k within the joint's keys
-};
-}  // namespace detail
-
 class SamplingContext {
  public:
   SamplingContext() = default;
@@ -56,15 +41,14 @@ class SamplingContext {
 
   // Room for clips of up to max_joints joints (allocates; forgets every bracket).
   void resize(std::size_t max_joints);
-  std::size_t max_joints() const noexcept { return max_joints_; }
+  std::size_t max_joints() const noexcept { return keys_.size(); }
   // Forgets every bracket: the next run searches afresh (results are the same either way).
   void invalidate() noexcept { clip_id_ = 0; }
   std::size_t size_in_bytes() const noexcept;
 
  private:
   friend struct SamplingJob;
-  std::vector<detail::BracketBlock> blocks_;
-  std::size_t max_joints_ = 0;
+  std::vector<std::uint32_t> keys_;  // per joint: k of its bracket (k, k + 1) last time
   std::uint64_t clip_id_ = 0;        // whose brackets these are (0: none)
 };
 
