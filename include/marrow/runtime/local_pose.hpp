@@ -30,6 +30,9 @@ constexpr std::size_t pose_block_count(std::size_t joints) noexcept { return (jo
 Trs pose_joint(std::span<const TrsBlock> pose, std::size_t joint) noexcept;
 void set_pose_joint(std::span<TrsBlock> pose, std::size_t joint, const Trs& trs) noexcept;
 
+// rotation' = normalize(rotation * correction) for one joint: applies a local correction (IK).
+void rotate_joint(std::span<TrsBlock> pose, std::size_t joint, const glm::quat& correction) noexcept;
+
 // out[j] = T * R * S of joint j for every j < out.size() (eight joints per instruction). The
 // pose must hold at least pose_block_count(out.size()) blocks; returns false (nothing
 // written) when it does not.
