@@ -207,7 +207,7 @@ TEST(SamplingJob, X1_KeysKeepTheirAuthoredSignAndOrthogonalKeysBracketAsTheOneSa
   const glm::quat x(0, 1, 0, 0), y(0, 0, 1, 0), w(1, 0, 0, 0);
   BoneTrack track{0, {}};
   const glm::quat keys[] = {w, x, -x, y, -w, w, glm::normalize(glm::quat(-1, 1, 0, 0)), -y};
-  for (int k = 0; k < 8; ++k) track.keys.push_back(Keyframe{Ticks{100 + 1000 * k}, glm::vec3(k), keys[k], glm::vec3(1)});
+  for (int k = 0; k < 8; ++k) track.keys.push_back(Keyframe{Ticks{100 + 1000 * k}, glm::vec3(static_cast<float>(k)), keys[k], glm::vec3(1)});
   AnimationClip authored;
   authored.duration = Ticks{8000};
   authored.tracks.push_back(track);
