@@ -492,18 +492,21 @@ TEST(AimIkJob, K2_WeightZeroIsIdentityAndHalfTurnsHalfway) {
 }
 
 TEST(AimIkJob, K2_ATargetInsideTheOffsetSphereIsNotReachedButFinite) {
-  // Eyes 0.5 in front; a target 0.17 from the joint cannot be on the ray from the eyes: the
-  // joint aims forward from its origin instead.
-  const glm::vec3 eyes(0.f, 0.f, 0.5f), forward(0, 0, 1);
-  Rig rig = neck();
-  const glm::vec3 head = rig.at(kHead), target = head + glm::vec3(0.1f, 0.1f, -0.1f);
-  const Aimed a = aim(rig, {.target = target, .forward = forward, .offset = eyes});
-  EXPECT_FALSE(a.reached);
-  EXPECT_TRUE(finite_unit(a.correction));
-  EXPECT_LT(angle_between(rig.axis(kHead, forward), target - head), 1e-5f);
+  // Eyes 0.3 above and 0.4 in front (|offset| = 0.5); targets 0.17 and 0.35 from the joint
+  // cannot be on the ray from the eyes in front of them: the joint aims forward from its
+  // origin instead.
+  const glm::vec3 eyes(0.f, 0.3f, 0.4f), forward(0, 0, 1);
+  for (const glm::vec3 to_target : {glm::vec3(0.1f, 0.1f, -0.1f), glm::vec3(0.35f, 0.f, 0.f), glm::vec3(0.f, 0.f, 0.35f)}) {
+    Rig rig = neck();
+    const glm::vec3 head = rig.at(kHead), target = head + to_target;
+    const Aimed a = aim(rig, {.target = target, .forward = forward, .offset = eyes});
+    EXPECT_FALSE(a.reached);
+    EXPECT_TRUE(finite_unit(a.correction));
+    EXPECT_LT(angle_between(rig.axis(kHead, forward), target - head), 1e-5f);
+  }
   // A target on the joint defines no aim: identity.
   Rig on = neck();
-  const Aimed b = aim(on, {.target = head});
+  const Aimed b = aim(on, {.target = on.at(kHead)});
   EXPECT_EQ(b.correction, kIdentity);
   EXPECT_FALSE(b.reached);
 }
