@@ -273,19 +273,22 @@ TEST(TwoBoneIkJob, K1_SoftenNeverSnapsAndReachesExactlyBelowIt) {
 }
 
 TEST(TwoBoneIkJob, K1_AChainUnderARotatedScaledParentStillReaches) {
-  const Trs pelvis{{1.f, 0.5f, -2.f}, glm::angleAxis(0.7f, glm::normalize(glm::vec3(1, 2, 3))), glm::vec3(2.f)};
-  const glm::vec3 hip = leg(pelvis).at(kHip);
-  std::mt19937 rng(5);
-  std::normal_distribution<float> g(0.f, 1.f);
-  std::uniform_real_distribution<float> r(0.5f, 3.5f);  // model-space reach [0.4, 3.6]
-  for (int i = 0; i < 30; ++i) {
-    Rig rig = leg(pelvis);
-    const glm::vec3 target = hip + r(rng) * glm::normalize(glm::vec3(g(rng), g(rng), g(rng)));
-    const glm::vec3 pole = hip + glm::vec3(g(rng), g(rng), g(rng));
-    const Solved s = two_bone(rig, target, i % 2 == 0 ? &pole : nullptr);
-    EXPECT_LE(glm::length(rig.at(kFoot) - target), 2.f * kReach) << i;
-    EXPECT_TRUE(s.reached) << i;
-    EXPECT_TRUE(lengths_kept(rig, 2.f * kA, 2.f * kB, 2.f * kReach)) << i;
+  // The pelvis turned and scaled by 2, then also mirrored (a mirror above the chain).
+  for (const glm::vec3 scale : {glm::vec3(2.f), glm::vec3(-2.f, 2.f, 2.f)}) {
+    const Trs pelvis{{1.f, 0.5f, -2.f}, glm::angleAxis(0.7f, glm::normalize(glm::vec3(1, 2, 3))), scale};
+    const glm::vec3 hip = leg(pelvis).at(kHip);
+    std::mt19937 rng(5);
+    std::normal_distribution<float> g(0.f, 1.f);
+    std::uniform_real_distribution<float> r(0.5f, 3.5f);  // model-space reach [0.4, 3.6]
+    for (int i = 0; i < 30; ++i) {
+      Rig rig = leg(pelvis);
+      const glm::vec3 target = hip + r(rng) * glm::normalize(glm::vec3(g(rng), g(rng), g(rng)));
+      const glm::vec3 pole = hip + glm::vec3(g(rng), g(rng), g(rng));
+      const Solved s = two_bone(rig, target, i % 2 == 0 ? &pole : nullptr);
+      EXPECT_LE(glm::length(rig.at(kFoot) - target), 2.f * kReach) << i << " scale x " << scale.x;
+      EXPECT_TRUE(s.reached) << i << " scale x " << scale.x;
+      EXPECT_TRUE(lengths_kept(rig, 2.f * kA, 2.f * kB, 2.f * kReach)) << i << " scale x " << scale.x;
+    }
   }
 }
 
@@ -356,6 +359,13 @@ TEST(TwoBoneIkJob, K1_DegenerateInputsGiveFiniteResults) {
   const glm::vec3 hip = rig.at(kHip), to_target(0.3f, -0.5f, 0.2f);
   two_bone(rig, hip + to_target);
   EXPECT_TRUE(near(rig.at(kFoot), hip + kB * glm::normalize(to_target), kReach));
+  // A knee scaled to zero across (its model matrix loses a column) still bends the leg.
+  Rig flat = leg();
+  flat.set(kKnee, {0.f, -kA, 0.f}, glm::angleAxis(0.4f, glm::vec3(1, 0, 0)), {0.f, 1.f, 1.f});
+  flat.compose();
+  const Solved f = two_bone(flat, hip + to_target);
+  EXPECT_TRUE(f.reached);
+  EXPECT_LE(glm::length(flat.at(kFoot) - (hip + to_target)), kReach);
   // A pole on the line S-T is no pole.
   Rig with_pole = leg(), without = leg();
   const glm::vec3 pole = hip + 2.f * to_target;
@@ -369,9 +379,9 @@ TEST(TwoBoneIkJob, K1_DegenerateInputsGiveFiniteResults) {
 // tilted 0.2 rad about X, a jaw on the head.
 constexpr std::size_t kNeck = 0, kHead = 1, kJaw = 2;
 
-Rig neck(float scale = 1.f) {
+Rig neck(const glm::vec3& scale = glm::vec3(1.f)) {
   Rig rig({-1, 0, 1});
-  rig.set(kNeck, {0.f, 1.5f, 0.f}, glm::angleAxis(0.3f, glm::vec3(0, 1, 0)), glm::vec3(scale));
+  rig.set(kNeck, {0.f, 1.5f, 0.f}, glm::angleAxis(0.3f, glm::vec3(0, 1, 0)), scale);
   rig.set(kHead, {0.f, 0.2f, 0.f}, glm::angleAxis(-0.2f, glm::vec3(1, 0, 0)));
   rig.set(kJaw, {0.f, -0.05f, 0.08f});
   rig.compose();
@@ -406,14 +416,17 @@ std::vector<glm::vec3> random_targets(unsigned seed, int count, const glm::vec3&
 }
 
 TEST(AimIkJob, K2_TheForwardAxisPointsAtRandomTargets) {
-  const glm::vec3 head = neck().at(kHead);
-  for (const glm::vec3 forward : {glm::vec3(0, 0, 1), glm::normalize(glm::vec3(1, 0, 1)), glm::vec3(0, -1, 0)}) {
-    for (const glm::vec3& target : random_targets(3, 40, head, 0.1f)) {
-      Rig rig = neck();
-      const Aimed a = aim(rig, {.target = target, .forward = forward, .up = glm::vec3(1, 0, 0), .pole = {0, 1, 0}});
-      EXPECT_LT(angle_between(rig.axis(kHead, forward), target - head), 1e-5f);
-      EXPECT_TRUE(a.reached);
-      EXPECT_TRUE(near(rig.at(kHead), head, 1e-6f));  // turned about its origin
+  // Also on a neck of scale 0.5 and on a mirrored one (a mirror above the joint).
+  for (const glm::vec3 scale : {glm::vec3(1.f), glm::vec3(0.5f), glm::vec3(-1.f, 1.f, 1.f)}) {
+    const glm::vec3 head = neck(scale).at(kHead);
+    for (const glm::vec3 forward : {glm::vec3(0, 0, 1), glm::normalize(glm::vec3(1, 0, 1)), glm::vec3(0, -1, 0)}) {
+      for (const glm::vec3& target : random_targets(3, 40, head, 0.1f)) {
+        Rig rig = neck(scale);
+        const Aimed a = aim(rig, {.target = target, .forward = forward, .up = glm::vec3(1, 0, 0), .pole = {0, 1, 0}});
+        EXPECT_LT(angle_between(rig.axis(kHead, forward), target - head), 1e-5f) << scale.x;
+        EXPECT_TRUE(a.reached);
+        EXPECT_TRUE(near(rig.at(kHead), head, 1e-6f));  // turned about its origin
+      }
     }
   }
 }
@@ -431,9 +444,9 @@ TEST(AimIkJob, K2_WithAnOffsetTheRayFromTheOffsetPointPassesThroughTheTarget) {
   // (the offset scales with the joint).
   const glm::vec3 eyes(0.f, 0.08f, 0.1f), forward(0, 0, 1);
   for (const float scale : {1.f, 2.f}) {
-    const glm::vec3 head = neck(scale).at(kHead);
+    const glm::vec3 head = neck(glm::vec3(scale)).at(kHead);
     for (const glm::vec3& target : random_targets(8, 40, head, 0.5f)) {
-      Rig rig = neck(scale);
+      Rig rig = neck(glm::vec3(scale));
       const Aimed a = aim(rig, {.target = target, .forward = forward, .offset = eyes});
       EXPECT_LE(ray_miss(rig, eyes, forward, target), 1e-5f * glm::length(target - head)) << scale;
       EXPECT_TRUE(a.reached);

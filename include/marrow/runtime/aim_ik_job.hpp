@@ -7,7 +7,7 @@
 // starts from (e.g. the eyes in front of the head joint), `up` (unit, not parallel to
 // forward) the axis that should point towards `pole`. With O the joint's model-space origin,
 // R its model rotation after the correction and o the offset as the joint's matrix places it
-// (scaled with the joint), the correction makes the ray O + R o + t R forward (t >= 0) pass
+// (it scales with the joint), the correction makes the ray O + R o + t R forward (t >= 0) pass
 // through the target T. A rotation about O keeps distances from O, so it takes the point of
 // the current ray at distance |T - O| from O onto T: with o = o_along * forward + o_across,
 // that point is o_across + sqrt(|T - O|^2 - |o_across|^2) * forward (relative to O). It exists
@@ -22,10 +22,10 @@
 //
 // The correction is local: rotation' = rotation * correction (rotate_joint), then recompose
 // the joint's subtree. The model-space rotation R' about the joint is the local correction
-// inverse(q) * R' * q, q the rotation of the joint's model matrix; exact when the scale above
-// the joint is uniform, model matrices with non-uniform scale are taken by their rotation
-// (forward and up are directions of that rotation; the offset is scaled by the matrix's
-// column lengths).
+// inverse(q) * R' * q, q the rotation of the joint's model matrix (columns normalised and made
+// orthogonal, as decompose_trs); forward and up are directions of that rotation, the offset
+// is mapped by the matrix itself. Exact when the scale above the joint is uniform; a mirrored
+// matrix is taken as mirrored by an ancestor (as in two_bone_ik_job.hpp).
 //
 //   glm::quat correction;
 //   AimIkJob aim{.joint = &models[head], .target = ball, .offset = eyes, .correction = &correction};

@@ -35,8 +35,11 @@
 // (rotation' = rotation * correction), then recompose the subtree (LocalToModelJob with
 // from = start). A model-space rotation R about a joint is the local correction
 // inverse(q) * R * q, q being the rotation of the joint's model matrix (mid's after start's
-// correction); exact when the scale above each joint is uniform, model matrices with
-// non-uniform scale are taken by their rotation (columns normalised).
+// correction): its columns normalised and made orthogonal (x kept, then y), as decompose_trs.
+// Exact when the scale above each joint is uniform (the joint's own scale may be anything
+// positive); non-uniform scale above a joint is taken by its rotation. A mirrored model matrix
+// (negative determinant) is taken as mirrored by an ancestor: a chain under a mirrored pelvis
+// works, a start or mid joint whose own local scale is negative gets a mirrored correction.
 //
 //   glm::quat start_correction, mid_correction;
 //   TwoBoneIkJob ik{.start = &models[hip], .mid = &models[knee], .end = &models[foot], .target = ground,
