@@ -24,6 +24,19 @@ void set_pose_joint(std::span<TrsBlock> pose, std::size_t joint, const Trs& trs)
   b.q[3][l] = trs.rotation.w;
 }
 
+void rotate_joint(std::span<TrsBlock> pose, std::size_t joint, const glm::quat& correction) noexcept {
+  // An exact identity (an IK job at weight 0) leaves the joint bit for bit as it was, which
+  // renormalising would not.
+  if (correction.w == 1.f && correction.x == 0.f && correction.y == 0.f && correction.z == 0.f) return;
+  TrsBlock& b = pose[joint / kPoseLanes];
+  const std::size_t l = joint % kPoseLanes;
+  const glm::quat q = glm::normalize(glm::quat(b.q[3][l], b.q[0][l], b.q[1][l], b.q[2][l]) * correction);
+  b.q[0][l] = q.x;
+  b.q[1][l] = q.y;
+  b.q[2][l] = q.z;
+  b.q[3][l] = q.w;
+}
+
 bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out) noexcept {
   if (pose.size() < pose_block_count(out.size())) return false;
   if (out.empty()) return true;

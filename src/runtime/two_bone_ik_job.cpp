@@ -1,0 +1,202 @@
+#include "marrow/runtime/two_bone_ik_job.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat3x3.hpp>
+
+#include "marrow/core/finite.hpp"
+#include "marrow/core/slerp.hpp"
+#include "marrow/core/trs.hpp"
+
+namespace marrow {
+namespace {
+
+// The solve runs in double: the shortest arc between nearly opposite directions loses about
+// 1e-7 / angle in float, which near a half turn would miss the 1e-5 reach tolerance.
+using Vec = glm::dvec3;
+using Quat = glm::dquat;
+
+// A direction shorter than this fraction of the length it is measured against is treated as
+// undefined (float positions carry noise of about 1e-7 of the chain).
+constexpr double kOnLine = 1e-5;
+// The end lands within this fraction of the chain length of the target: `reached`.
+constexpr double kReachTolerance = 1e-5;
+
+Vec origin(const glm::mat4& m) { return Vec(m[3]); }
+
+// The rotation part of a model matrix as an orthonormal frame: x normalised, y made
+// perpendicular to it, z = x cross y, negated when the matrix mirrors (det = -1). A mirror is
+// taken to come from above the joint (a mirrored ancestor): with the joint's own scale
+// positive, a model-space rotation r is the local correction frame^-1 * r * frame, whose axis
+// is det * frame^T * r's axis. decompose_trs's rotation is the fallback when a column vanishes.
+struct Frame {
+  glm::dmat3 axes{1.0};
+  double det = 1.0;
+};
+
+Frame frame_of(const glm::mat4& m) {
+  Vec x(m[0]), y(m[1]);
+  const Vec z(m[2]);
+  const double xx = glm::dot(x, x);
+  if (xx > 1e-30) y -= (glm::dot(y, x) / xx) * x;
+  const double yy = glm::dot(y, y);
+  if (!(xx > 1e-30 && yy > 1e-30 && glm::dot(z, z) > 1e-30)) {
+    return Frame{glm::dmat3(glm::mat3_cast(decompose_trs(m).rotation)), 1.0};
+  }
+  x /= std::sqrt(xx);
+  y /= std::sqrt(yy);
+  const double det = glm::dot(glm::cross(x, y), z) < 0.0 ? -1.0 : 1.0;
+  return Frame{glm::dmat3(x, y, det * glm::cross(x, y)), det};
+}
+
+Vec perpendicular_part(const Vec& v, const Vec& unit) { return v - glm::dot(v, unit) * unit; }
+
+// A unit vector perpendicular to the unit vector v (crossed with its smallest axis).
+Vec any_perpendicular(const Vec& v) {
+  const Vec a = glm::abs(v);
+  const Vec axis = a.x <= a.y && a.x <= a.z ? Vec(1, 0, 0) : (a.y <= a.z ? Vec(0, 1, 0) : Vec(0, 0, 1));
+  return glm::normalize(glm::cross(v, axis));
+}
+
+// The shortest rotation taking the direction of `from` to that of `to` (both non-zero):
+// (|f||t| + f.t, f x t) normalised. Opposite directions turn half a turn about `fallback`
+// (made perpendicular to `from`).
+Quat shortest_arc(const Vec& from, const Vec& to, const Vec& fallback) {
+  const double norms = std::sqrt(glm::dot(from, from) * glm::dot(to, to));
+  const double c = glm::dot(from, to);
+  if (c > (-1.0 + 1e-14) * norms) {
+    const Vec v = glm::cross(from, to);
+    return glm::normalize(Quat(norms + c, v.x, v.y, v.z));
+  }
+  const Vec f = glm::normalize(from);
+  Vec axis = perpendicular_part(fallback, f);
+  axis = glm::dot(axis, axis) > 1e-20 ? glm::normalize(axis) : any_perpendicular(f);
+  return Quat(0.0, axis.x, axis.y, axis.z);
+}
+
+// The local correction for a model-space rotation r about a joint (frame_of): r's axis in the
+// joint's frame (unit as r: the frame is orthonormal).
+Quat to_local(const Quat& r, const Frame& frame) {
+  const Vec axis = frame.det * (glm::transpose(frame.axes) * Vec(r.x, r.y, r.z));
+  return Quat(r.w, axis.x, axis.y, axis.z);
+}
+
+// The model-space rotation of a local correction c (the inverse of to_local).
+Quat to_model(const glm::quat& c, const Frame& frame) {
+  const Vec axis = frame.det * (frame.axes * Vec(c.x, c.y, c.z));
+  return Quat(c.w, axis.x, axis.y, axis.z);
+}
+
+// The correction blended from identity by weight (exact at 0 and 1).
+glm::quat weighted(const Quat& correction, float weight) {
+  const glm::quat full(correction);
+  if (weight >= 1.f) return full;
+  if (weight <= 0.f) return glm::quat(1.f, 0.f, 0.f, 0.f);
+  return slerp_shortest(glm::quat(1.f, 0.f, 0.f, 0.f), full, weight);
+}
+
+// The reach along S -> T: |T - S| softened beyond soften * (a + b) (header), then clamped to
+// what the bones can span.
+double reach(double distance, double a, double b, double soften) {
+  const double chain = a + b;
+  double d = distance;
+  const double soft_start = soften * chain, soft_span = chain - soft_start;
+  if (soft_span > 0.0 && d > soft_start) d = chain - soft_span * std::exp(-(d - soft_start) / soft_span);
+  return std::clamp(d, std::fabs(a - b), chain);
+}
+
+// The unit direction, perpendicular to u, towards which the mid joint bends (header: pole,
+// then the current bend, then the bend axis, then start's local +Z or +X).
+Vec bend_direction(const Vec& s, const Vec& m, const Vec& e, const Vec& u, const glm::vec3* pole,
+                   const Frame& start_frame, double a, double b) {
+  const auto longer = [](const Vec& v, double length) { return glm::dot(v, v) > length * length; };
+  if (pole != nullptr) {
+    const Vec to_pole = Vec(*pole) - s;
+    const Vec k = perpendicular_part(to_pole, u);
+    if (glm::dot(k, k) > kOnLine * kOnLine * glm::dot(to_pole, to_pole)) return glm::normalize(k);
+  }
+  const Vec k_mid = perpendicular_part(m - s, u);
+  if (longer(k_mid, kOnLine * a)) return glm::normalize(k_mid);
+  // The mid joint on the line S-T: keep the sense of the current bend (the knee's hinge axis).
+  const Vec k_hinge = glm::cross(u, glm::cross(m - s, e - m));
+  if (longer(k_hinge, kOnLine * a * b)) return glm::normalize(k_hinge);
+  // A straight chain along the line: start's local +Z, or +X when +Z is within 30 degrees of it.
+  const Vec k_z = perpendicular_part(start_frame.axes[2], u);
+  if (longer(k_z, 0.5)) return glm::normalize(k_z);
+  return glm::normalize(perpendicular_part(start_frame.axes[0], u));
+}
+
+}  // namespace
+
+JobStatus TwoBoneIkJob::validate() const noexcept {
+  if (start == nullptr) return job_error("start", "is null");
+  if (mid == nullptr) return job_error("mid", "is null");
+  if (end == nullptr) return job_error("end", "is null");
+  if (start_correction == nullptr) return job_error("start_correction", "is null");
+  if (mid_correction == nullptr) return job_error("mid_correction", "is null");
+  if (start_correction == mid_correction) return job_error("mid_correction", "is the same quaternion as start_correction");
+  if (!is_finite(*start)) return job_error("start", "has a non-finite element");
+  if (!is_finite(*mid)) return job_error("mid", "has a non-finite element");
+  if (!is_finite(*end)) return job_error("end", "has a non-finite element");
+  if (!is_finite(target)) return job_error("target", "is not finite");
+  if (pole != nullptr && !is_finite(*pole)) return job_error("pole", "is not finite");
+  if (!(weight >= 0.f && weight <= 1.f)) return job_error("weight", "is outside [0, 1]");
+  if (!(soften > 0.f && soften <= 1.f)) return job_error("soften", "is outside (0, 1]");
+  return kJobOk;
+}
+
+bool TwoBoneIkJob::run() const noexcept {
+  if (!validate()) return false;
+  const Vec s = origin(*start), m = origin(*mid), e = origin(*end), t(target);
+  const double a = glm::length(m - s), b = glm::length(e - m), chain = a + b;
+  const Frame start_frame = frame_of(*start), mid_frame = frame_of(*mid);
+
+  Quat r_start(1, 0, 0, 0), r_mid(1, 0, 0, 0);  // model-space rotations about S and the new M
+  if (chain > 0.0) {
+    const double eps = kOnLine * chain;
+    // The direction of the end from S: towards the target, or the current one when the target
+    // is on S (the end's, else the upper bone's).
+    const double distance = glm::length(t - s);
+    Vec u;
+    if (distance > eps) u = (t - s) / distance;
+    else if (glm::length(e - s) > eps) u = glm::normalize(e - s);
+    else u = glm::normalize(m - s);  // e on s and chain > 0: a is half the chain
+    const double d = reach(distance, a, b, soften);
+    const Vec k = bend_direction(s, m, e, u, pole, start_frame, a, b);
+    // Law of cosines: the mid joint's distance along u and from the line.
+    const double x = d > eps ? std::clamp((a * a - b * b + d * d) / (2.0 * d), -a, a) : 0.0;
+    const double h = std::sqrt(std::max(a * a - x * x, 0.0));
+    const Vec new_mid = s + x * u + h * k, new_end = s + d * u;
+    const Vec plane_normal = glm::cross(u, k);  // the half-turn axis for opposite directions
+
+    if (a > eps) r_start = shortest_arc(m - s, new_mid - s, plane_normal);
+    // The end as start's correction leaves it, turned about the mid joint where it now is.
+    const Vec mid_after = s + r_start * (m - s), end_after = s + r_start * (e - s);
+    if (b > eps && glm::dot(new_end - mid_after, new_end - mid_after) > eps * eps) {
+      r_mid = shortest_arc(end_after - mid_after, new_end - mid_after, plane_normal);
+    }
+  }
+
+  // Local corrections. Mid's frame is the one start's correction leaves, r_start * mid_frame,
+  // so r_mid's axis is turned back by r_start first.
+  const glm::quat start_out = weighted(to_local(r_start, start_frame), weight);
+  const Vec mid_axis = glm::conjugate(r_start) * Vec(r_mid.x, r_mid.y, r_mid.z);
+  const glm::quat mid_out = weighted(to_local(Quat(r_mid.w, mid_axis.x, mid_axis.y, mid_axis.z), mid_frame), weight);
+
+  if (reached != nullptr) {
+    // Where the end lands with the corrections as written (weighted, in float).
+    const Quat r_start_w = to_model(start_out, start_frame);
+    const Vec mid_w = s + r_start_w * (m - s);
+    const Vec end_w = mid_w + r_start_w * (to_model(mid_out, mid_frame) * (e - m));
+    const double tolerance = kReachTolerance * chain;
+    *reached = glm::dot(end_w - t, end_w - t) <= tolerance * tolerance;
+  }
+  *start_correction = start_out;
+  *mid_correction = mid_out;
+  return true;
+}
+
+}  // namespace marrow
