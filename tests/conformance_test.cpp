@@ -1,7 +1,9 @@
 // Conformance with an independent glTF implementation: marrow's pose of every glTF file under
-// ../shared/assets/gltf, at the rest pose and at 25/50/80% of every clip, against reference
-// poses computed by the three.js oracle (../shared/tools/oracle) and committed in
-// tests/data/oracle (tests/data/oracle/regenerate.sh rebuilds them).
+// ../shared/assets/gltf, at the rest pose and at 25/50/80% of every clip, and blends of layers
+// (B2, B3: two normal layers at equal weights, masked to a subtree or not, an additive layer at
+// weight 1, as three.js's AnimationMixer mixes them), against reference poses computed by the
+// three.js oracle (../shared/tools/oracle) and committed in tests/data/oracle
+// (tests/data/oracle/regenerate.sh rebuilds them).
 //
 // Tolerance: 1e-4 of the asset's bounding-box diagonal for positions and for the translation of
 // node and joint matrices; 1e-4 for the other matrix elements and for morph weights.
@@ -21,6 +23,7 @@
 #include "conformance_fixtures.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/io/pose_report.hpp"
+#include "marrow/runtime/joint_mask.hpp"
 
 namespace marrow {
 namespace {
@@ -75,6 +78,31 @@ std::vector<std::byte> source_bytes(const std::string& file, const fs::path& ass
   return read_file_bytes(assets / file, {});
 }
 
+// A blended pose (a reference with "layers"): each normal layer, then each additive one, at
+// its own time (clamped, no looping) and weight, masked to the subtree of a file node or not.
+PoseReport blended_pose(const Model& model, simdjson::dom::element pose) {
+  Animator animator(model);
+  std::vector<int> parents;
+  for (const ModelBone& b : model.bones) parents.push_back(b.parent);
+  std::size_t layer = 0;
+  for (const char* kind : {"layers", "additive"}) {
+    for (simdjson::dom::element l : pose[kind]) {
+      animator.set_layer(layer, LayerOptions{.weight = static_cast<float>(double(l["weight"])), .mask = "",
+                                             .additive = std::string_view(kind) == "additive"});
+      if (!l["mask"].is_null()) {
+        const int bone = model.source.node_to_bone.at(static_cast<std::size_t>(int64_t(l["mask"])));
+        animator.set_layer_mask(layer, subtree_mask(parents, bone));
+      }
+      PlayOptions options;
+      options.loop = LoopMode::Once;
+      options.start = double(l["time"]);
+      options.layer = layer++;
+      animator.play(static_cast<int>(int64_t(l["clip"])), options);
+    }
+  }
+  return make_pose_report(model, animator);
+}
+
 Errors compare_asset(const fs::path& reference, const fs::path& assets) {
   simdjson::dom::parser parser;
   const simdjson::dom::element root = parser.load(reference.string());
@@ -87,10 +115,13 @@ Errors compare_asset(const fs::path& reference, const fs::path& assets) {
   Errors e;
   const double diagonal = diagonal_of(root["poses"].at(0)["meshes"].get_array());
   for (simdjson::dom::element pose : root["poses"]) {
-    const int clip = pose["clip"].is_null() ? -1 : static_cast<int>(int64_t(pose["clip"]));
-    const double time = pose["time"].is_null() ? 0.0 : double(pose["time"]);
-    const PoseReport got = pose_at(model, clip, time);
-    const std::string where = file + " clip " + std::to_string(clip) + " t " + std::to_string(time);
+    simdjson::dom::array layers;
+    const bool blend = !pose["layers"].get(layers);
+    const int clip = blend || pose["clip"].is_null() ? -1 : static_cast<int>(int64_t(pose["clip"]));
+    const double time = blend || pose["time"].is_null() ? 0.0 : double(pose["time"]);
+    const PoseReport got = blend ? blended_pose(model, pose) : pose_at(model, clip, time);
+    const std::string where =
+        file + (blend ? " blend " + std::string(std::string_view(pose["name"])) : " clip " + std::to_string(clip) + " t " + std::to_string(time));
     std::map<std::uint32_t, const PoseReport::Node*> nodes;
     for (const auto& n : got.nodes) nodes[n.index] = &n;
     for (simdjson::dom::element n : pose["nodes"]) {
@@ -183,6 +214,12 @@ TEST(Conformance, EverySharedGltfMatchesTheOracle) {
   const fs::path assets = MARROW_SHARED_ASSETS;
   if (!fs::exists(assets / "gltf")) GTEST_SKIP() << "shared assets not found at " << assets;
   report(compare_all("gltf_", assets), ".assets.md");
+}
+
+TEST(Conformance, B2_B3_BlendedLayersMatchTheOraclesAnimationMixer) {
+  const fs::path assets = MARROW_SHARED_ASSETS;
+  if (!fs::exists(assets / "gltf")) GTEST_SKIP() << "shared assets not found at " << assets;
+  report(compare_all("blend_", assets), ".blend.md");
 }
 
 TEST(Conformance, SyntheticFixturesMatchTheOracle) {

@@ -130,19 +130,22 @@ PoseReport make_pose_report(const Model& model, Animator& animator) {
   return out;
 }
 
+void describe_clip(const Model& model, int clip, double seconds, PoseReport& report) {
+  report.clip = clip;
+  if (clip < 0) return;
+  const ModelAnimation& anim = model.animations[static_cast<std::size_t>(clip)];
+  report.clip_name = anim.name;
+  report.duration = seconds_from_ticks(anim.duration);
+  report.time = seconds;
+  report.sampled_time = std::clamp(seconds, 0.0, report.duration);
+}
+
 PoseReport pose_at(const Model& model, int clip, double seconds) {
   Animator animator(model);
   animator.play(clip);
   if (clip >= 0) animator.update(ticks_from_seconds(seconds), false, false);
   PoseReport report = make_pose_report(model, animator);
-  report.clip = clip;
-  if (clip >= 0) {
-    const ModelAnimation& anim = model.animations[static_cast<std::size_t>(clip)];
-    report.clip_name = anim.name;
-    report.duration = seconds_from_ticks(anim.duration);
-    report.time = seconds;
-    report.sampled_time = std::clamp(seconds, 0.0, report.duration);
-  }
+  describe_clip(model, clip, seconds, report);
   return report;
 }
 

@@ -7,9 +7,12 @@
 
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/runtime/blend_morph_targets.hpp"
+#include "marrow/runtime/joint_mask.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
 #include "marrow/runtime/skin_palette_job.hpp"
 #include "marrow/runtime/skinning_job.hpp"
+
+#include "compose_locals.hpp"
 
 namespace marrow {
 
@@ -25,16 +28,6 @@ bool close(const glm::mat4& a, const glm::mat4& b) {
     }
   }
   return diff <= 1e-4f * size;
-}
-
-void compose(std::span<const int> parents, std::span<const glm::mat4> locals, std::span<const glm::mat4> prefixes,
-             std::span<glm::mat4> out) {
-  LocalToModelJob job;
-  job.parents = parents;
-  job.local_matrices = locals;
-  job.root_prefix = prefixes;
-  job.models = out;
-  job.run();  // the model was validated: parents precede their children, sizes match
 }
 
 }  // namespace
@@ -57,10 +50,13 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
     locals_[i] = model.bones[i].transform;
   }
   worlds_.resize(bones);
-  compose(parents_, locals_, {}, worlds_);
+  detail::compose(parents_, locals_, {}, worlds_);
   bind_worlds_ = worlds_;
-  scene_context_.resize(bones);
-  scene_pose_.resize(pose_block_count(bones));
+  scene_rest_.resize(pose_block_count(bones));
+  scene_blended_.resize(pose_block_count(bones));
+  for (std::size_t i = 0; i < bones; ++i) set_pose_joint(scene_rest_, i, decompose_trs(locals_[i]));
+  scene_animated_.reserve(bones);
+  moving_.resize(bones);
 
   std::size_t max_palette = 0;
   skins_.resize(model.skins.size());
@@ -73,11 +69,19 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
     state.pose.locals_ = data.bind_pose;
     state.pose.worlds_.resize(n);
     state.pose.palette_.resize(n);
-    state.context.resize(n);
-    state.sampled.resize(pose_block_count(n));
+    state.rest.resize(pose_block_count(n));
+    for (std::size_t p = 0; p < n; ++p) set_pose_joint(state.rest, p, decompose_trs(data.bind_pose[p]));
+    state.blended.resize(pose_block_count(n));
+    state.animated.reserve(n);
+    state.still.reserve(n);
+    state.scene_to_joint.assign(bones, -1);
+    for (std::size_t p = 0; p < n && p < skin.palette_to_scene.size(); ++p) {
+      const int node = skin.palette_to_scene[p];
+      if (node >= 0 && static_cast<std::size_t>(node) < bones) state.scene_to_joint[static_cast<std::size_t>(node)] = static_cast<int>(p);
+    }
     state.prefixes = data.skeleton_root_prefix;
     // The skeleton at bind in its palette space (the player's worlds)...
-    compose(data.skeleton_hierarchy, data.bind_pose,
+    detail::compose(data.skeleton_hierarchy, data.bind_pose,
             has_root_prefix(data) ? std::span<const glm::mat4>(data.skeleton_root_prefix) : std::span<const glm::mat4>(),
             state.pose.worlds_);
     // ...is it one fixed transform of the scene's? Then the scene composition serves both.
@@ -116,154 +120,338 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
       if (mesh.parts[p].morph) state.parts[p].bytes = mesh.parts[p].vertex_bytes;
     }
   }
-  update(Ticks{0}, false);
+  // Room for events only when the model has markers (a crowd of marker-less instances pays
+  // nothing); update() never grows it.
+  std::size_t markers = 0;
+  for (const ModelAnimation& a : model.animations) markers += a.markers.size();
+  if (markers > 0) {
+    events_.reserve(kMaxEvents);
+    marker_scratch_.resize(kMaxEvents);
+  }
+  refresh_action_sets();
+  pose_frame();
   evaluate_morphs(true);
 }
 
-void Animator::play(int index) {
+void Animator::play(int index, const PlayOptions& options) {
   if (index < -1 || index >= static_cast<int>(model_.animations.size())) {
     throw std::out_of_range("Animator::play: animation " + std::to_string(index) + " of " +
                             std::to_string(model_.animations.size()));
   }
-  animation_ = index;
-  time_ = Ticks{0};
-  const CompiledAnimation* compiled = index >= 0 ? &animations_->animations[static_cast<std::size_t>(index)] : nullptr;
-  // Every node starts from its loaded transform; only animated ones are written per frame.
-  for (std::size_t i = 0; i < locals_.size(); ++i) locals_[i] = model_.bones[i].transform;
-  scene_animated_.clear();
-  if (compiled != nullptr && compiled->has_scene_tracks) {
-    for (std::size_t i = 0; i < locals_.size(); ++i) {
-      if (compiled->scene_clip.animated(i)) scene_animated_.push_back(i);
-    }
+  if (!std::isfinite(options.fade) || options.fade < 0.0) {
+    throw std::invalid_argument("Animator::play: fade " + std::to_string(options.fade) + " s is negative or not finite");
   }
-  std::vector<bool> moving(model_.bones.size(), false);  // for skins composed on their own
-  for (std::size_t i : scene_animated_) moving[i] = true;
-  for (std::size_t s = 0; s < skins_.size(); ++s) {
-    SkinState& state = skins_[s];
-    const SkinningData& data = model_.skins[s].data;
-    const std::optional<RuntimeClip>* clip = compiled != nullptr ? &compiled->skin_clips[s] : nullptr;
-    state.clip = clip != nullptr && clip->has_value() ? &**clip : nullptr;
-    state.pose.clip_ = state.clip != nullptr ? compiled->skin_sources[s] : nullptr;
-    state.animated.clear();
-    state.still.clear();
-    std::copy(data.bind_pose.begin(), data.bind_pose.end(), state.pose.locals_.begin());
-    if (state.clip == nullptr) continue;
-    for (std::size_t p = 0; p < state.clip->joint_count(); ++p) {
-      (state.clip->animated(p) ? state.animated : state.still).push_back(p);
-    }
-    for (int bone : model_.skins[s].palette_to_scene) {
-      if (bone >= 0) moving[static_cast<std::size_t>(bone)] = true;
-    }
+  if (!std::isfinite(options.rate)) {
+    throw std::invalid_argument("Animator::play: rate " + std::to_string(options.rate) + " is not finite");
   }
-  // A skin composed on its own follows its ancestors only while the animation moves one of
-  // them; otherwise its data's prefix is exact and used as is.
-  for (SkinState& state : skins_) {
-    state.follows_ancestors = false;
-    for (const RootJoint& root : state.roots) {
-      for (int b = root.ancestor; b > 0 && !state.follows_ancestors; b = model_.bones[static_cast<std::size_t>(b)].parent) {
-        state.follows_ancestors = moving[static_cast<std::size_t>(b)];
-      }
-    }
+  if (!std::isfinite(options.start)) {
+    throw std::invalid_argument("Animator::play: start " + std::to_string(options.start) + " s is not finite");
   }
-  for (MeshState& state : meshes_) state.track = nullptr;
+  Layer& layer = layer_at(options.layer);
+  if (options.fade > 0.0 && !layer.actions.empty()) {
+    // B4: what plays now fades out from its present weight while the new clip fades in.
+    for (Action* action : layer.actions) {
+      action->fade_from = action->weight;
+      action->fading_out = true;
+    }
+    layer.fade_elapsed = 0.0;
+    layer.fade_duration = options.fade;
+    layer.curve = options.curve;
+  } else {
+    for (Action* action : layer.actions) release(action);
+    layer.actions.clear();
+    layer.fade_duration = 0.0;
+  }
   if (index >= 0) {
-    for (const MorphWeightChannel& channel : model_.animations[static_cast<std::size_t>(index)].morph_channels) {
-      meshes_[static_cast<std::size_t>(channel.mesh)].track = &channel.track;
-    }
+    Action* action = take_action(index);
+    const Ticks duration = model_.animations[static_cast<std::size_t>(index)].duration;
+    action->clock = PlaybackClock(duration, options.rate, options.loop, ticks_from_seconds(options.start));
+    action->weight = layer.fade_duration > 0.0 ? 0.f : 1.f;
+    action->sync_group = options.sync_group;
+    if (options.sync_group >= 0) join_sync_group(*action);
+    if (root_.enabled) attach_root_motion(*action);
+    layer.actions.push_back(action);
   }
-  update(Ticks{0}, false);
+  if (options.layer == 0) root_.total = RootMotion{};
+  refresh_action_sets();
+  pose_frame();
 }
 
-void Animator::play(std::string_view name) {
+void Animator::play(std::string_view name, const PlayOptions& options) {
   const int index = model_.find_animation(name);
   if (index < 0) throw std::out_of_range("Animator::play: no animation named '" + std::string(name) + "'");
-  play(index);
+  play(index, options);
 }
 
-void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
-  // One clock for the whole instance, with the player's rule.
-  const Ticks duration = animation_ >= 0 ? model_.animations[static_cast<std::size_t>(animation_)].duration : Ticks{0};
-  const Ticks t = playback_time(relative_to_current_time ? saturating_add(time_, time) : time, duration, loop);
-  time_ = t;
+void Animator::stop(std::size_t layer, double fade) {
+  if (layer >= layers_.size() || layers_[layer].actions.empty()) return;
+  PlayOptions options;
+  options.layer = layer;
+  options.fade = fade;
+  play(-1, options);
+}
 
-  // Step 5: the rigid clip poses this instance's scene nodes.
-  if (!scene_animated_.empty()) {
-    const RuntimeClip& clip = animations_->animations[static_cast<std::size_t>(animation_)].scene_clip;
-    SamplingJob{&clip, t, &scene_context_, scene_pose_}.run();
-    for (std::size_t i : scene_animated_) locals_[i] = compose_trs(pose_joint(scene_pose_, i));
+int Animator::current_animation(std::size_t layer) const noexcept {
+  const Action* action = current_action(layer);
+  return action != nullptr ? action->animation : -1;
+}
+
+Ticks Animator::current_time(std::size_t layer) const noexcept {
+  const Action* action = current_action(layer);
+  return action != nullptr ? action->clock.time() : Ticks{0};
+}
+
+bool Animator::finished(std::size_t layer) const noexcept {
+  const Action* action = current_action(layer);
+  return action != nullptr && action->clock.finished();
+}
+
+void Animator::set_rate(std::size_t layer, float rate) {
+  if (!std::isfinite(rate)) throw std::invalid_argument("Animator::set_rate: rate " + std::to_string(rate) + " is not finite");
+  if (layer >= layers_.size()) return;
+  for (Action* action : layers_[layer].actions) action->clock.set_rate(rate);
+}
+
+const Animator::Action* Animator::current_action(std::size_t layer) const noexcept {
+  if (layer >= layers_.size()) return nullptr;
+  const std::vector<Action*>& actions = layers_[layer].actions;
+  return !actions.empty() && !actions.back()->fading_out ? actions.back() : nullptr;
+}
+
+void Animator::set_layer(std::size_t layer, const LayerOptions& options) {
+  std::vector<float> mask;
+  if (!options.mask.empty()) {
+    const int root = node_named(options.mask, "set_layer: mask");
+    mask = subtree_mask(parents_, root);
   }
-  // Step 1: each skin's clip; its joints' scene nodes take the sampled locals, so absolute
-  // transforms are what an attachment (a weapon on a hand) needs.
+  set_layer_weight(layer, options.weight);
+  Layer& l = layer_at(layer);
+  l.additive = options.additive;
+  set_layer_mask(layer, mask);
+}
+
+void Animator::set_layer_weight(std::size_t layer, float weight) {
+  if (!std::isfinite(weight) || weight < 0.f) {
+    throw std::invalid_argument("Animator: layer " + std::to_string(layer) + " weight " + std::to_string(weight) +
+                                " is negative or not finite");
+  }
+  layer_at(layer).weight = weight;
+}
+
+void Animator::set_layer_mask(std::size_t layer, std::span<const float> node_weights) {
+  if (!node_weights.empty() && node_weights.size() != model_.bones.size()) {
+    throw std::invalid_argument("Animator::set_layer_mask: " + std::to_string(node_weights.size()) +
+                                " weights for " + std::to_string(model_.bones.size()) + " nodes");
+  }
+  for (std::size_t i = 0; i < node_weights.size(); ++i) {
+    if (!std::isfinite(node_weights[i]) || node_weights[i] < 0.f) {
+      throw std::invalid_argument("Animator::set_layer_mask: weight " + std::to_string(node_weights[i]) + " of node " +
+                                  std::to_string(i) + " is negative or not finite");
+    }
+  }
+  Layer& l = layer_at(layer);
+  l.node_mask.assign(node_weights.begin(), node_weights.end());
+  l.skin_masks.assign(skins_.size(), {});
+  if (node_weights.empty()) return;
   for (std::size_t s = 0; s < skins_.size(); ++s) {
-    SkinState& state = skins_[s];
-    state.pose.time_ = t;
-    if (state.clip == nullptr) continue;
-    SamplingJob{state.clip, t, &state.context, state.sampled}.run();
-    const SkinningData& data = model_.skins[s].data;
-    pose_to_matrices(state.sampled, state.pose.locals_);  // eight joints at a time
-    for (std::size_t p : state.still) state.pose.locals_[p] = data.bind_pose[p];  // exact, not a T/R/S round trip
     const std::vector<int>& to_scene = model_.skins[s].palette_to_scene;
-    for (std::size_t p : state.animated) {
-      if (p < to_scene.size() && to_scene[p] >= 0) locals_[static_cast<std::size_t>(to_scene[p])] = state.pose.locals_[p];
+    std::vector<float>& mask = l.skin_masks[s];
+    mask.assign(static_cast<std::size_t>(model_.skins[s].data.bone_count), 1.f);
+    for (std::size_t p = 0; p < mask.size() && p < to_scene.size(); ++p) {
+      if (to_scene[p] >= 0) mask[p] = node_weights[static_cast<std::size_t>(to_scene[p])];
     }
   }
-  // Step 2: the scene, once.
-  compose(parents_, locals_, {}, worlds_);
-  // Step 3: each skin's palette, once.
-  for (std::size_t s = 0; s < skins_.size(); ++s) {
-    SkinState& state = skins_[s];
-    const Skin& skin = model_.skins[s];
-    SkinPaletteJob palette;
-    palette.inverse_binds = skin.data.inverse_bind_pose;
-    palette.palette = state.pose.palette_;
-    if (state.with_scene) {
-      palette.skin_models = state.pose.worlds_;  // the palette-space worlds, in the same pass
-      palette.models = worlds_;
-      palette.joints = skin.palette_to_scene;
-      palette.root = &state.scene_to_palette;
-    } else {
-      // Composed on its own; a root under a moving scene node gets the prefix
-      // P(t) = P * inverse(W_ancestor at bind) * W_ancestor(t).
-      std::span<const glm::mat4> prefixes;
-      if (state.follows_ancestors) {
-        for (const RootJoint& root : state.roots) {
-          state.prefixes[root.palette] = skin.data.skeleton_root_prefix[root.palette] * root.inverse_bind_ancestor *
-                                         worlds_[static_cast<std::size_t>(root.ancestor)];
-        }
-        prefixes = state.prefixes;
-      } else if (has_root_prefix(skin.data)) {
-        prefixes = skin.data.skeleton_root_prefix;
-      }
-      compose(skin.data.skeleton_hierarchy, state.pose.locals_, prefixes, state.pose.worlds_);
-      palette.models = state.pose.worlds_;
-    }
-    palette.run();
-  }
-
-  // Step 6.
-  evaluate_morphs(false);
 }
 
-void Animator::evaluate_morphs(bool force) {
-  const double seconds = seconds_from_ticks(time_);
-  for (std::size_t m = 0; m < meshes_.size(); ++m) {
-    MeshState& state = meshes_[m];
-    if (state.weights.empty()) continue;
-    const ModelMesh& mesh = model_.meshes[m];
-    if (state.track != nullptr && state.track->weight_count == state.scratch.size() && !state.track->empty()) {
-      evaluate_morph_weights(*state.track, seconds, state.scratch);
-    } else {
-      std::copy(mesh.morph_weights.begin(), mesh.morph_weights.end(), state.scratch.begin());
+void Animator::enable_root_motion(const RootMotionOptions& options) {
+  int node = -1;
+  if (!options.joint.empty()) {
+    node = node_named(options.joint, "enable_root_motion: joint");
+  } else {
+    if (model_.skins.empty()) throw std::invalid_argument("Animator::enable_root_motion: the model has no skin");
+    const Skin& skin = model_.skins[0];
+    if (skin.palette_to_scene.empty() || skin.palette_to_scene[0] < 0) {
+      throw std::invalid_argument("Animator::enable_root_motion: the first skin's root joint is not a scene node");
     }
-    if (!force && state.scratch == state.weights) continue;  // only when changed
-    state.weights.swap(state.scratch);
-    for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
-      const ModelMeshPart& part = mesh.parts[p];
-      if (!part.morph) continue;
-      blend_morph_targets(*part.morph, state.weights, state.parts[p].bytes);
-      ++state.parts[p].revision;
+    node = skin.palette_to_scene[0];  // palette entry 0 is a root: joints are breadth-first
+  }
+  root_ = RootMotionState{};
+  root_.enabled = true;
+  root_.yaw = options.yaw;
+  root_.node = node;
+  for (std::size_t s = 0; s < skins_.size() && root_.skin < 0; ++s) {
+    const int p = skins_[s].scene_to_joint[static_cast<std::size_t>(node)];
+    if (p >= 0) root_.skin = static_cast<int>(s), root_.joint = static_cast<std::size_t>(p);
+  }
+  const int parent = model_.bones[static_cast<std::size_t>(node)].parent;
+  root_.parent_world = parent >= 0 ? bind_worlds_[static_cast<std::size_t>(parent)] : glm::mat4(1.f);
+  for (Layer& layer : layers_) {
+    for (Action* action : layer.actions) attach_root_motion(*action);
+  }
+  pose_frame();
+}
+
+void Animator::disable_root_motion() {
+  root_.enabled = false;
+  root_.delta = root_.total = RootMotion{};
+  pose_frame();
+}
+
+std::size_t Animator::add_two_bone_ik(std::string_view start, std::string_view mid, std::string_view end) {
+  TwoBoneIkChain chain;
+  chain.start = node_named(start, "add_two_bone_ik: start");
+  chain.mid = node_named(mid, "add_two_bone_ik: mid");
+  chain.end = node_named(end, "add_two_bone_ik: end");
+  if (model_.bones[static_cast<std::size_t>(chain.mid)].parent != chain.start ||
+      model_.bones[static_cast<std::size_t>(chain.end)].parent != chain.mid) {
+    throw std::invalid_argument("Animator::add_two_bone_ik: '" + std::string(start) + "', '" + std::string(mid) +
+                                "', '" + std::string(end) + "' is not a chain parent -> child -> grandchild");
+  }
+  two_bone_.push_back(chain);
+  ik_touched_.reserve(2 * two_bone_.size() + aim_.size());
+  return two_bone_.size() - 1;
+}
+
+namespace {
+
+void check_finite(const glm::vec3& v, const char* what) {
+  if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) {
+    throw std::invalid_argument(std::string("Animator: ") + what + " (" + std::to_string(v.x) + ", " +
+                                std::to_string(v.y) + ", " + std::to_string(v.z) + ") is not finite");
+  }
+}
+
+void check_unit_weight(float weight, const char* what) {
+  if (!(weight >= 0.f && weight <= 1.f)) {
+    throw std::invalid_argument(std::string("Animator: ") + what + " weight " + std::to_string(weight) +
+                                " is outside [0, 1]");
+  }
+}
+
+}  // namespace
+
+void Animator::set_two_bone_ik(std::size_t chain, const glm::vec3& target, float weight, std::optional<glm::vec3> pole,
+                               float soften) {
+  TwoBoneIkChain& c = two_bone_.at(chain);
+  check_finite(target, "two-bone IK target");
+  if (pole) check_finite(*pole, "two-bone IK pole");
+  check_unit_weight(weight, "two-bone IK");
+  if (!(soften > 0.f && soften <= 1.f)) {
+    throw std::invalid_argument("Animator: two-bone IK soften " + std::to_string(soften) + " is outside (0, 1]");
+  }
+  c.target = target;
+  c.pole = pole;
+  c.weight = weight;
+  c.soften = soften;
+}
+
+std::size_t Animator::add_aim_ik(std::string_view node, const glm::vec3& forward, const glm::vec3& up,
+                                 const glm::vec3& offset) {
+  AimIkChain chain;
+  chain.node = node_named(node, "add_aim_ik: node");
+  check_finite(forward, "aim IK forward");
+  check_finite(up, "aim IK up");
+  check_finite(offset, "aim IK offset");
+  const auto unit = [](const glm::vec3& v) { return std::fabs(glm::length(v) - 1.f) < 1e-3f; };
+  if (!unit(forward) || !unit(up) || glm::length(glm::cross(forward, up)) < 1e-3f) {
+    throw std::invalid_argument("Animator::add_aim_ik: forward and up must be unit vectors that are not parallel");
+  }
+  chain.forward = forward;
+  chain.up = up;
+  chain.offset = offset;
+  aim_.push_back(chain);
+  ik_touched_.reserve(2 * two_bone_.size() + aim_.size());
+  return aim_.size() - 1;
+}
+
+void Animator::set_aim_ik(std::size_t chain, const glm::vec3& target, float weight, const glm::vec3& pole) {
+  AimIkChain& c = aim_.at(chain);
+  check_finite(target, "aim IK target");
+  check_finite(pole, "aim IK pole");
+  if (glm::length(pole) <= 0.f) throw std::invalid_argument("Animator: aim IK pole is the zero vector");
+  check_unit_weight(weight, "aim IK");
+  c.target = target;
+  c.weight = weight;
+  c.pole = pole;
+}
+
+int Animator::node_named(std::string_view name, const char* what) const {
+  for (std::size_t b = 0; b < model_.bones.size(); ++b) {
+    if (model_.bones[b].name == name) return static_cast<int>(b);
+  }
+  throw std::out_of_range(std::string("Animator::") + what + " names no node '" + std::string(name) + "'");
+}
+
+Animator::Layer& Animator::layer_at(std::size_t layer) {
+  if (layer >= kMaxLayers) {
+    throw std::out_of_range("Animator: layer " + std::to_string(layer) + " (at most " + std::to_string(kMaxLayers) + ")");
+  }
+  if (layer >= layers_.size()) {
+    layers_.resize(layer + 1);
+    for (Layer& l : layers_) l.skin_masks.resize(skins_.size());
+  }
+  return layers_[layer];
+}
+
+Animator::Action* Animator::take_action(int animation) {
+  Action* action = nullptr;
+  if (!free_actions_.empty()) {
+    action = free_actions_.back();
+    free_actions_.pop_back();
+  } else {
+    auto made = std::make_unique<Action>();
+    made->skin_contexts.resize(skins_.size());
+    made->skin_poses.resize(skins_.size());
+    for (std::size_t s = 0; s < skins_.size(); ++s) {
+      const auto n = static_cast<std::size_t>(model_.skins[s].data.bone_count);
+      made->skin_contexts[s].resize(n);
+      made->skin_poses[s].resize(pose_block_count(n));
+    }
+    made->scene_context.resize(model_.bones.size());
+    made->scene_pose.resize(pose_block_count(model_.bones.size()));
+    made->morph_weights.resize(meshes_.size());
+    made->morph_driven.resize(meshes_.size());
+    for (std::size_t m = 0; m < meshes_.size(); ++m) made->morph_weights[m].resize(meshes_[m].weights.size());
+    action = made.get();
+    actions_.push_back(std::move(made));
+    // Per-frame scratch sized for every action there is, so update() never grows it.
+    blend_layers_.reserve(actions_.size());
+    blend_additive_.reserve(actions_.size());
+    free_actions_.reserve(actions_.size());
+  }
+  action->animation = animation;
+  action->weight = 0.f;
+  action->fade_from = 0.f;
+  action->fading_out = false;
+  action->sync_group = -1;
+  action->step = ClockStep{};
+  action->root = RootMotionTrack{};
+  return action;
+}
+
+void Animator::release(Action* action) { free_actions_.push_back(action); }
+
+void Animator::attach_root_motion(Action& action) {
+  action.root = RootMotionTrack{};
+  if (!root_.enabled || action.animation < 0) return;
+  const auto a = static_cast<std::size_t>(action.animation);
+  const ModelBone& bone = model_.bones[static_cast<std::size_t>(root_.node)];
+  const Trs rest = decompose_trs(bone.transform);
+  std::span<const Keyframe> keys;
+  const AnimationClip* clip = nullptr;
+  int target = root_.node;
+  if (root_.skin >= 0) {
+    clip = animations_->animations[a].skin_sources[static_cast<std::size_t>(root_.skin)];
+    target = static_cast<int>(root_.joint);
+  } else {
+    clip = &model_.animations[a].scene_clip;
+  }
+  if (clip != nullptr) {
+    for (const BoneTrack& track : clip->tracks) {
+      if (track.bone_index == target && !track.keys.empty()) keys = track.keys;  // the later wins
     }
   }
+  action.root = RootMotionTrack(keys, rest, root_.parent_world);
 }
 
 int Animator::install_palettes() const {
@@ -299,13 +487,26 @@ glm::mat4 Animator::part_world(std::size_t mesh) const {
 
 std::size_t Animator::size_in_bytes() const noexcept {
   const auto mats = [](const std::vector<glm::mat4>& v) { return v.capacity() * sizeof(glm::mat4); };
+  const auto poses = [](const std::vector<TrsBlock>& v) { return v.capacity() * sizeof(TrsBlock); };
   std::size_t bytes = sizeof(*this) + parents_.capacity() * sizeof(int) + mats(locals_) + mats(worlds_) +
-                      mats(bind_worlds_) + mats(palette_scratch_) + scene_context_.size_in_bytes() +
-                      scene_pose_.capacity() * sizeof(TrsBlock) + scene_animated_.capacity() * sizeof(std::size_t);
+                      mats(bind_worlds_) + mats(palette_scratch_) + poses(scene_rest_) + poses(scene_blended_) +
+                      scene_animated_.capacity() * sizeof(std::size_t) + events_.capacity() * sizeof(AnimationEvent) +
+                      marker_scratch_.capacity() * sizeof(std::uint32_t) +
+                      (blend_layers_.capacity() + blend_additive_.capacity()) * sizeof(BlendingLayer);
   for (const SkinState& s : skins_) {
-    bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + s.context.size_in_bytes() +
-             s.sampled.capacity() * sizeof(TrsBlock) + (s.animated.capacity() + s.still.capacity()) * sizeof(std::size_t) + mats(s.prefixes) +
-             s.roots.capacity() * sizeof(RootJoint);
+    bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + poses(s.rest) +
+             poses(s.blended) + (s.animated.capacity() + s.still.capacity()) * sizeof(std::size_t) +
+             s.scene_to_joint.capacity() * sizeof(int) + mats(s.prefixes) + s.roots.capacity() * sizeof(RootJoint);
+  }
+  for (const Layer& l : layers_) {
+    bytes += sizeof(l) + l.node_mask.capacity() * sizeof(float) + l.actions.capacity() * sizeof(Action*);
+    for (const auto& m : l.skin_masks) bytes += m.capacity() * sizeof(float);
+  }
+  for (const auto& a : actions_) {
+    bytes += sizeof(*a) + a->scene_context.size_in_bytes() + poses(a->scene_pose);
+    for (const SamplingContext& c : a->skin_contexts) bytes += c.size_in_bytes();
+    for (const auto& p : a->skin_poses) bytes += poses(p);
+    for (const auto& w : a->morph_weights) bytes += w.capacity() * sizeof(float);
   }
   for (const MeshState& m : meshes_) {
     bytes += sizeof(m) + (m.weights.capacity() + m.scratch.capacity()) * sizeof(float);

@@ -1,15 +1,31 @@
 #include "marrow/model/compiled_animations.hpp"
 
+#include "marrow/runtime/sampling_job.hpp"
+
 namespace marrow {
 
 std::size_t CompiledAnimations::size_in_bytes() const noexcept {
   std::size_t bytes = sizeof(*this);
   for (const CompiledAnimation& a : animations) {
-    bytes += sizeof(a) + a.scene_clip.size_in_bytes();
+    bytes += sizeof(a) + a.scene_clip.size_in_bytes() + a.scene_reference.capacity() * sizeof(TrsBlock) +
+             a.marker_times.capacity() * sizeof(Ticks);
     for (const auto& clip : a.skin_clips) bytes += clip ? clip->size_in_bytes() : sizeof(clip);
+    for (const auto& pose : a.skin_references) bytes += pose.capacity() * sizeof(TrsBlock);
+    for (const auto& w : a.morph_references) bytes += w.capacity() * sizeof(float);
   }
   return bytes;
 }
+
+namespace {
+
+std::vector<TrsBlock> pose_at_zero(const RuntimeClip& clip) {
+  std::vector<TrsBlock> pose(pose_block_count(clip.joint_count()));
+  SamplingContext context(clip.joint_count());
+  SamplingJob{&clip, Ticks{0}, &context, pose}.run();
+  return pose;
+}
+
+}  // namespace
 
 std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model) {
   auto out = std::make_shared<CompiledAnimations>();
@@ -23,13 +39,25 @@ std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model)
       if (it == skin.data.animation_clips.end()) {
         compiled.skin_clips.emplace_back();
         compiled.skin_sources.push_back(nullptr);
+        compiled.skin_references.emplace_back();
       } else {
         compiled.skin_clips.emplace_back(compile_clip(it->second, skin.data));
         compiled.skin_sources.push_back(&it->second);
+        compiled.skin_references.push_back(pose_at_zero(*compiled.skin_clips.back()));
       }
     }
     compiled.scene_clip = compile_clip(animation.scene_clip, rest);  // scene-node indices, any rest
     for (std::size_t i = 0; i < rest.size(); ++i) compiled.has_scene_tracks |= compiled.scene_clip.animated(i);
+    if (compiled.has_scene_tracks) compiled.scene_reference = pose_at_zero(compiled.scene_clip);
+    for (const MorphWeightChannel& channel : animation.morph_channels) {
+      // An empty channel holds the mesh's initial weights (as the Animator plays it).
+      const bool known = channel.mesh >= 0 && static_cast<std::size_t>(channel.mesh) < model.meshes.size();
+      compiled.morph_references.push_back(
+          !channel.track.empty() ? evaluate_morph_weights(channel.track, 0.0)
+          : known                ? model.meshes[static_cast<std::size_t>(channel.mesh)].morph_weights
+                                 : std::vector<float>(channel.track.weight_count, 0.f));
+    }
+    for (const AnimationMarker& marker : animation.markers) compiled.marker_times.push_back(marker.time);
   }
   return out;
 }

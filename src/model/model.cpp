@@ -180,6 +180,13 @@ void validate(const Model& model) {
     } catch (const std::invalid_argument& e) {
       fail("animation " + std::to_string(a) + ": " + e.what());
     }
+    for (std::size_t m = 0; m < anim.markers.size(); ++m) {
+      const Ticks t = anim.markers[m].time;
+      if (t < Ticks{0} || t > anim.duration || (m > 0 && t < anim.markers[m - 1].time)) {
+        fail("animation " + std::to_string(a) + " marker " + std::to_string(m) + " ('" + anim.markers[m].name +
+             "') is outside the clip or out of order");
+      }
+    }
     for (const MorphWeightChannel& ch : anim.morph_channels) {
       if (ch.mesh < 0 || static_cast<std::size_t>(ch.mesh) >= model.meshes.size()) {
         fail("animation " + std::to_string(a) + " morph channel names mesh " + std::to_string(ch.mesh));

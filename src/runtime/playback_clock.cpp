@@ -47,17 +47,15 @@ void PlaybackClock::set_rate(float rate) noexcept {
   if (mode_ == LoopMode::Once && duration_ > Ticks{0}) finished_ = rate_ >= 0.f ? time_ == duration_ : time_ == Ticks{0};
 }
 
-void PlaybackClock::seek(Ticks t) noexcept {
-  time_ = playback_time(t, duration_, mode_ == LoopMode::Loop);
+void PlaybackClock::seek(Ticks t, LoopMode rule) noexcept {
+  time_ = playback_time(t, duration_, rule == LoopMode::Loop);
   fresh_ = true;
   reversed_ = false;
   finished_ = false;
   set_rate(rate_);  // recomputes finished for Once
 }
 
-ClockStep PlaybackClock::advance(Ticks dt) noexcept { return advance_ticks(scaled_ticks(dt, rate_)); }
-
-ClockStep PlaybackClock::advance_ticks(Ticks delta) noexcept {
+ClockStep PlaybackClock::advance_ticks(Ticks delta, LoopMode rule) noexcept {
   Path path;
   const bool fresh = fresh_;
   fresh_ = false;
@@ -65,7 +63,7 @@ ClockStep PlaybackClock::advance_ticks(Ticks delta) noexcept {
   if (d <= Ticks{0}) {
     time_ = Ticks{0};
     if (fresh) path.add(Ticks{0}, Ticks{0}, true);
-    finished_ = mode_ == LoopMode::Once;
+    finished_ = rule == LoopMode::Once;
     path.step.finished = finished_;
     return path.step;
   }
@@ -81,7 +79,7 @@ ClockStep PlaybackClock::advance_ticks(Ticks delta) noexcept {
   const auto at = [](U64 v) { return Ticks{static_cast<std::int64_t>(v)}; };
   const U64 tu = static_cast<U64>(t.count());
 
-  switch (mode_) {
+  switch (rule) {
     case LoopMode::Loop: {
       if (positive) {
         if (s < span - tu) {
@@ -146,7 +144,7 @@ ClockStep PlaybackClock::advance_ticks(Ticks delta) noexcept {
       break;
     }
   }
-  if (mode_ == LoopMode::Once) finished_ = rate_ >= 0.f ? time_ == d : time_ == Ticks{0};
+  if (rule == LoopMode::Once) finished_ = rate_ >= 0.f ? time_ == d : time_ == Ticks{0};
   path.step.finished = finished_;
   return path.step;
 }

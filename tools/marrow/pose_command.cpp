@@ -1,6 +1,9 @@
-// `marrow pose FILE [--clip NAME|INDEX] [--time SECONDS] [--scene N] [--json] [--no-normals]`:
-// the pose at that time (clamped to the clip, no looping), in the schema of the oracle
-// (../shared/tools/oracle) with --json, else a short readable summary. Any format marrow loads.
+// `marrow pose FILE [--clip NAME|INDEX] [--time SECONDS] [--scene N] [--json] [--no-normals]
+//                   [--layer CLIP@SECONDS=WEIGHT[/NODE]]... [--additive CLIP@SECONDS=WEIGHT[/NODE]]...
+//                   [--two-bone-ik START,MID,END=X,Y,Z[,PX,PY,PZ]]... [--root-motion | --root-motion-yaw]`:
+// the pose at that time (clamped to the clip, no looping), or a blend of layers (pose_flags.hpp),
+// in the schema of the oracle (../shared/tools/oracle) with --json, else a short readable
+// summary. Any format marrow loads.
 #include <cstdio>
 
 #include "commands.hpp"
@@ -9,6 +12,7 @@
 #include "marrow/io/pose_report.hpp"
 #include "marrow/model/bounds.hpp"
 #include "options.hpp"
+#include "pose_flags.hpp"
 
 namespace marrow::cli {
 
@@ -29,7 +33,12 @@ void write_vec3s(JsonWriter& j, const std::vector<V>& points) {
   j.end_array();
 }
 
-void write_json(const std::string& file, const PoseReport& r, bool normals) {
+struct RootMotionReport {
+  int node = -1;  // file node
+  RootMotion motion;
+};
+
+void write_json(const std::string& file, const PoseReport& r, bool normals, const std::optional<RootMotionReport>& root) {
   JsonWriter j(stdout);
   j.begin_object();
   j.key("marrow").begin_object().key("engine").value("marrow").end_object();
@@ -95,17 +104,33 @@ void write_json(const std::string& file, const PoseReport& r, bool normals) {
   j.key("warnings").begin_array();
   for (const std::string& w : r.warnings) j.value(w);
   j.end_array();
+  if (root) {
+    const glm::vec3& t = root->motion.translation;
+    j.key("rootMotion").begin_object().key("node").value(root->node);
+    j.key("translation").numbers(&t.x, &t.x + 3);
+    j.key("yaw").value(static_cast<double>(root->motion.yaw)).end_object();
+  }
   j.end_object();
   j.finish();
 }
 
-void write_text(const std::string& file, const PoseReport& r) {
+void write_text(const std::string& file, const PoseReport& r, const std::optional<RootMotionReport>& root,
+                const PoseFlags& flags, const Model& model) {
   std::printf("%s: scene %d, ", file.c_str(), r.scene);
   if (r.clip >= 0) {
-    std::printf("clip %d \"%s\" (%.4g s) at %.6g s\n", r.clip, r.clip_name.c_str(), r.duration, r.sampled_time);
-  } else {
-    std::printf("rest pose\n");
+    std::printf("clip %d \"%s\" (%.4g s) at %.6g s", r.clip, r.clip_name.c_str(), r.duration, r.sampled_time);
+  } else if (flags.layers.empty()) {
+    std::printf("rest pose");
   }
+  for (const auto* list : {&flags.layers, &flags.additive}) {
+    for (const LayerFlag& l : *list) {
+      std::printf("%s%s\"%s\" at %.6g s, weight %.6g%s%s", list == &flags.layers && &l == &flags.layers.front() ? "" : " + ",
+                  list == &flags.additive ? "additive " : "", model.animations[static_cast<std::size_t>(l.clip)].name.c_str(),
+                  l.seconds, static_cast<double>(l.weight), l.mask.empty() ? "" : " below ", l.mask.c_str());
+    }
+  }
+  if (!flags.two_bone_ik.empty()) std::printf(" + %zu IK chain(s)", flags.two_bone_ik.size());
+  std::printf("\n");
   std::printf("nodes (world translation):\n");
   for (const PoseReport::Node& n : r.nodes) {
     std::printf("  %4u %-24s (%10.5f, %10.5f, %10.5f)\n", n.index, n.name.c_str(), n.world[3][0], n.world[3][1],
@@ -122,6 +147,11 @@ void write_text(const std::string& file, const PoseReport& r) {
     for (float x : w.weights) std::printf(" %.6g", x);
     std::printf("\n");
   }
+  if (root) {
+    const glm::vec3& t = root->motion.translation;
+    std::printf("root motion of node %d from 0: (%.6g, %.6g, %.6g), yaw %.6g rad\n", root->node, t.x, t.y, t.z,
+                static_cast<double>(root->motion.yaw));
+  }
   for (const std::string& w : r.warnings) std::printf("warning: %s\n", w.c_str());
 }
 
@@ -134,15 +164,33 @@ int run_pose(const Args& arguments) {
   const auto time = take_option(args, "--time");
   const bool json = take_flag(args, "--json");
   const bool no_normals = take_flag(args, "--no-normals");
+  PoseFlags flags = take_pose_flags(args);
+  if (!flags.layers.empty() && (clip || time)) throw UsageError("--clip and --time may not be combined with --layer");
+  if (flags.root_motion && !clip && flags.layers.empty()) throw UsageError("--root-motion needs --clip (or --layer)");
   const std::string file = take_file(args, "pose");
   const LoadedFile loaded = load_file(file, options);
-  const int index = clip ? find_clip(loaded.model, *clip) : -1;
+  const Model& model = loaded.model;
+  resolve_pose_flags(flags, model);
+  const int index = clip ? find_clip(model, *clip) : -1;
   const double seconds = time ? parse_number(*time, "--time") : 0.0;
-  const PoseReport report = pose_at(loaded.model, index, seconds);
-  if (json) {
-    write_json(file, report, !no_normals);
+  PoseReport report;
+  std::optional<RootMotionReport> root;
+  if (!flags.blends() && flags.two_bone_ik.empty() && !flags.root_motion) {
+    report = pose_at(model, index, seconds);
   } else {
-    write_text(file, report);
+    Animator animator(model);
+    pose_animator(animator, flags, index, seconds);
+    report = make_pose_report(model, animator);
+    if (index >= 0 && flags.layers.empty()) describe_clip(model, index, seconds, report);
+    if (flags.root_motion) {
+      const int node = animator.root_motion_node();
+      root = RootMotionReport{model.bones[static_cast<std::size_t>(node)].source_node, animator.root_motion_offset()};
+    }
+  }
+  if (json) {
+    write_json(file, report, !no_normals, root);
+  } else {
+    write_text(file, report, root, flags, model);
   }
   return 0;
 }

@@ -1,8 +1,10 @@
 // `marrow render FILE [--clip C] [--time T] [--size WxH] [--skeleton] [--bounds] [--out F.png]
-//                     [--frames N] [--gif F.gif [--fps F]] [--view front|side|top|iso]
-//                     [--yaw DEG] [--pitch DEG] [--aa N] [--no-caption]`
-// One frame, a contact sheet of N frames spread over a clip (or over every clip), or an animated
-// GIF of a clip, drawn by marrow's software renderer from the vertices `marrow pose` computes.
+//                     [--frames N] [--gif F.gif [--fps F] [--fade A:B:SECONDS]]
+//                     [--view front|side|top|iso] [--yaw DEG] [--pitch DEG] [--aa N] [--no-caption]
+//                     [--layer ...] [--additive ...] [--two-bone-ik ...] [--root-motion[-yaw]]`
+// One frame, a contact sheet of N frames spread over a clip (or over every clip), an animated
+// GIF of a clip or of a cross-fade from clip A to clip B, drawn by marrow's software renderer
+// from the vertices `marrow pose` computes. The pose flags (pose_flags.hpp) make one frame.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +23,7 @@
 #include "marrow/render/model_renderer.hpp"
 #include "marrow/render/png_file.hpp"
 #include "options.hpp"
+#include "pose_flags.hpp"
 
 namespace marrow::cli {
 
@@ -78,6 +81,8 @@ struct Request {
   render::RenderSettings settings;
   render::ViewAngles view = render::view_angles(render::ViewPreset::Iso);
   bool caption = true;
+  PoseFlags pose;
+  std::optional<std::string> fade;  // A:B:SECONDS
 };
 
 Request parse(Args args) {
@@ -96,6 +101,13 @@ Request parse(Args args) {
   r.settings.skeleton = take_flag(args, "--skeleton");
   const bool bounds = take_flag(args, "--bounds");
   r.caption = !take_flag(args, "--no-caption");
+  r.pose = take_pose_flags(args);
+  r.fade = take_option(args, "--fade");
+  const bool posed = r.pose.blends() || !r.pose.two_bone_ik.empty() || r.pose.root_motion;
+  if (posed && (frames || r.gif)) throw UsageError("--layer, --additive, --two-bone-ik and --root-motion make one frame");
+  if (!r.pose.layers.empty() && (r.clip || time)) throw UsageError("--clip and --time may not be combined with --layer");
+  if (r.fade && !r.gif) throw UsageError("--fade goes with --gif");
+  if (r.fade && r.clip) throw UsageError("--fade names its own clips (A:B:SECONDS); drop --clip");
   if (frames) r.frames = parse_count(*frames, "--frames", 1, render::kMaxSheetFrames);
   if (fps) {
     r.fps = parse_number(*fps, "--fps");
@@ -155,7 +167,15 @@ void write_single(const Model& model, const Request& r, const render::Camera& ca
   if (r.seconds && clip >= 0) t = std::min(ticks_from_seconds(*r.seconds), model.animations[static_cast<std::size_t>(clip)].duration);
   Animator animator(model);
   std::string what = "loaded pose";
-  if (clip >= 0) {
+  if (r.pose.blends() || !r.pose.two_bone_ik.empty() || r.pose.root_motion) {
+    pose_animator(animator, r.pose, clip, seconds_from_ticks(t));
+    what.clear();
+    for (const LayerFlag& l : r.pose.layers) what += (what.empty() ? "" : " + ") + clip_text(model, l.clip);
+    for (const LayerFlag& l : r.pose.additive) what += (what.empty() ? "" : " + ") + std::string("additive ") + clip_text(model, l.clip);
+    if (r.pose.layers.empty() && clip >= 0) what = clip_text(model, clip) + " at " + seconds_text(t) + (what.empty() ? "" : " + " + what);
+    if (!r.pose.two_bone_ik.empty()) what += " + IK";
+    if (what.empty()) what = "loaded pose";
+  } else if (clip >= 0) {
     animator.play(clip);
     animator.update(t, false, false);  // clamped to the clip, like `marrow pose`
     what = clip_text(model, clip) + " at " + seconds_text(t);
@@ -219,6 +239,55 @@ void write_animation(const Model& model, const Request& r, const render::Camera&
               count, r.fps, clip_text(model, clip).c_str());
 }
 
+// --fade A:B:SECONDS: A alone for SECONDS, a cross-fade to B over SECONDS (B4), B alone for
+// SECONDS; both clips loop and keep advancing through the fade.
+void write_fade(const Model& model, const Request& r, const render::Camera& camera) {
+  const std::string& text = *r.fade;
+  const auto last = text.rfind(':');
+  const auto first = last == std::string::npos || last == 0 ? std::string::npos : text.rfind(':', last - 1);
+  if (first == std::string::npos) throw UsageError("--fade '" + text + "' is not A:B:SECONDS");
+  const int a = find_clip(model, text.substr(0, first));
+  const int b = find_clip(model, text.substr(first + 1, last - first - 1));
+  const double fade = parse_number(text.substr(last + 1), "--fade");
+  if (!(fade > 0 && fade <= 60)) throw UsageError("--fade '" + text + "': SECONDS must be above 0 and at most 60");
+  const Ticks span = ticks_from_seconds(3 * fade);
+  const int count = render::frame_count_at_rate(span, r.fps, render::kMaxGifFrames);
+  if (std::int64_t{count} * r.settings.width * r.settings.height > render::kMaxImagePixels) {
+    throw UsageError("--gif: " + std::to_string(count) + " frames of " + std::to_string(r.settings.width) + "x" +
+                     std::to_string(r.settings.height) + " exceed " + std::to_string(render::kMaxImagePixels) +
+                     " pixels; use a smaller --size, --fps or --fade");
+  }
+  Animator animator(model);
+  animator.play(a);
+  render::ModelRenderer renderer(model);
+  render::RenderSettings settings = r.settings;
+  const std::string name = std::filesystem::path(r.file).filename().string();
+  std::vector<Image> frames(static_cast<std::size_t>(count));
+  Ticks now{0};
+  bool fading = false;
+  for (int f = 0; f < count; ++f) {
+    const Ticks t = ticks_from_seconds(f / r.fps);
+    if (!fading && t >= ticks_from_seconds(fade)) {
+      animator.update(ticks_from_seconds(fade) - now);  // exactly at the fade's start
+      now = ticks_from_seconds(fade);
+      animator.play(b, {.fade = fade});
+      fading = true;
+    }
+    animator.update(t - now);
+    now = t;
+    const double u = std::clamp((seconds_from_ticks(t) - fade) / fade, 0.0, 1.0);
+    if (r.caption) {
+      char weights[64];
+      std::snprintf(weights, sizeof weights, "  %.2f / %.2f", 1.0 - u, u);
+      settings.caption = name + "  " + clip_text(model, a) + " -> " + clip_text(model, b) + weights;
+    }
+    renderer.render(animator, camera, settings, frames[static_cast<std::size_t>(f)]);
+  }
+  render::write_gif(frames, r.fps, *r.gif);
+  std::printf("marrow render: wrote %s (%dx%d, %d frames at %g fps): %s -> %s over %g s\n", r.gif->c_str(),
+              r.settings.width, r.settings.height, count, r.fps, clip_text(model, a).c_str(), clip_text(model, b).c_str(), fade);
+}
+
 }  // namespace
 
 int run_render(const Args& arguments) {
@@ -227,13 +296,15 @@ int run_render(const Args& arguments) {
   Request r = parse(args);
   const LoadedFile loaded = load_file(r.file, options);
   const Model& model = loaded.model;
-  const int clip = chosen_clip(model, r);
+  resolve_pose_flags(r.pose, model);
+  const int clip = r.fade || !r.pose.layers.empty() ? -1 : chosen_clip(model, r);
   const BoundingBox box = render::animated_bounds(model);
   if (r.settings.bounds_overlay) r.settings.bounds_overlay = box;
   const render::Camera camera = render::frame_camera(
       box, render::CameraFraming{r.view, static_cast<float>(r.settings.width) / static_cast<float>(r.settings.height)});
   if (r.frames > 0) write_sheet(model, r, box, r.clip ? clip : -1);
-  if (r.gif) write_animation(model, r, camera, clip);
+  if (r.gif && r.fade) write_fade(model, r, camera);
+  if (r.gif && !r.fade) write_animation(model, r, camera, clip);
   if (r.frames == 0 && !r.gif) write_single(model, r, camera, clip);
   return 0;
 }

@@ -64,4 +64,7 @@ PoseReport make_pose_report(const Model& model, Animator& animator);
 // Plays clip (-1: rest pose) at `seconds` (clamped, no looping) on a fresh Animator and reports.
 PoseReport pose_at(const Model& model, int clip, double seconds);
 
+// Fills the report's clip fields (index, name, duration, time, sampled time) for clip at seconds.
+void describe_clip(const Model& model, int clip, double seconds, PoseReport& report);
+
 }  // namespace marrow

@@ -1,31 +1,46 @@
 #pragma once
-// G20: the frame of ONE model instance, in order, as a facade over the runtime jobs (X4).
+// One model instance's frame (G20) with layered playback (B2-B7), root motion (R1) and IK
+// (K1, K2), as a facade over the runtime jobs (X4).
 //
-//   update():            5. sample the animation's rigid scene-node clip (SamplingJob) into
-//                           this instance's scene-node locals
-//                        1. sample each skin's clip (SamplingJob); its joints' scene nodes take
-//                           the sampled locals
+//   update():            advance every playing clip's clock (rate, loop mode, sync groups,
+//                        cross-fades), collecting the markers crossed (events())
+//                        5. sample each clip's rigid scene-node part (SamplingJob)
+//                        1. sample each clip's skeletal part per skin (SamplingJob); blend the
+//                           layers (BlendingJob: normal layers with weights and masks, then
+//                           additive ones); take root motion out; the joints' scene nodes take
+//                           the result
 //                        2. compose the whole scene once (LocalToModelJob): skeletons follow
-//                           animated ancestors as glTF says
+//                           animated ancestors as glTF says; then IK chains, recomposing below
+//                           them
 //                        3. form each skin's palette once (SkinPaletteJob): the glTF joint
 //                           matrix inverse(W_meshNode) * W_joint * IBM
-//                        6. evaluate morph weights; blend (and bump the revision) only when
-//                           they changed
+//                        6. evaluate morph weights (blended like joints: a weighted mean); blend
+//                           the targets (and bump the revision) only when they changed
 //   install_palettes():  4. install each skin's palette on its meshes' skinned materials; the
 //                           materials are shared by every instance of the model, so call it
 //                           immediately before this instance is drawn or skinned
 //   draw()/pose_part():  7. visit the parts (drawing never installs palettes, M1)
+//
+// One clip on layer 0 at full weight is exactly the seed's single-clip frame: no blending job
+// runs and the pose is bit for bit the sampled one.
+//
+// Layers (B2, B3): layer 0 is the base; each layer plays one clip at a time (two or more while
+// it cross-fades, B4) with its weight and optional mask; normal layers blend in index order
+// (B2), then additive layers apply in index order (B3: each clip's delta from its own first
+// frame). Rigid scene nodes blend like joints; morph weights by weighted mean.
 //
 // A skin whose joints are not all in the scene (G4: joints outside the selected scene), or
 // whose palette space is not one fixed transform of the scene's, composes its skeleton on its
 // own with its root prefixes instead (the seed's player path), with the same results.
 //
 // An Animator is per-instance state: two Animators on one Model hold different poses. It keeps
-// references into the Model, which must outlive it and stay put. update() allocates nothing.
-// One thread owns an Animator; many are posed in parallel with pose_instances().
+// references into the Model, which must outlive it and stay put. update() allocates nothing
+// (play() and set_layer() may, when more clips play at once than before). One thread owns an
+// Animator; many are posed in parallel with update_instances().
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -33,11 +48,18 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "marrow/model/animation_marker.hpp"
 #include "marrow/model/compiled_animations.hpp"
 #include "marrow/model/draw_item.hpp"
+#include "marrow/model/ik_chain.hpp"
 #include "marrow/model/model.hpp"
+#include "marrow/model/play_options.hpp"
+#include "marrow/model/root_motion.hpp"
+#include "marrow/runtime/blending_job.hpp"
 #include "marrow/runtime/local_pose.hpp"
+#include "marrow/runtime/playback_clock.hpp"
 #include "marrow/runtime/sampling_job.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 
 namespace marrow {
 
@@ -67,18 +89,79 @@ class Animator {
 
   const Model& model() const noexcept { return model_; }
 
-  // Selects model.animations[index] (skeletal clips of that name on every skin that has one,
-  // its rigid clip and its morph-weight channels) and rewinds to 0; -1 returns to the loaded
-  // pose. Throws std::out_of_range for any other index.
-  void play(int index);
+  // Plays model.animations[index] (skeletal clips of that name on every skin that has one,
+  // its rigid clip and its morph-weight channels) on options.layer, from options.start
+  // (seconds), cross-fading over options.fade seconds from what the layer played (B4); -1
+  // plays nothing (the layer fades out; on layer 0 alone: the loaded pose). Without a fade the
+  // layer's other clips stop at once. Poses are recomputed at the current time.
+  // Throws std::out_of_range for any other index, std::invalid_argument naming the value for
+  // a negative or non-finite fade, a non-finite rate or start.
+  void play(int index, const PlayOptions& options = {});
   // By name; throws std::out_of_range naming it when the model has no such animation.
-  void play(std::string_view name);
-  int current_animation() const noexcept { return animation_; }
+  void play(std::string_view name, const PlayOptions& options = {});
+  // Fades layer out over `fade` seconds (0: at once). No-op for a layer that plays nothing.
+  void stop(std::size_t layer = 0, double fade = 0.0);
+  // The animation a layer plays (the one fading in during a cross-fade), or -1.
+  int current_animation(std::size_t layer = 0) const noexcept;
 
-  // relative adds time to the position, otherwise seeks; a positive duration loops
-  // (floor-modulo) or clamps (playback_time), exactly as AnimationPlayer::update.
+  // Layer settings (B2, B3); a layer is created on first use. Throws std::invalid_argument for
+  // a negative or non-finite weight, std::out_of_range naming a mask node the model lacks.
+  void set_layer(std::size_t layer, const LayerOptions& options);
+  void set_layer_weight(std::size_t layer, float weight);
+  // Per-scene-node weights (one per model bone, each finite and >= 0); empty: no mask.
+  void set_layer_mask(std::size_t layer, std::span<const float> node_weights);
+  std::size_t layer_count() const noexcept { return layers_.size(); }
+  static constexpr std::size_t kMaxLayers = 64;
+
+  // relative adds time (scaled by each clip's rate) to every clip, otherwise seeks every clip
+  // to it; each clip follows its loop mode, and loop = false clamps this update as Once would
+  // (the seed's AnimationPlayer::update rule for one clip: playback_time).
   void update(Ticks time, bool relative_to_current_time = true, bool loop = true);
-  Ticks current_time() const noexcept { return time_; }
+  // The clock of the clip a layer plays (the one fading in), 0 when none.
+  Ticks current_time(std::size_t layer = 0) const noexcept;
+  // Once (B5): the clip a layer plays has reached its end in its play direction.
+  bool finished(std::size_t layer = 0) const noexcept;
+  // A layer's clip's rate: set_rate changes it in place (the clock keeps its position).
+  void set_rate(std::size_t layer, float rate);
+
+  // The markers the last update crossed (B7), in order: layer by layer, each clip's in the order
+  // its clock crossed them. Valid until the next update. At most kMaxEvents are kept;
+  // events_dropped() counts the rest.
+  static constexpr std::size_t kMaxEvents = 256;
+  std::span<const AnimationEvent> events() const noexcept { return events_; }
+  std::size_t events_dropped() const noexcept { return events_dropped_; }
+
+  // Root motion (R1). enable_root_motion takes the joint's horizontal motion (and its yaw, when
+  // asked) out of the pose from then on; root_motion() is the last update's delta in scene
+  // space, for the game to move the character by. Throws std::out_of_range for an unknown
+  // joint name, std::invalid_argument when the model has no skin to take a default from.
+  void enable_root_motion(const RootMotionOptions& options = {});
+  void disable_root_motion();
+  const RootMotion& root_motion() const noexcept { return root_.delta; }
+  // The sum of root_motion() since root motion was enabled (or play() on layer 0).
+  const RootMotion& accumulated_root_motion() const noexcept { return root_.total; }
+  // The motion taken out of the current pose: the playing clips' motion since their time 0,
+  // blended like the pose (a clip played from 0 to t: the accumulated motion from 0 to t).
+  RootMotion root_motion_offset() const noexcept;
+  // The scene node whose motion is extracted, -1 when root motion is off.
+  int root_motion_node() const noexcept { return root_.enabled ? root_.node : -1; }
+
+  // IK (K1, K2), run by update() after the pose is composed, two-bone chains then aim chains,
+  // each in the order added; a chain starts at weight 0 (off). Targets and poles are in model
+  // (scene) space. add_* throw std::out_of_range for an unknown node name, and
+  // std::invalid_argument for a chain that is not parent -> child -> grandchild or aim axes
+  // that are not unit length or are parallel; set_* throw std::out_of_range for an unknown
+  // chain and std::invalid_argument naming a non-finite target or pole, a weight outside
+  // [0, 1] or a soften outside (0, 1].
+  std::size_t add_two_bone_ik(std::string_view start, std::string_view mid, std::string_view end);
+  void set_two_bone_ik(std::size_t chain, const glm::vec3& target, float weight = 1.f,
+                       std::optional<glm::vec3> pole = std::nullopt, float soften = 1.f);
+  const TwoBoneIkChain& two_bone_ik(std::size_t chain) const { return two_bone_.at(chain); }
+  std::size_t add_aim_ik(std::string_view node, const glm::vec3& forward = {0.f, 0.f, 1.f},
+                         const glm::vec3& up = {0.f, 1.f, 0.f}, const glm::vec3& offset = glm::vec3(0.f));
+  void set_aim_ik(std::size_t chain, const glm::vec3& target, float weight = 1.f,
+                  const glm::vec3& pole = {0.f, 1.f, 0.f});
+  const AimIkChain& aim_ik(std::size_t chain) const { return aim_.at(chain); }
 
   // Step 4. Returns how many materials received a palette.
   int install_palettes() const;
@@ -115,7 +198,6 @@ class Animator {
   struct MeshState {
     std::vector<float> weights;
     std::vector<float> scratch;
-    const MorphWeightTrack* track = nullptr;
     std::vector<PartState> parts;
   };
 
@@ -127,11 +209,11 @@ class Animator {
   };
   struct SkinState {
     SkinPose pose;
-    SamplingContext context;
-    std::vector<TrsBlock> sampled;
-    std::vector<std::size_t> animated;  // palette entries the current clip drives
+    std::vector<TrsBlock> rest;         // the bind pose as T/R/S (the blend's fill)
+    std::vector<TrsBlock> blended;      // this frame's pose when layers blend
+    std::vector<std::size_t> animated;  // palette entries some playing clip drives
     std::vector<std::size_t> still;     // and the others (they keep their bind matrix)
-    const RuntimeClip* clip = nullptr;
+    std::vector<int> scene_to_joint;    // per scene node: its palette entry, or -1
     // Composed with the scene: palette space = scene_to_palette * scene space.
     bool with_scene = false;
     glm::mat4 scene_to_palette{1.f};
@@ -141,22 +223,95 @@ class Animator {
     bool follows_ancestors = false;
   };
 
+  // One clip playing on one layer: its clock, fade weight and what it sampled this frame.
+  struct Action {
+    int animation = -1;
+    PlaybackClock clock;
+    float weight = 0.f;       // its part of the layer now (cross-fades)
+    float fade_from = 0.f;    // its weight when its fade-out began
+    bool fading_out = false;
+    int sync_group = -1;
+    ClockStep step;           // the last update's path
+    std::vector<SamplingContext> skin_contexts;       // per skin
+    std::vector<std::vector<TrsBlock>> skin_poses;    // per skin, palette order
+    SamplingContext scene_context;
+    std::vector<TrsBlock> scene_pose;                 // per scene node
+    std::vector<std::vector<float>> morph_weights;    // per mesh (deltas on an additive layer)
+    std::vector<std::uint8_t> morph_driven;           // per mesh: the animation has its channel
+    RootMotionTrack root;                              // of the root-motion joint
+  };
+  struct Layer {
+    float weight = 1.f;
+    bool additive = false;
+    std::vector<float> node_mask;                     // per scene node; empty: none
+    std::vector<std::vector<float>> skin_masks;       // per skin, palette order (from node_mask)
+    std::vector<Action*> actions;                     // fading out first, the current one last
+    double fade_elapsed = 0.0, fade_duration = 0.0;
+    FadeCurve curve = FadeCurve::Linear;
+  };
+  struct SyncGroup {
+    int id = -1;
+    double phase = 0.0;       // normalized time, unwrapped
+  };
+  struct RootMotionState {
+    bool enabled = false;
+    bool yaw = false;
+    int node = -1;            // scene node
+    int skin = -1;            // the skin whose pose holds it (-1: a rigid node)
+    std::size_t joint = 0;    // its palette entry in that skin
+    glm::mat4 parent_world{1.f};
+    RootMotion delta, total;
+  };
+
+  Layer& layer_at(std::size_t layer);
+  const Action* current_action(std::size_t layer) const noexcept;
+  Action* take_action(int animation);
+  void release(Action* action);
+  void join_sync_group(Action& action);
+  void attach_root_motion(Action& action);
+  void refresh_action_sets();  // animated joints and nodes, after the playing clips change
+  void advance_clocks(Ticks time, bool relative, bool loop);
+  void advance_sync_groups(Ticks time, bool loop);
+  void collect_events(std::size_t layer, const Action& action);
+  void sample_actions();
+  std::span<TrsBlock> blend_skin(std::size_t skin);
+  std::span<TrsBlock> blend_scene();
+  void remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) const;
+  template <class F>
+  RootMotion blend_root_motion(const F& motion_of) const;
+  void run_ik();
+  void rotate_node(int node, const glm::quat& correction);
+  void form_palettes();
   void evaluate_morphs(bool force);
+  void pose_frame();
+  float action_weight(const Layer& layer, const Action& action) const noexcept;
+  int node_named(std::string_view name, const char* what) const;
 
   const Model& model_;
   std::shared_ptr<const CompiledAnimations> animations_;
-  int animation_ = -1;
-  Ticks time_{};
   std::vector<int> parents_;          // per scene node
   std::vector<glm::mat4> locals_;
   std::vector<glm::mat4> worlds_;
   std::vector<glm::mat4> bind_worlds_;
-  SamplingContext scene_context_;
-  std::vector<TrsBlock> scene_pose_;
-  std::vector<std::size_t> scene_animated_;  // scene nodes the current rigid clip drives
+  std::vector<TrsBlock> scene_rest_;        // the nodes' loaded transforms as T/R/S
+  std::vector<TrsBlock> scene_blended_;
+  std::vector<std::size_t> scene_animated_; // scene nodes some playing rigid clip drives
+  std::vector<std::uint8_t> moving_;        // per scene node, scratch of refresh_action_sets
   std::vector<MeshState> meshes_;
   std::vector<SkinState> skins_;
   std::vector<glm::mat4> palette_scratch_;
+  std::vector<Layer> layers_;
+  std::vector<std::unique_ptr<Action>> actions_;  // every action ever made (playing or free)
+  std::vector<Action*> free_actions_;
+  std::vector<SyncGroup> sync_groups_;
+  std::vector<BlendingLayer> blend_layers_, blend_additive_;  // scratch, sized by play()
+  std::vector<AnimationEvent> events_;
+  std::size_t events_dropped_ = 0;
+  std::vector<std::uint32_t> marker_scratch_;
+  RootMotionState root_;
+  std::vector<TwoBoneIkChain> two_bone_;
+  std::vector<AimIkChain> aim_;
+  std::vector<int> ik_touched_;  // nodes IK rotated last frame: back to their pose before the next
 };
 
 }  // namespace marrow

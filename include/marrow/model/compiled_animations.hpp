@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "marrow/model/model.hpp"
+#include "marrow/runtime/local_pose.hpp"
 #include "marrow/runtime/runtime_clip.hpp"
 
 namespace marrow {
@@ -21,6 +22,12 @@ struct CompiledAnimation {
   // has_scene_tracks is false when it animates no node.
   RuntimeClip scene_clip;
   bool has_scene_tracks = false;
+  // Additive layers (B3) take each part's delta from its first frame: the pose at time 0 per
+  // skin (palette order) and of the scene nodes, and each morph channel's weights at 0.
+  std::vector<std::vector<TrsBlock>> skin_references;
+  std::vector<TrsBlock> scene_reference;
+  std::vector<std::vector<float>> morph_references;  // parallel to ModelAnimation::morph_channels
+  std::vector<Ticks> marker_times;                    // of ModelAnimation::markers
 };
 
 struct CompiledAnimations {
@@ -29,7 +36,8 @@ struct CompiledAnimations {
 };
 
 // Compiles every animation of model (std::invalid_argument for a clip validate_clip refuses).
-// The result refers to model's clips (skin_sources): the model must outlive it.
+// The result refers to model's clips (skin_sources): the model must outlive it. Markers are
+// copied: add them (add_marker) before compiling.
 std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model);
 
 }  // namespace marrow

@@ -19,6 +19,7 @@
 #include "marrow/runtime/animation_clip.hpp"
 #include "marrow/core/diagnostic.hpp"
 #include "marrow/core/vertex_layout.hpp"
+#include "marrow/model/animation_marker.hpp"
 #include "marrow/model/material.hpp"
 #include "marrow/model/skin.hpp"
 #include "marrow/model/skinned_material.hpp"
@@ -83,6 +84,7 @@ struct ModelAnimation {
   Ticks duration{};
   AnimationClip scene_clip;  // target_space SceneNode; may have no tracks
   std::vector<MorphWeightChannel> morph_channels;
+  std::vector<AnimationMarker> markers;  // sorted by time, within [0, duration] (add_marker)
 };
 
 // Where an imported model came from, so tools can report in the file's own index spaces.

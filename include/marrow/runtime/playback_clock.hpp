@@ -28,6 +28,9 @@
 
 namespace marrow {
 
+// rate * dt in ticks, rounded to nearest, saturating; 0 for a NaN product.
+Ticks scaled_ticks(Ticks dt, double rate) noexcept;
+
 enum class LoopMode : std::uint8_t { Loop, Once, PingPong };
 
 struct ClockRun {
@@ -52,12 +55,15 @@ class PlaybackClock {
 
   // Moves by rate * dt (dt may be negative). Never throws; a NaN or infinite rate is treated
   // as 0 (Animator and the CLI refuse them before they get here).
-  ClockStep advance(Ticks dt) noexcept;
-  // Moves by exactly `delta` clip ticks in the current direction (sync groups, update by an
-  // absolute step), ignoring the rate.
-  ClockStep advance_ticks(Ticks delta) noexcept;
-  // Jumps to t (the mode's rule applied); the next advance reaches t too. No path.
-  void seek(Ticks t) noexcept;
+  ClockStep advance(Ticks dt) noexcept { return advance_ticks(scaled_ticks(dt, rate_), mode_); }
+  // Moves by exactly `delta` clip ticks (sync groups), ignoring the rate, under `rule` (the
+  // clock's own mode, or Once for one clamped step of a looping clip).
+  ClockStep advance_ticks(Ticks delta) noexcept { return advance_ticks(delta, mode_); }
+  ClockStep advance_ticks(Ticks delta, LoopMode rule) noexcept;
+  // Jumps to t (put into range by `rule`, the clock's own mode by default); the next advance
+  // reaches t too. No path.
+  void seek(Ticks t) noexcept { seek(t, mode_); }
+  void seek(Ticks t, LoopMode rule) noexcept;
 
   Ticks time() const noexcept { return time_; }
   Ticks duration() const noexcept { return duration_; }
@@ -77,8 +83,5 @@ class PlaybackClock {
   bool fresh_ = true;
   bool finished_ = false;
 };
-
-// rate * dt in ticks, rounded to nearest, saturating; 0 for a non-finite rate.
-Ticks scaled_ticks(Ticks dt, double rate) noexcept;
 
 }  // namespace marrow

@@ -1,0 +1,64 @@
+#pragma once
+// Root motion (R1): the motion of one joint (the character's root) taken out of its clips and
+// handed to the game, which moves the character by it.
+//
+// For a clip, the joint's scene-space position p(t) = W_parent * T(t) (W_parent: the joint's
+// parent at its loaded pose, T(t) the joint's sampled local translation) and its yaw(t), the
+// angle of its scene-space rotation about +Y (the twist of a swing-twist split; glTF is +Y
+// up), unwrapped along the clip's keys so that whole turns add up. Extraction takes the
+// horizontal part (the scene's X and Z) and, when asked, the yaw:
+//   - the pose: the joint's motion since time 0 is removed (it stays above its start point,
+//     facing its start direction; vertical motion stays in the pose);
+//   - the delta of one update: the sum over the clock's path (playback_clock.hpp) of
+//     p(to) - p(from) and yaw(to) - yaw(from): across a loop wrap (end - previous) + (current -
+//     start), whole cycles counted, ping-pong round trips cancelling. One full cycle sums to the
+//     clip's end-minus-start motion; from 0 to t it equals the displacement between the poses
+//     at 0 and t.
+#include <span>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+#include "marrow/core/trs.hpp"
+#include "marrow/runtime/keyframe.hpp"
+#include "marrow/runtime/playback_clock.hpp"
+
+namespace marrow {
+
+struct RootMotion {
+  glm::vec3 translation{0.f};  // scene space, y = 0
+  float yaw = 0.f;             // radians about +Y (measured whether or not it leaves the pose)
+};
+
+struct RootMotionOptions {
+  std::string joint{};         // node name; empty: the root joint of the model's first skin
+  bool yaw = false;            // also take the rotation about +Y out of the pose (the yaw is
+                               // measured and reported either way)
+};
+
+// One clip's motion of one joint (keys: the joint's track, empty for a joint the clip does not
+// move; rest: its local transform then). Keeps a view of the keys: they must outlive it.
+// Immutable after construction.
+class RootMotionTrack {
+ public:
+  RootMotionTrack() = default;
+  RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest, const glm::mat4& parent_world);
+
+  // Horizontal scene position and unwrapped yaw at clip time t.
+  glm::vec3 position(Ticks t) const noexcept;
+  float yaw(Ticks t) const noexcept;
+  // The motion along one clock step.
+  RootMotion along(const ClockStep& step) const noexcept;
+  // The motion from time 0 to t.
+  RootMotion since_start(Ticks t) const noexcept;
+
+ private:
+  std::span<const Keyframe> keys_;
+  std::vector<float> unwrapped_yaw_;   // per key
+  Trs rest_;
+  glm::mat4 parent_{1.f};
+};
+
+}  // namespace marrow

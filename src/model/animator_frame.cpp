@@ -1,0 +1,564 @@
+// The Animator's frame: clocks, events, sampling, blending, root motion, composition, IK,
+// palettes and morph weights (the order is animator.hpp's).
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "marrow/model/animator.hpp"
+#include "marrow/runtime/additive_pose.hpp"
+#include "marrow/runtime/aim_ik_job.hpp"
+#include "marrow/runtime/blend_morph_targets.hpp"
+#include "marrow/runtime/clip_markers.hpp"
+#include "marrow/runtime/skin_palette_job.hpp"
+#include "marrow/runtime/two_bone_ik_job.hpp"
+
+#include "compose_locals.hpp"
+
+namespace marrow {
+
+namespace {
+
+// The blend's fill threshold (B2), also the floor of root motion's normalisation.
+constexpr float kThreshold = 0.1f;
+
+float fade_weight(double u, FadeCurve curve) {
+  const double w = curve == FadeCurve::Smooth ? u * u * (3.0 - 2.0 * u) : u;
+  return static_cast<float>(w);
+}
+
+}  // namespace
+
+float Animator::action_weight(const Layer& layer, const Action& action) const noexcept {
+  return layer.weight * action.weight;
+}
+
+void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
+  events_.clear();
+  events_dropped_ = 0;
+  advance_clocks(time, relative_to_current_time, loop);
+  pose_frame();
+}
+
+void Animator::advance_clocks(Ticks time, bool relative, bool loop) {
+  // Cross-fades (B4) progress with the update's (non-negative) real time.
+  bool dropped = false;
+  if (relative) {
+    const double seconds = std::max(0.0, seconds_from_ticks(time));
+    for (Layer& layer : layers_) {
+      if (layer.fade_duration <= 0.0) continue;
+      layer.fade_elapsed += seconds;
+      const double u = std::min(1.0, layer.fade_elapsed / layer.fade_duration);
+      const float w = fade_weight(u, layer.curve);
+      if (u < 1.0) {
+        for (Action* a : layer.actions) a->weight = a->fading_out ? a->fade_from * (1.f - w) : w;
+        continue;
+      }
+      // The fade is over: what faded out is dropped.
+      std::size_t kept = 0;
+      for (Action* a : layer.actions) {
+        if (a->fading_out) {
+          release(a);
+        } else {
+          a->weight = 1.f;
+          layer.actions[kept++] = a;
+        }
+      }
+      layer.actions.resize(kept);
+      layer.fade_duration = 0.0;
+      dropped = true;
+    }
+  }
+  for (Layer& layer : layers_) {
+    for (Action* a : layer.actions) {
+      const LoopMode rule = loop ? a->clock.mode() : LoopMode::Once;
+      if (!relative) {
+        a->clock.seek(time, rule);
+        a->step = ClockStep{};
+      } else if (a->sync_group < 0) {
+        a->step = a->clock.advance_ticks(scaled_ticks(time, a->clock.rate()), rule);
+      }
+    }
+  }
+  if (relative) advance_sync_groups(time, loop);
+  for (std::size_t l = 0; l < layers_.size(); ++l) {
+    for (const Action* a : layers_[l].actions) collect_events(l, *a);
+  }
+  if (root_.enabled) {
+    // R1: each normal clip's motion along its path, blended like the pose.
+    root_.delta = blend_root_motion([](const Action& a) { return a.root.along(a.step); });
+    root_.total.translation += root_.delta.translation;
+    root_.total.yaw += root_.delta.yaw;
+  }
+  if (dropped) refresh_action_sets();
+}
+
+void Animator::join_sync_group(Action& action) {
+  const double duration = static_cast<double>(action.clock.duration().count());
+  for (const SyncGroup& group : sync_groups_) {
+    if (group.id != action.sync_group) continue;
+    // Join at the group's normalized time (B6).
+    if (duration > 0.0) action.clock.seek(Ticks{std::llround(group.phase * duration)});
+    return;
+  }
+  const double start = static_cast<double>(action.clock.time().count());
+  sync_groups_.push_back(SyncGroup{action.sync_group, duration > 0.0 ? start / duration : 0.0});
+}
+
+void Animator::advance_sync_groups(Ticks time, bool loop) {
+  for (SyncGroup& group : sync_groups_) {
+    // B6: the heaviest member leads with its rate; the cycle length is the members' weighted
+    // mean; every member moves to the same normalized time.
+    const Action* leader = nullptr;
+    float leader_weight = -1.f;
+    double weights = 0.0, lengths = 0.0;
+    for (const Layer& layer : layers_) {
+      for (const Action* a : layer.actions) {
+        if (a->sync_group != group.id || a->clock.duration() <= Ticks{0}) continue;
+        const float w = action_weight(layer, *a);
+        if (w > leader_weight) leader = a, leader_weight = w;
+        weights += w;
+        lengths += w * static_cast<double>(a->clock.duration().count());
+      }
+    }
+    if (leader == nullptr) continue;
+    const double cycle = weights > 0.0 ? lengths / weights : static_cast<double>(leader->clock.duration().count());
+    const double before = group.phase;
+    const double after = before + static_cast<double>(scaled_ticks(time, leader->clock.rate()).count()) / cycle;
+    for (Layer& layer : layers_) {
+      for (Action* a : layer.actions) {
+        if (a->sync_group != group.id) continue;
+        const double d = static_cast<double>(a->clock.duration().count());
+        // Differences of rounded positions: members stay exactly at round(phase * duration).
+        const Ticks step{std::llround(after * d) - std::llround(before * d)};
+        a->step = a->clock.advance_ticks(step, loop ? a->clock.mode() : LoopMode::Once);
+      }
+    }
+    group.phase = after;
+  }
+}
+
+void Animator::collect_events(std::size_t layer, const Action& action) {
+  if (action.animation < 0) return;
+  const CompiledAnimation& compiled = animations_->animations[static_cast<std::size_t>(action.animation)];
+  if (compiled.marker_times.empty()) return;
+  const std::size_t count = markers_reached(compiled.marker_times, action.step, marker_scratch_);
+  const std::size_t stored = std::min(count, marker_scratch_.size());
+  const std::vector<AnimationMarker>& markers = model_.animations[static_cast<std::size_t>(action.animation)].markers;
+  const float weight = action_weight(layers_[layer], action);
+  for (std::size_t i = 0; i < stored; ++i) {
+    if (events_.size() == events_.capacity()) {
+      events_dropped_ += stored - i;
+      break;
+    }
+    const AnimationMarker& m = markers[marker_scratch_[i]];
+    events_.push_back(AnimationEvent{m.name, action.animation, layer, m.time, weight});
+  }
+  events_dropped_ += count - stored;
+}
+
+void Animator::refresh_action_sets() {
+  // Every node back to its loaded transform; then the union of what the playing clips drive.
+  for (std::size_t i = 0; i < locals_.size(); ++i) locals_[i] = model_.bones[i].transform;
+  std::fill(moving_.begin(), moving_.end(), std::uint8_t{0});
+  scene_animated_.clear();
+  for (const Layer& layer : layers_) {
+    for (const Action* a : layer.actions) {
+      const CompiledAnimation& c = animations_->animations[static_cast<std::size_t>(a->animation)];
+      if (!c.has_scene_tracks) continue;
+      for (std::size_t i = 0; i < locals_.size(); ++i) {
+        if (c.scene_clip.animated(i)) moving_[i] = 1;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < locals_.size(); ++i) {
+    if (moving_[i] != 0) scene_animated_.push_back(i);
+  }
+  const Action* base = current_action(0);
+  for (std::size_t s = 0; s < skins_.size(); ++s) {
+    SkinState& state = skins_[s];
+    const SkinningData& data = model_.skins[s].data;
+    std::copy(data.bind_pose.begin(), data.bind_pose.end(), state.pose.locals_.begin());
+    state.pose.clip_ = base != nullptr ? animations_->animations[static_cast<std::size_t>(base->animation)].skin_sources[s] : nullptr;
+    state.animated.clear();
+    state.still.clear();
+    bool any = false;
+    for (std::size_t p = 0; p < state.pose.locals_.size(); ++p) {
+      bool driven = false;
+      for (const Layer& layer : layers_) {
+        for (const Action* a : layer.actions) {
+          const auto& clip = animations_->animations[static_cast<std::size_t>(a->animation)].skin_clips[s];
+          driven |= clip.has_value() && clip->animated(p);
+          any |= clip.has_value();
+        }
+      }
+      (driven ? state.animated : state.still).push_back(p);
+    }
+    if (any) {
+      for (int bone : model_.skins[s].palette_to_scene) {
+        if (bone >= 0) moving_[static_cast<std::size_t>(bone)] = 1;
+      }
+    }
+  }
+  // A skin composed on its own follows its ancestors only while a playing clip moves one of
+  // them; otherwise its data's prefix is exact and used as is.
+  for (SkinState& state : skins_) {
+    state.follows_ancestors = false;
+    for (const RootJoint& root : state.roots) {
+      for (int b = root.ancestor; b > 0 && !state.follows_ancestors; b = model_.bones[static_cast<std::size_t>(b)].parent) {
+        state.follows_ancestors = moving_[static_cast<std::size_t>(b)] != 0;
+      }
+    }
+  }
+  // Sync groups without members end.
+  std::erase_if(sync_groups_, [&](const SyncGroup& g) {
+    for (const Layer& layer : layers_) {
+      for (const Action* a : layer.actions) {
+        if (a->sync_group == g.id) return false;
+      }
+    }
+    return true;
+  });
+}
+
+void Animator::sample_actions() {
+  for (const Layer& layer : layers_) {
+    for (Action* a : layer.actions) {
+      if (action_weight(layer, *a) <= 0.f) continue;
+      const CompiledAnimation& c = animations_->animations[static_cast<std::size_t>(a->animation)];
+      const Ticks t = a->clock.time();
+      for (std::size_t s = 0; s < skins_.size(); ++s) {
+        if (!c.skin_clips[s]) continue;
+        std::vector<TrsBlock>& pose = a->skin_poses[s];
+        SamplingJob{&*c.skin_clips[s], t, &a->skin_contexts[s], pose}.run();
+        if (layer.additive) make_additive_pose(pose, c.skin_references[s], c.skin_clips[s]->joint_count(), pose);
+      }
+      if (c.has_scene_tracks) {
+        SamplingJob{&c.scene_clip, t, &a->scene_context, a->scene_pose}.run();
+        if (layer.additive) make_additive_pose(a->scene_pose, c.scene_reference, locals_.size(), a->scene_pose);
+      }
+      std::fill(a->morph_driven.begin(), a->morph_driven.end(), std::uint8_t{0});
+      const std::vector<MorphWeightChannel>& channels = model_.animations[static_cast<std::size_t>(a->animation)].morph_channels;
+      for (std::size_t ch = 0; ch < channels.size(); ++ch) {
+        const auto m = static_cast<std::size_t>(channels[ch].mesh);
+        std::vector<float>& w = a->morph_weights[m];
+        if (channels[ch].track.empty() || channels[ch].track.weight_count != w.size()) continue;
+        evaluate_morph_weights(channels[ch].track, seconds_from_ticks(t), w);
+        if (layer.additive) {
+          for (std::size_t i = 0; i < w.size(); ++i) w[i] -= c.morph_references[ch][i];
+        }
+        a->morph_driven[m] = 1;
+      }
+    }
+  }
+}
+
+std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
+  SkinState& state = skins_[s];
+  blend_layers_.clear();
+  blend_additive_.clear();
+  for (const Layer& layer : layers_) {
+    for (Action* a : layer.actions) {
+      const float w = action_weight(layer, *a);
+      if (w <= 0.f) continue;
+      const bool has_clip = animations_->animations[static_cast<std::size_t>(a->animation)].skin_clips[s].has_value();
+      if (layer.additive) {
+        if (has_clip) blend_additive_.push_back(BlendingLayer{a->skin_poses[s], w, layer.skin_masks[s]});
+      } else {
+        // A clip without this skin holds it at rest.
+        blend_layers_.push_back(BlendingLayer{has_clip ? std::span<const TrsBlock>(a->skin_poses[s]) : state.rest, w,
+                                              layer.skin_masks[s]});
+      }
+    }
+  }
+  if (blend_layers_.empty() && blend_additive_.empty()) return {};
+  if (blend_additive_.empty() && blend_layers_.size() == 1 && blend_layers_[0].weight == 1.f &&
+      blend_layers_[0].joint_weights.empty()) {
+    // One clip at full weight: its sampled pose as it is (the seed's single-clip frame).
+    const TrsBlock* pose = blend_layers_[0].pose.data();
+    return {const_cast<TrsBlock*>(pose), blend_layers_[0].pose.size()};
+  }
+  BlendingJob job;
+  job.layers = blend_layers_;
+  job.additive_layers = blend_additive_;
+  job.rest_pose = state.rest;
+  job.joint_count = state.pose.locals_.size();
+  job.output = state.blended;
+  job.run();  // sizes are the Animator's own; weights and masks were checked when set
+  return state.blended;
+}
+
+std::span<TrsBlock> Animator::blend_scene() {
+  blend_layers_.clear();
+  blend_additive_.clear();
+  for (const Layer& layer : layers_) {
+    for (Action* a : layer.actions) {
+      const float w = action_weight(layer, *a);
+      if (w <= 0.f) continue;
+      const bool has_tracks = animations_->animations[static_cast<std::size_t>(a->animation)].has_scene_tracks;
+      if (layer.additive) {
+        if (has_tracks) blend_additive_.push_back(BlendingLayer{a->scene_pose, w, layer.node_mask});
+      } else {
+        blend_layers_.push_back(
+            BlendingLayer{has_tracks ? std::span<const TrsBlock>(a->scene_pose) : scene_rest_, w, layer.node_mask});
+      }
+    }
+  }
+  if (blend_layers_.empty() && blend_additive_.empty()) return {};
+  if (blend_additive_.empty() && blend_layers_.size() == 1 && blend_layers_[0].weight == 1.f &&
+      blend_layers_[0].joint_weights.empty()) {
+    const TrsBlock* pose = blend_layers_[0].pose.data();
+    return {const_cast<TrsBlock*>(pose), blend_layers_[0].pose.size()};
+  }
+  BlendingJob job;
+  job.layers = blend_layers_;
+  job.additive_layers = blend_additive_;
+  job.rest_pose = scene_rest_;
+  job.joint_count = locals_.size();
+  job.output = scene_blended_;
+  job.run();
+  return scene_blended_;
+}
+
+// The normal layers' clips' motions (motion_of(action)) blended like the pose: weights times
+// the root node's mask, normalised by their sum (or the fill threshold, whose rest pose does
+// not move). Additive layers carry no root motion.
+template <class F>
+RootMotion Animator::blend_root_motion(const F& motion_of) const {
+  RootMotion sum;
+  float total = 0.f;
+  for (const Layer& layer : layers_) {
+    if (layer.additive) continue;
+    const float mask = layer.node_mask.empty() ? 1.f : layer.node_mask[static_cast<std::size_t>(root_.node)];
+    for (const Action* a : layer.actions) {
+      const float w = action_weight(layer, *a) * mask;
+      if (w <= 0.f) continue;
+      const RootMotion m = motion_of(*a);
+      sum.translation += w * m.translation;
+      sum.yaw += w * m.yaw;
+      total += w;
+    }
+  }
+  const float norm = std::max(total, kThreshold);
+  return RootMotion{sum.translation / norm, sum.yaw / norm};
+}
+
+RootMotion Animator::root_motion_offset() const noexcept {
+  if (!root_.enabled) return {};
+  return blend_root_motion([](const Action& a) { return a.root.since_start(a.clock.time()); });
+}
+
+void Animator::remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) const {
+  // R1: the blended motion of the clips since their start, taken out of the joint.
+  const RootMotion offset = root_motion_offset();
+  Trs trs = pose_joint(pose, joint);
+  trs.translation -= glm::inverse(glm::mat3(root_.parent_world)) * offset.translation;
+  if (root_.yaw && offset.yaw != 0.f) {
+    const glm::quat parent = decompose_trs(root_.parent_world).rotation;
+    const glm::quat turn = glm::angleAxis(-offset.yaw, glm::vec3(0.f, 1.f, 0.f));
+    trs.rotation = glm::normalize(glm::inverse(parent) * turn * parent * trs.rotation);
+  }
+  set_pose_joint(pose, joint, trs);
+}
+
+void Animator::rotate_node(int node, const glm::quat& correction) {
+  const auto n = static_cast<std::size_t>(node);
+  ik_touched_.push_back(node);
+  Trs trs = decompose_trs(locals_[n]);
+  trs.rotation = glm::normalize(trs.rotation * correction);
+  locals_[n] = compose_trs(trs);
+  for (SkinState& state : skins_) {
+    const int p = state.scene_to_joint[n];
+    if (p >= 0) state.pose.locals_[static_cast<std::size_t>(p)] = locals_[n];
+  }
+}
+
+void Animator::run_ik() {
+  for (TwoBoneIkChain& chain : two_bone_) {
+    chain.reached = false;
+    if (chain.weight <= 0.f) continue;
+    glm::quat start_correction, mid_correction;
+    bool reached = false;
+    TwoBoneIkJob job;
+    job.start = &worlds_[static_cast<std::size_t>(chain.start)];
+    job.mid = &worlds_[static_cast<std::size_t>(chain.mid)];
+    job.end = &worlds_[static_cast<std::size_t>(chain.end)];
+    job.target = chain.target;
+    job.pole = chain.pole ? &*chain.pole : nullptr;
+    job.weight = chain.weight;
+    job.soften = chain.soften;
+    job.start_correction = &start_correction;
+    job.mid_correction = &mid_correction;
+    job.reached = &reached;
+    if (!job.run()) continue;  // a degenerate pose (non-finite matrices): left as it is
+    chain.reached = reached;
+    rotate_node(chain.start, start_correction);
+    rotate_node(chain.mid, mid_correction);
+    detail::compose(parents_, locals_, {}, worlds_, static_cast<std::size_t>(chain.start));
+  }
+  for (AimIkChain& chain : aim_) {
+    chain.reached = false;
+    if (chain.weight <= 0.f) continue;
+    glm::quat correction;
+    bool reached = false;
+    AimIkJob job;
+    job.joint = &worlds_[static_cast<std::size_t>(chain.node)];
+    job.target = chain.target;
+    job.forward = chain.forward;
+    job.offset = chain.offset;
+    job.up = chain.up;
+    job.pole = chain.pole;
+    job.weight = chain.weight;
+    job.correction = &correction;
+    job.reached = &reached;
+    if (!job.run()) continue;
+    chain.reached = reached;
+    rotate_node(chain.node, correction);
+    detail::compose(parents_, locals_, {}, worlds_, static_cast<std::size_t>(chain.node));
+  }
+}
+
+void Animator::pose_frame() {
+  // Nodes IK rotated last frame start from their pose again (animated ones are rewritten below).
+  for (int node : ik_touched_) {
+    const auto n = static_cast<std::size_t>(node);
+    locals_[n] = model_.bones[n].transform;
+    for (std::size_t s = 0; s < skins_.size(); ++s) {
+      const int p = skins_[s].scene_to_joint[n];
+      if (p >= 0) skins_[s].pose.locals_[static_cast<std::size_t>(p)] = model_.skins[s].data.bind_pose[static_cast<std::size_t>(p)];
+    }
+  }
+  ik_touched_.clear();
+  sample_actions();
+  // Step 5: rigid scene nodes, blended like joints.
+  if (!scene_animated_.empty()) {
+    const std::span<TrsBlock> pose = blend_scene();
+    if (!pose.empty()) {
+      if (root_.enabled && root_.skin < 0) remove_root_motion(pose, static_cast<std::size_t>(root_.node));
+      for (std::size_t i : scene_animated_) locals_[i] = compose_trs(pose_joint(pose, i));
+    }
+  }
+  // Step 1: each skin's layers, blended; its joints' scene nodes take the result, so absolute
+  // transforms are what an attachment (a weapon on a hand) needs.
+  const Ticks base_time = current_time(0);
+  for (std::size_t s = 0; s < skins_.size(); ++s) {
+    SkinState& state = skins_[s];
+    state.pose.time_ = base_time;
+    const std::span<TrsBlock> pose = blend_skin(s);
+    if (pose.empty()) continue;
+    if (root_.enabled && root_.skin == static_cast<int>(s)) remove_root_motion(pose, root_.joint);
+    const SkinningData& data = model_.skins[s].data;
+    pose_to_matrices(pose, state.pose.locals_);  // eight joints at a time
+    for (std::size_t p : state.still) state.pose.locals_[p] = data.bind_pose[p];  // exact, not a T/R/S round trip
+    const std::vector<int>& to_scene = model_.skins[s].palette_to_scene;
+    for (std::size_t p : state.animated) {
+      if (p < to_scene.size() && to_scene[p] >= 0) locals_[static_cast<std::size_t>(to_scene[p])] = state.pose.locals_[p];
+    }
+  }
+  // Step 2: the scene, once; IK below the chains.
+  detail::compose(parents_, locals_, {}, worlds_);
+  run_ik();
+  form_palettes();
+  // Step 6.
+  evaluate_morphs(false);
+}
+
+void Animator::form_palettes() {
+  for (std::size_t s = 0; s < skins_.size(); ++s) {
+    SkinState& state = skins_[s];
+    const Skin& skin = model_.skins[s];
+    SkinPaletteJob palette;
+    palette.inverse_binds = skin.data.inverse_bind_pose;
+    palette.palette = state.pose.palette_;
+    if (state.with_scene) {
+      palette.skin_models = state.pose.worlds_;  // the palette-space worlds, in the same pass
+      palette.models = worlds_;
+      palette.joints = skin.palette_to_scene;
+      palette.root = &state.scene_to_palette;
+    } else {
+      // Composed on its own; a root under a moving scene node gets the prefix
+      // P(t) = P * inverse(W_ancestor at bind) * W_ancestor(t).
+      std::span<const glm::mat4> prefixes;
+      if (state.follows_ancestors) {
+        for (const RootJoint& root : state.roots) {
+          state.prefixes[root.palette] = skin.data.skeleton_root_prefix[root.palette] * root.inverse_bind_ancestor *
+                                         worlds_[static_cast<std::size_t>(root.ancestor)];
+        }
+        prefixes = state.prefixes;
+      } else if (has_root_prefix(skin.data)) {
+        prefixes = skin.data.skeleton_root_prefix;
+      }
+      detail::compose(skin.data.skeleton_hierarchy, state.pose.locals_, prefixes, state.pose.worlds_);
+      palette.models = state.pose.worlds_;
+    }
+    palette.run();
+  }
+}
+
+void Animator::evaluate_morphs(bool force) {
+  for (std::size_t m = 0; m < meshes_.size(); ++m) {
+    MeshState& state = meshes_[m];
+    if (state.weights.empty()) continue;
+    const ModelMesh& mesh = model_.meshes[m];
+    const std::vector<float>& initial = mesh.morph_weights;
+    // Like joints (B2, B3): normal clips by weighted mean with the initial weights as the
+    // rest; additive clips add their deltas. One clip at full weight: its weights exactly.
+    std::size_t normal = 0;
+    bool additive = false;
+    const std::vector<float>* single = nullptr;
+    for (const Layer& layer : layers_) {
+      for (const Action* a : layer.actions) {
+        const float w = action_weight(layer, *a);
+        if (w <= 0.f) continue;
+        if (layer.additive) {
+          additive |= a->morph_driven[m] != 0;
+          continue;
+        }
+        ++normal;
+        single = w == 1.f ? (a->morph_driven[m] != 0 ? &a->morph_weights[m] : &initial) : nullptr;
+      }
+    }
+    std::vector<float>& out = state.scratch;
+    if (normal == 0 && !additive) {
+      std::copy(initial.begin(), initial.end(), out.begin());
+    } else if (normal == 1 && single != nullptr && !additive) {
+      std::copy(single->begin(), single->end(), out.begin());
+    } else {
+      std::fill(out.begin(), out.end(), 0.f);
+      float total = 0.f;
+      for (const Layer& layer : layers_) {
+        if (layer.additive) continue;
+        for (const Action* a : layer.actions) {
+          const float w = action_weight(layer, *a);
+          if (w <= 0.f) continue;
+          const std::vector<float>& v = a->morph_driven[m] != 0 ? a->morph_weights[m] : initial;
+          for (std::size_t i = 0; i < out.size(); ++i) out[i] += w * v[i];
+          total += w;
+        }
+      }
+      if (total < kThreshold) {
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] += (kThreshold - total) * initial[i];
+        total = kThreshold;
+      }
+      for (float& x : out) x /= total;
+      for (const Layer& layer : layers_) {
+        if (!layer.additive) continue;
+        for (const Action* a : layer.actions) {
+          const float w = action_weight(layer, *a);
+          if (w <= 0.f || a->morph_driven[m] == 0) continue;
+          for (std::size_t i = 0; i < out.size(); ++i) out[i] += w * a->morph_weights[m][i];
+        }
+      }
+    }
+    if (!force && out == state.weights) continue;  // only when changed
+    state.weights.swap(out);
+    for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
+      const ModelMeshPart& part = mesh.parts[p];
+      if (!part.morph) continue;
+      blend_morph_targets(*part.morph, state.weights, state.parts[p].bytes);
+      ++state.parts[p].revision;
+    }
+  }
+}
+
+}  // namespace marrow
