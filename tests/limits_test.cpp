@@ -13,6 +13,8 @@
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/io/native_format.hpp"
+#include "marrow/model/animator.hpp"
+#include "marrow/model/demo_character.hpp"
 
 namespace {
 
@@ -156,6 +158,39 @@ TEST(Limits, NativeFileDeclaringHugeCountsIsRefusedWithoutALargeAllocation) {
     g_counting = false;
     EXPECT_LT(g_largest.load(), kSmall) << "word at byte " << at;
   }
+}
+
+// B2-B7, R1, K1, K2: once set up, a layered frame allocates nothing: three layers (one masked,
+// one additive), a cross-fade that completes and drops a clip, markers reported as events,
+// root motion, IK chains and morph weights.
+TEST(Limits, B2_B7_R1_K1_K2_ALayeredFrameAllocatesNothing) {
+  Model model = make_demo_character();
+  add_marker(model, "Wave", "splash", 0.5);
+  add_marker(model, "Curl", "curl", 1.0);
+  Animator a(model);
+  a.enable_root_motion({.joint = "Seg0", .yaw = true});
+  a.play("Wave");
+  a.set_layer(1, {.weight = 0.5f, .mask = "Seg4", .additive = false});
+  a.play("Curl", {.rate = -1.5f, .loop = LoopMode::PingPong, .layer = 1});
+  a.set_layer(2, {.weight = 0.7f, .mask = "", .additive = true});
+  a.play("Curl", {.layer = 2});
+  const std::size_t chain = a.add_two_bone_ik("Seg5", "Seg6", "Seg7");
+  a.set_two_bone_ik(chain, {0.5f, 3.f, 0.2f});
+  const std::size_t aim = a.add_aim_ik("Seg8");
+  a.set_aim_ik(aim, {2.f, 4.f, 1.f});
+  a.play("Curl", {.fade = 0.5, .sync_group = 1});  // the base cross-fades while the frames run
+  for (int i = 0; i < 3; ++i) a.update(ticks_from_seconds(1 / 60.0));
+  g_total = 0;
+  g_counting = true;
+  std::size_t events = 0;
+  for (int i = 0; i < 200; ++i) {
+    a.update(ticks_from_seconds(1 / 60.0));
+    events += a.events().size();
+  }
+  g_counting = false;
+  EXPECT_EQ(g_total.load(), 0u);
+  EXPECT_GT(events, 0u);
+  EXPECT_EQ(a.current_animation(0), model.find_animation("Curl"));
 }
 
 }  // namespace

@@ -1,0 +1,164 @@
+// A game's frame with layers (issue 10) on perf/big_skinned.glb (200 joints), next to the
+// single clip:
+//
+//   layered_frame/big_skinned   the job pipeline: three SamplingJobs (two normal layers at
+//                               0.3 / 0.7 and one additive layer, made a delta with
+//                               make_additive_pose), BlendingJob, LocalToModelJob, a two-bone
+//                               IK chain (TwoBoneIkJob, rotate_joint, LocalToModelJob from the
+//                               chain), SkinPaletteJob; one instance, +1/60 s a frame
+//   single_frame/big_skinned    the same pipeline with one clip and no blend or IK (what
+//                               sample_compose_skin measures)
+//   animator_layered/big_skinned  the Animator (the instance API) with the same layers and a
+//                               two-bone IK chain; animator_single/big_skinned: one clip
+//
+// Counter: ns_per_joint (the skeleton's joints).
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "marrow/io/model_file.hpp"
+#include "marrow/model/animator.hpp"
+#include "marrow/runtime/additive_pose.hpp"
+#include "marrow/runtime/blending_job.hpp"
+#include "marrow/runtime/local_to_model_job.hpp"
+#include "marrow/runtime/sampling_job.hpp"
+#include "marrow/runtime/skin_palette_job.hpp"
+#include "marrow/runtime/two_bone_ik_job.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace marrow;
+
+constexpr Ticks kFrame{kTicksPerSecond / 60};
+
+struct Rig {
+  Model model;
+  const SkinningData* skin = nullptr;
+  RuntimeClip clip;
+  std::vector<TrsBlock> reference, rest;
+  int start = -1, mid = -1, end = -1;  // a chain parent -> child -> grandchild, deep in the tree
+};
+
+const Rig* rig() {
+  static std::unique_ptr<Rig> r;
+  static bool tried = false;
+  if (tried) return r.get();
+  tried = true;
+  const fs::path file = fs::path(MARROW_SHARED_ASSETS) / "perf/big_skinned.glb";
+  if (!fs::exists(file)) return nullptr;
+  r = std::make_unique<Rig>();
+  ModelFileOptions options;
+  options.import.max_palette = 256;
+  r->model = load_model_file(file, options);
+  r->skin = &r->model.skins.at(0).data;
+  r->clip = compile_clip(r->skin->animation_clips.begin()->second, *r->skin);
+  const std::size_t n = r->clip.joint_count();
+  r->reference.resize(pose_block_count(n));
+  r->rest.resize(pose_block_count(n));
+  SamplingContext context(n);
+  SamplingJob{&r->clip, Ticks{0}, &context, r->reference}.run();
+  for (std::size_t j = 0; j < n; ++j) set_pose_joint(r->rest, j, decompose_trs(r->skin->bind_pose[j]));
+  const std::vector<int>& parents = r->skin->skeleton_hierarchy;
+  for (std::size_t j = n; j-- > 0;) {  // the last joint with a grandparent: a leaf's chain
+    const int p = parents[j];
+    if (p >= 0 && parents[static_cast<std::size_t>(p)] >= 0) {
+      r->end = static_cast<int>(j), r->mid = p, r->start = parents[static_cast<std::size_t>(p)];
+      break;
+    }
+  }
+  return r.get();
+}
+
+void set_counters(benchmark::State& state, double joints) {
+  state.counters["ns_per_joint"] =
+      benchmark::Counter(joints * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void job_frame(benchmark::State& state, bool layered) {
+  const Rig* r = rig();
+  if (r == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
+  const std::size_t n = r->clip.joint_count();
+  const SkinningData& skin = *r->skin;
+  SamplingContext contexts[3] = {SamplingContext(n), SamplingContext(n), SamplingContext(n)};
+  std::vector<TrsBlock> poses[3], blended(pose_block_count(n));
+  for (auto& p : poses) p.resize(pose_block_count(n));
+  std::vector<glm::mat4> models(n), palette(n);
+  const Ticks d = r->clip.duration();
+  Ticks times[3] = {Ticks{0}, Ticks{d.count() / 3}, Ticks{2 * d.count() / 3}};
+  const glm::vec3 target(0.f, 50.f, 20.f);
+  for (auto _ : state) {
+    for (Ticks& t : times) t = playback_time(t + kFrame, d, true);
+    const int sources = layered ? 3 : 1;
+    for (int i = 0; i < sources; ++i) SamplingJob{&r->clip, times[i], &contexts[i], poses[i]}.run();
+    std::span<const TrsBlock> local = poses[0];
+    if (layered) {
+      make_additive_pose(poses[2], r->reference, n, poses[2]);
+      const BlendingLayer normal[] = {{poses[0], 0.3f, {}}, {poses[1], 0.7f, {}}};
+      const BlendingLayer additive[] = {{poses[2], 0.5f, {}}};
+      BlendingJob{normal, additive, r->rest, n, 0.1f, blended}.run();
+      local = blended;
+    }
+    LocalToModelJob compose;
+    compose.parents = skin.skeleton_hierarchy;
+    compose.local_pose = local;
+    compose.root_prefix = has_root_prefix(skin) ? std::span<const glm::mat4>(skin.skeleton_root_prefix) : std::span<const glm::mat4>();
+    compose.models = models;
+    compose.run();
+    if (layered) {
+      glm::quat start_correction, mid_correction;
+      TwoBoneIkJob ik;
+      ik.start = &models[static_cast<std::size_t>(r->start)];
+      ik.mid = &models[static_cast<std::size_t>(r->mid)];
+      ik.end = &models[static_cast<std::size_t>(r->end)];
+      ik.target = target;
+      ik.start_correction = &start_correction;
+      ik.mid_correction = &mid_correction;
+      ik.run();
+      rotate_joint(blended, static_cast<std::size_t>(r->start), start_correction);
+      rotate_joint(blended, static_cast<std::size_t>(r->mid), mid_correction);
+      compose.from = static_cast<std::size_t>(r->start);
+      compose.run();
+    }
+    SkinPaletteJob{models, skin.inverse_bind_pose, {}, nullptr, palette, {}}.run();
+    benchmark::DoNotOptimize(palette.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, static_cast<double>(n));
+}
+
+void animator_frame(benchmark::State& state, bool layered) {
+  const Rig* r = rig();
+  if (r == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
+  Animator a(r->model);
+  a.play(0);
+  if (layered) {
+    a.set_layer_weight(0, 0.3f);
+    a.set_layer(1, {.weight = 0.7f, .mask = "", .additive = false});
+    a.play(0, {.start = 3.0, .layer = 1});
+    a.set_layer(2, {.weight = 0.5f, .mask = "", .additive = true});
+    a.play(0, {.start = 6.0, .layer = 2});
+    const auto node = [&](int joint) { return r->model.bones[static_cast<std::size_t>(r->model.skins[0].palette_to_scene[static_cast<std::size_t>(joint)])].name; };
+    const std::size_t chain = a.add_two_bone_ik(node(r->start), node(r->mid), node(r->end));
+    a.set_two_bone_ik(chain, {0.f, 50.f, 20.f});
+  }
+  for (auto _ : state) {
+    a.update(kFrame);
+    benchmark::DoNotOptimize(a.player(0).skin_transforms().data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, static_cast<double>(r->clip.joint_count()));
+}
+
+[[maybe_unused]] const bool registered = [] {
+  benchmark::RegisterBenchmark("layered_frame/big_skinned", [](benchmark::State& s) { job_frame(s, true); });
+  benchmark::RegisterBenchmark("single_frame/big_skinned", [](benchmark::State& s) { job_frame(s, false); });
+  benchmark::RegisterBenchmark("animator_layered/big_skinned", [](benchmark::State& s) { animator_frame(s, true); });
+  benchmark::RegisterBenchmark("animator_single/big_skinned", [](benchmark::State& s) { animator_frame(s, false); });
+  return true;
+}();
+
+}  // namespace
