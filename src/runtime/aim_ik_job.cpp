@@ -10,13 +10,12 @@
 #include "marrow/core/slerp.hpp"
 #include "marrow/core/trs.hpp"
 
+#include "ik_geometry.hpp"
+
 namespace marrow {
 namespace {
 
-// Solved in double, as the two-bone job (two_bone_ik_job.cpp): a shortest arc near a half
-// turn loses about 1e-7 / angle in float.
-using Vec = glm::dvec3;
-using Quat = glm::dquat;
+using namespace detail::ik;  // solved in double, as the two-bone job (ik_geometry.hpp)
 
 // forward and up are unit within this; up is refused within about this angle of forward.
 constexpr float kUnitTolerance = 1e-3f;
@@ -24,56 +23,6 @@ constexpr float kUnitTolerance = 1e-3f;
 constexpr double kOnAxis = 1e-6;
 // The aim line passes within this fraction of the target's distance: `reached`.
 constexpr double kReachTolerance = 1e-5;
-
-// The rotation part of a model matrix as an orthonormal frame: x normalised, y made
-// perpendicular to it, z = x cross y, negated when the matrix mirrors (det = -1). A mirror is
-// taken to come from above the joint (a mirrored ancestor): with the joint's own scale
-// positive, a model-space rotation r is the local correction frame^-1 * r * frame, whose axis
-// is det * frame^T * r's axis. decompose_trs's rotation is the fallback when a column vanishes.
-struct Frame {
-  glm::dmat3 axes{1.0};
-  double det = 1.0;
-};
-
-Frame frame_of(const glm::mat4& m) {
-  Vec x(m[0]), y(m[1]);
-  const Vec z(m[2]);
-  const double xx = glm::dot(x, x);
-  if (xx > 1e-30) y -= (glm::dot(y, x) / xx) * x;
-  const double yy = glm::dot(y, y);
-  if (!(xx > 1e-30 && yy > 1e-30 && glm::dot(z, z) > 1e-30)) {
-    return Frame{glm::dmat3(glm::mat3_cast(decompose_trs(m).rotation)), 1.0};
-  }
-  x /= std::sqrt(xx);
-  y /= std::sqrt(yy);
-  const double det = glm::dot(glm::cross(x, y), z) < 0.0 ? -1.0 : 1.0;
-  return Frame{glm::dmat3(x, y, det * glm::cross(x, y)), det};
-}
-
-Vec perpendicular_part(const Vec& v, const Vec& unit) { return v - glm::dot(v, unit) * unit; }
-
-// A unit vector perpendicular to the unit vector v (crossed with its smallest axis).
-Vec any_perpendicular(const Vec& v) {
-  const Vec a = glm::abs(v);
-  const Vec axis = a.x <= a.y && a.x <= a.z ? Vec(1, 0, 0) : (a.y <= a.z ? Vec(0, 1, 0) : Vec(0, 0, 1));
-  return glm::normalize(glm::cross(v, axis));
-}
-
-// The shortest rotation taking the direction of `from` to that of `to` (both non-zero):
-// (|f||t| + f.t, f x t) normalised. Opposite directions turn half a turn about `fallback`
-// (made perpendicular to `from`).
-Quat shortest_arc(const Vec& from, const Vec& to, const Vec& fallback) {
-  const double norms = std::sqrt(glm::dot(from, from) * glm::dot(to, to));
-  const double c = glm::dot(from, to);
-  if (c > (-1.0 + 1e-14) * norms) {
-    const Vec v = glm::cross(from, to);
-    return glm::normalize(Quat(norms + c, v.x, v.y, v.z));
-  }
-  const Vec f = glm::normalize(from);
-  Vec axis = perpendicular_part(fallback, f);
-  axis = glm::dot(axis, axis) > 1e-20 ? glm::normalize(axis) : any_perpendicular(f);
-  return Quat(0.0, axis.x, axis.y, axis.z);
-}
 
 bool unit(const glm::vec3& v) { return std::fabs(glm::length(v) - 1.f) < kUnitTolerance; }
 
@@ -131,19 +80,14 @@ bool AimIkJob::run() const noexcept {
     }
   }
 
-  // Local correction: r's axis in the joint's frame (frame_of); blended from identity by
-  // weight (exact at 0 and 1).
-  const Vec local_axis = frame.det * (glm::transpose(frame.axes) * Vec(r.x, r.y, r.z));
-  const glm::quat full(Quat(r.w, local_axis.x, local_axis.y, local_axis.z));
-  const glm::quat identity(1.f, 0.f, 0.f, 0.f);
-  const glm::quat out = weight >= 1.f ? full : (weight <= 0.f ? identity : slerp_shortest(identity, full, weight));
+  // Local correction: r's axis in the joint's frame, blended from identity by weight.
+  const glm::quat out = weighted(to_local(r, frame), weight);
 
   if (reached != nullptr) {
     // The ray from the offset point, with the correction as written, against the target.
     bool hit = false;
     if (exact) {
-      const Vec axis_w = frame.det * (frame.axes * Vec(out.x, out.y, out.z));
-      const Quat r_w(out.w, axis_w.x, axis_w.y, axis_w.z);
+      const Quat r_w = to_model(out, frame);
       const Vec to = to_target - r_w * o, dir = glm::normalize(r_w * f);
       const double t = glm::dot(to, dir);
       const double miss = t >= 0.0 ? glm::length(to - t * dir) : glm::length(to);

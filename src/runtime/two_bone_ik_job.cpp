@@ -11,13 +11,12 @@
 #include "marrow/core/slerp.hpp"
 #include "marrow/core/trs.hpp"
 
+#include "ik_geometry.hpp"
+
 namespace marrow {
 namespace {
 
-// The solve runs in double: the shortest arc between nearly opposite directions loses about
-// 1e-7 / angle in float, which near a half turn would miss the 1e-5 reach tolerance.
-using Vec = glm::dvec3;
-using Quat = glm::dquat;
+using namespace detail::ik;  // the solve runs in double (ik_geometry.hpp)
 
 // A direction shorter than this fraction of the length it is measured against is treated as
 // undefined (float positions carry noise of about 1e-7 of the chain).
@@ -25,78 +24,6 @@ constexpr double kOnLine = 1e-5;
 // The end lands within this fraction of the chain length of the target: `reached`.
 constexpr double kReachTolerance = 1e-5;
 
-Vec origin(const glm::mat4& m) { return Vec(m[3]); }
-
-// The rotation part of a model matrix as an orthonormal frame: x normalised, y made
-// perpendicular to it, z = x cross y, negated when the matrix mirrors (det = -1). A mirror is
-// taken to come from above the joint (a mirrored ancestor): with the joint's own scale
-// positive, a model-space rotation r is the local correction frame^-1 * r * frame, whose axis
-// is det * frame^T * r's axis. decompose_trs's rotation is the fallback when a column vanishes.
-struct Frame {
-  glm::dmat3 axes{1.0};
-  double det = 1.0;
-};
-
-Frame frame_of(const glm::mat4& m) {
-  Vec x(m[0]), y(m[1]);
-  const Vec z(m[2]);
-  const double xx = glm::dot(x, x);
-  if (xx > 1e-30) y -= (glm::dot(y, x) / xx) * x;
-  const double yy = glm::dot(y, y);
-  if (!(xx > 1e-30 && yy > 1e-30 && glm::dot(z, z) > 1e-30)) {
-    return Frame{glm::dmat3(glm::mat3_cast(decompose_trs(m).rotation)), 1.0};
-  }
-  x /= std::sqrt(xx);
-  y /= std::sqrt(yy);
-  const double det = glm::dot(glm::cross(x, y), z) < 0.0 ? -1.0 : 1.0;
-  return Frame{glm::dmat3(x, y, det * glm::cross(x, y)), det};
-}
-
-Vec perpendicular_part(const Vec& v, const Vec& unit) { return v - glm::dot(v, unit) * unit; }
-
-// A unit vector perpendicular to the unit vector v (crossed with its smallest axis).
-Vec any_perpendicular(const Vec& v) {
-  const Vec a = glm::abs(v);
-  const Vec axis = a.x <= a.y && a.x <= a.z ? Vec(1, 0, 0) : (a.y <= a.z ? Vec(0, 1, 0) : Vec(0, 0, 1));
-  return glm::normalize(glm::cross(v, axis));
-}
-
-// The shortest rotation taking the direction of `from` to that of `to` (both non-zero):
-// (|f||t| + f.t, f x t) normalised. Opposite directions turn half a turn about `fallback`
-// (made perpendicular to `from`).
-Quat shortest_arc(const Vec& from, const Vec& to, const Vec& fallback) {
-  const double norms = std::sqrt(glm::dot(from, from) * glm::dot(to, to));
-  const double c = glm::dot(from, to);
-  if (c > (-1.0 + 1e-14) * norms) {
-    const Vec v = glm::cross(from, to);
-    return glm::normalize(Quat(norms + c, v.x, v.y, v.z));
-  }
-  const Vec f = glm::normalize(from);
-  Vec axis = perpendicular_part(fallback, f);
-  axis = glm::dot(axis, axis) > 1e-20 ? glm::normalize(axis) : any_perpendicular(f);
-  return Quat(0.0, axis.x, axis.y, axis.z);
-}
-
-// The local correction for a model-space rotation r about a joint (frame_of): r's axis in the
-// joint's frame (unit as r: the frame is orthonormal).
-Quat to_local(const Quat& r, const Frame& frame) {
-  const Vec axis = frame.det * (glm::transpose(frame.axes) * Vec(r.x, r.y, r.z));
-  return Quat(r.w, axis.x, axis.y, axis.z);
-}
-
-// The model-space rotation of a local correction c (the inverse of to_local).
-Quat to_model(const glm::quat& c, const Frame& frame) {
-  const Vec axis = frame.det * (frame.axes * Vec(c.x, c.y, c.z));
-  return Quat(c.w, axis.x, axis.y, axis.z);
-}
-
-// The correction blended from identity by weight (exact at 0 and 1).
-glm::quat weighted(const Quat& correction, float weight) {
-  const glm::quat full(correction);
-  if (weight >= 1.f) return full;
-  if (weight <= 0.f) return glm::quat(1.f, 0.f, 0.f, 0.f);
-  return slerp_shortest(glm::quat(1.f, 0.f, 0.f, 0.f), full, weight);
-}
 
 // The reach along S -> T: |T - S| softened beyond soften * (a + b) (header), then clamped to
 // what the bones can span.

@@ -31,6 +31,7 @@ Trs pose_joint(std::span<const TrsBlock> pose, std::size_t joint) noexcept;
 void set_pose_joint(std::span<TrsBlock> pose, std::size_t joint, const Trs& trs) noexcept;
 
 // rotation' = normalize(rotation * correction) for one joint: applies a local correction (IK).
+// An exactly identity correction (IK at weight 0) leaves the joint's bits as they are.
 void rotate_joint(std::span<TrsBlock> pose, std::size_t joint, const glm::quat& correction) noexcept;
 
 // out[j] = T * R * S of joint j for every j < out.size() (eight joints per instruction). The
