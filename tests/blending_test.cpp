@@ -689,6 +689,23 @@ TEST(BlendingJob, B2_ManyLayersBlendAsTheirSum) {
   for (std::size_t j = 0; j < 29; ++j) EXPECT_TRUE(near_trs(pose_joint(a, j), pose_joint(b, j), 2e-6f)) << "joint " << j;
 }
 
+TEST(BlendingJob, B2_AMaskOfOnesGivesTheSameBitsAsNoMask) {
+  // Unmasked layers take the job's shared weights, masked ones the per-lane loop: one rule.
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 20; ++trial) {
+    RandomBlend b = random_blend(rng, 1 + 3 * static_cast<std::size_t>(trial), 1 + static_cast<std::size_t>(trial) % 5, 1);
+    const std::vector<float> ones(b.joints, 1.f);
+    std::vector<BlendingLayer> unmasked = b.job_layers, masked = b.job_layers;
+    for (BlendingLayer& l : unmasked) l.joint_weights = {};
+    for (BlendingLayer& l : masked) l.joint_weights = ones;
+    const std::vector<TrsBlock> x = blend(b.joints, unmasked, b.rest_pose, b.job_additive, b.threshold);
+    const std::vector<TrsBlock> y = blend(b.joints, masked, b.rest_pose, b.job_additive, b.threshold);
+    for (std::size_t j = 0; j < b.joints; ++j) {
+      ASSERT_TRUE(same_bits(pose_joint(x, j), pose_joint(y, j))) << "trial " << trial << " joint " << j;
+    }
+  }
+}
+
 TEST(BlendingJob, B2_EverySimdLevelGivesTheSameBlend) {
   std::mt19937 rng(10);
   const SimdLevel saved = simd_level();
