@@ -168,7 +168,6 @@ MARROW_LANES_INLINE Pose8 finish_block(Acc& acc, const BlendArgs& args, std::siz
 MARROW_LANES_INLINE Pose8 blend_uniform_block(const BlendArgs& args, std::size_t b) {
   const bool any_layer = args.layer_count > 0;
   const TrsBlock& first = any_layer ? args.layers[0].pose[b] : args.rest[b];
-  Pose8 o;
   if (args.lone) return load_pose(first);  // w = 1: the sums would be exactly its values
   const F8 w0 = F8::splat(any_layer ? args.layers[0].weight : args.rest_weight);
   Acc acc;
@@ -176,6 +175,7 @@ MARROW_LANES_INLINE Pose8 blend_uniform_block(const BlendArgs& args, std::size_t
   for (int c = 0; c < 4; ++c) acc.ref[c] = F8::load(first.q[c]), acc.r[c] = w0 * acc.ref[c];
   for (std::size_t i = 1; i < args.layer_count; ++i) accumulate(acc, F8::splat(args.layers[i].weight), args.layers[i].pose[b]);
   if (any_layer && args.rest_weight > 0.f) accumulate(acc, F8::splat(args.rest_weight), args.rest[b]);
+  Pose8 o;
   normalise_rotation(acc, zeros(), o);
   return o;
 }
@@ -195,7 +195,8 @@ MARROW_LANES_INLINE void apply_additive(Pose8& o, const BlendLayerView& layer, s
   F8 n[4];
   for (int c = 0; c < 3; ++c) n[c] = a * (F8::load(d.q[c]) ^ flip);
   n[3] = fma(a, F8::load(d.q[3]) ^ flip, keep);
-  // |n| >= 1/2 for a unit dR at any a >= 0; only a zero-length delta gets near 0: no change.
+  // |n|^2 >= 1/2 for a unit dR at any a in [0, 1] (and >= 1/2 beyond): only a delta of length
+  // zero comes near 0.
   const F8 n2 = fma(n[0], n[0], n[1] * n[1]) + fma(n[2], n[2], n[3] * n[3]);
   // 1 where n is exactly the identity (a = 0), so that such lanes keep R bit for bit; 0 where
   // n has no direction, which then becomes the identity.
