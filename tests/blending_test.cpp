@@ -13,6 +13,11 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#if defined(__unix__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 #include "marrow/core/trs.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/runtime/additive_pose.hpp"
@@ -163,6 +168,21 @@ TEST(BlendingJob, B2_ALayerWithTheNegatedQuaternionBlendsTheSame) {
   // q and -q are one rotation: a 50/50 blend of them is that rotation, not a cancellation.
   const Trs twins = pose_joint(blend(1, {{pose_of(qb), 0.5f}, {pose_of(-qb), 0.5f}}, rest), 0);
   EXPECT_TRUE(near_quat(twins.rotation, qb, 1e-6f));
+  // Per joint: where a mask leaves the first layer out, the second layer is the first
+  // contributor, and its sign decides the result's.
+  const glm::quat qc = about(-70, glm::vec3(1, 0, 0));
+  const auto two = [](const glm::quat& q) { return to_pose({Trs{{}, q, {1, 1, 1}}, Trs{{}, q, {1, 1, 1}}}); };
+  const std::vector<TrsBlock> rest2 = to_pose({Trs{}, Trs{}});
+  const std::vector<float> first_only = {1.f, 0.f};
+  const auto joint = [&](std::size_t j, const glm::quat& a, const glm::quat& b) {
+    return pose_joint(blend(2, {{two(a), 1.f, first_only}, {two(b), 1.f}, {two(qc), 1.f}}, rest2), j).rotation;
+  };
+  const glm::quat base0 = joint(0, qa, qb), base1 = joint(1, qa, qb);
+  EXPECT_TRUE(near_quat(joint(0, -qa, qb), -base0, 0.f));
+  EXPECT_TRUE(near_quat(joint(0, qa, -qb), base0, 0.f));
+  EXPECT_TRUE(near_quat(joint(1, -qa, qb), base1, 0.f));
+  EXPECT_TRUE(near_quat(joint(1, qa, -qb), -base1, 0.f));
+  EXPECT_TRUE(near_quat(base1, glm::normalize(qb + (glm::dot(qb, qc) < 0 ? -qc : qc)), 1e-6f));
 }
 
 TEST(BlendingJob, B2_TheRestPoseJoinsBelowTheThreshold) {
@@ -280,6 +300,28 @@ TEST(BlendingJob, B2_PaddingLanesComeOutAFiniteIdentity) {
   const std::vector<TrsBlock> out = blend(5, {{pose, 0.3f}, {pose, 0.02f}}, rest, {{pose, 0.5f}});
   for (std::size_t j = 5; j < 8; ++j) EXPECT_TRUE(same_bits(pose_joint(out, j), Trs{})) << "lane " << j;
 }
+
+#if defined(__unix__)
+TEST(BlendingJob, B2_MasksAreReadOnlyUpToJointCount) {
+  // Masks that end where readable memory ends (a no-access page follows): reading a whole
+  // block of lanes for the last, partial block would fault.
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* memory = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(memory, MAP_FAILED);
+  ASSERT_EQ(mprotect(static_cast<char*>(memory) + page, page, PROT_NONE), 0);
+  const std::size_t n = 11;
+  float* mask = reinterpret_cast<float*>(static_cast<char*>(memory) + page) - n;
+  for (std::size_t j = 0; j < n; ++j) mask[j] = 0.5f;
+  std::mt19937 rng(12);
+  std::vector<Trs> v(n);
+  for (Trs& t : v) t = random_trs(rng);
+  const std::vector<TrsBlock> pose = to_pose(v);
+  const std::span<const float> m(mask, n);
+  const std::vector<TrsBlock> out = blend(n, {{pose, 1.f, m}, {pose, 1.f}}, pose, {{pose, 1.f, m}});
+  EXPECT_TRUE(near(pose_joint(out, n - 1).translation, 1.5f * v[n - 1].translation, 1e-5f));
+  munmap(memory, 2 * page);
+}
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // B3: additive layers
@@ -510,10 +552,14 @@ TEST(AdditivePose, B3_MakeAdditivePoseIsTheDeltaFromItsReference) {
   clip.tracks.push_back(BoneTrack{1, {Keyframe{Ticks{0}, {3, 4, 5}, r, {2, 6, 1}}}});
   const Keyframe k = make_additive_clip(clip, to_joints(reference, 2)).tracks[0].keys[0];
   EXPECT_TRUE(same_bits(Trs{k.translation, k.rotation, k.scale}, d));
-  // Short inputs: false, nothing written.
-  std::vector<TrsBlock> short_out(0);
-  EXPECT_FALSE(make_additive_pose(pose, reference, 9, out));
-  EXPECT_FALSE(make_additive_pose(pose, reference, 2, short_out));
+  // Each input or the output short: false, nothing written.
+  const std::vector<TrsBlock> nine(2);
+  std::vector<TrsBlock> out9(2);
+  EXPECT_TRUE(make_additive_pose(nine, nine, 9, out9));
+  EXPECT_FALSE(make_additive_pose(pose, nine, 9, out9));
+  EXPECT_FALSE(make_additive_pose(nine, reference, 9, out9));
+  EXPECT_FALSE(make_additive_pose(nine, nine, 9, out));
+  EXPECT_FALSE(make_additive_pose(nine, nine, std::numeric_limits<std::size_t>::max(), out9));
   EXPECT_TRUE(same_bits(pose_joint(out, 1), d));
 }
 
@@ -689,9 +735,29 @@ TEST(BlendingJob, B2_ManyLayersBlendAsTheirSum) {
   for (std::size_t j = 0; j < 29; ++j) EXPECT_TRUE(near_trs(pose_joint(a, j), pose_joint(b, j), 2e-6f)) << "joint " << j;
 }
 
+TEST(BlendingJob, B2_AMaskOfOnesGivesTheSameBitsAsNoMask) {
+  // Unmasked layers take the job's shared weights, masked ones the per-lane loop: one rule.
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 20; ++trial) {
+    RandomBlend b = random_blend(rng, 1 + 3 * static_cast<std::size_t>(trial), 1 + static_cast<std::size_t>(trial) % 5, 1);
+    const std::vector<float> ones(b.joints, 1.f);
+    std::vector<BlendingLayer> unmasked = b.job_layers, masked = b.job_layers;
+    for (BlendingLayer& l : unmasked) l.joint_weights = {};
+    for (BlendingLayer& l : masked) l.joint_weights = ones;
+    const std::vector<TrsBlock> x = blend(b.joints, unmasked, b.rest_pose, b.job_additive, b.threshold);
+    const std::vector<TrsBlock> y = blend(b.joints, masked, b.rest_pose, b.job_additive, b.threshold);
+    for (std::size_t j = 0; j < b.joints; ++j) {
+      ASSERT_TRUE(same_bits(pose_joint(x, j), pose_joint(y, j))) << "trial " << trial << " joint " << j;
+    }
+  }
+}
+
 TEST(BlendingJob, B2_EverySimdLevelGivesTheSameBlend) {
   std::mt19937 rng(10);
-  const SimdLevel saved = simd_level();
+  struct Restore {  // the level in force before, also when an assertion ends the test early
+    SimdLevel saved = simd_level();
+    ~Restore() { set_simd_level(saved); }
+  } restore;
   for (int trial = 0; trial < 12; ++trial) {
     const RandomBlend b = random_blend(rng, 3 + 7 * static_cast<std::size_t>(trial), trial == 5 ? 20 : 3, trial == 7 ? 20 : 2);
     set_simd_level(SimdLevel::Sse2);
@@ -704,7 +770,6 @@ TEST(BlendingJob, B2_EverySimdLevelGivesTheSameBlend) {
       }
     }
   }
-  set_simd_level(saved);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -51,6 +51,13 @@ struct BlendArgs {
   BlendState* state;                // per block of the call (index b - first_block); passes only
   bool reset;                       // totals: start the state afresh (the first chunk)
   TrsBlock* out;
+  // `blend` with unmasked normal layers: the job has computed the weights every lane shares.
+  // layers[i].weight is then w_i = a_i / max(total, threshold) (exactly 1 for a source that
+  // is the whole total), rest_weight the rest pose's (0: it stays out), and lone says that one
+  // source alone contributes (w = 1: its values pass through).
+  bool uniform;
+  float rest_weight;
+  bool lone;
 };
 
 struct BlendKernels {

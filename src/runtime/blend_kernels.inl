@@ -6,8 +6,9 @@
 // rotation); then each source's values times w_i = a_i / max(total, threshold), its rotation
 // signed into the first contributor's hemisphere (second pass); the rest pose with
 // threshold - total where the total is short; then the rotation normalised and the additive
-// layers applied in order. Dividing each a_i (not the sums) keeps a lone source exact: its
-// w is a / a = 1.
+// layers applied in order. A lone source (one layer, or the rest pose alone) is kept bit for
+// bit: its w is exactly 1 and its rotation is taken as it is. Without masks every lane has the
+// same weights: the job computes them once and a shorter loop only accumulates.
 #include <cstddef>
 
 #include "blend_kernels.hpp"
@@ -88,26 +89,26 @@ MARROW_LANES_INLINE void store_pose(const Pose8& o, TrsBlock& p) {
   for (int c = 0; c < 4; ++c) o.q[c].store(p.q[c]);
 }
 
-// First pass: the total of the a_i, and each lane's first contributing rotation (the first
-// layer with a_i > 0 where nothing contributed before, i.e. where the total is still 0).
+// First pass: the total of the a_i, the number of contributing layers, and each lane's first
+// contributing rotation (the first layer with a_i > 0 where the total is still 0).
 MARROW_LANES_INLINE void add_totals(Acc& acc, const BlendArgs& args, std::size_t b) {
   const F8 zero = zeros();
   for (std::size_t i = 0; i < args.layer_count; ++i) {
     const BlendLayerView& layer = args.layers[i];
     const F8 a = lane_weights(layer, b, args.joint_count);
-    const F8 first = (zero < a) & (acc.total == zero);
+    const F8 contributes = zero < a;
+    const F8 first = contributes & (acc.total == zero);
     if (any(first)) {
       for (int c = 0; c < 4; ++c) acc.ref[c] = select(first, F8::load(layer.pose[b].q[c]), acc.ref[c]);
     }
     acc.total = acc.total + a;
+    acc.count = acc.count + (contributes & ones());
   }
 }
 
-// One source of weight a over the normaliser sum (> 0): w = a / sum times its T and S, and
-// +-w times its rotation, the sign putting it in the first contributor's hemisphere.
-MARROW_LANES_INLINE void add_source(Acc& acc, F8 a, F8 sum, const TrsBlock& p) {
-  const F8 zero = zeros();
-  const F8 w = a / sum;
+// w times p's T and S, and +-w times its rotation, the sign putting it in the hemisphere of
+// acc.ref (the first contributor's rotation).
+MARROW_LANES_INLINE void accumulate(Acc& acc, F8 w, const TrsBlock& p) {
   for (int c = 0; c < 3; ++c) {
     acc.t[c] = fma(w, F8::load(p.t[c]), acc.t[c]);
     acc.s[c] = fma(w, F8::load(p.s[c]), acc.s[c]);
@@ -115,34 +116,67 @@ MARROW_LANES_INLINE void add_source(Acc& acc, F8 a, F8 sum, const TrsBlock& p) {
   F8 q[4];
   for (int c = 0; c < 4; ++c) q[c] = F8::load(p.q[c]);
   const F8 dot = fma(acc.ref[0], q[0], acc.ref[1] * q[1]) + fma(acc.ref[2], q[2], acc.ref[3] * q[3]);
-  const F8 signed_w = w ^ ((dot < zero) & F8::splat(-0.f));
+  const F8 signed_w = w ^ ((dot < zeros()) & F8::splat(-0.f));
   for (int c = 0; c < 4; ++c) acc.r[c] = fma(signed_w, q[c], acc.r[c]);
-  acc.count = acc.count + ((zero < a) & ones());
 }
+
+// w = a / sum for a source of weight a (inv_sum = 1 / sum). A source that is the whole sum
+// gets exactly 1 (a * (1 / a) need not be 1), so a lone source passes through bit for bit.
+// The job computes the same in scalars for unmasked layers (blending_job.cpp).
+MARROW_LANES_INLINE F8 normalised(F8 a, F8 sum, F8 inv_sum) { return select(a == sum, ones(), a * inv_sum); }
 
 // Second pass (the totals complete).
 MARROW_LANES_INLINE void add_sums(Acc& acc, const BlendArgs& args, std::size_t b) {
   const F8 sum = max_of(acc.total, F8::splat(args.threshold));
+  const F8 inv_sum = ones() / sum;
   for (std::size_t i = 0; i < args.layer_count; ++i) {
     const BlendLayerView& layer = args.layers[i];
-    add_source(acc, lane_weights(layer, b, args.joint_count), sum, layer.pose[b]);
+    accumulate(acc, normalised(lane_weights(layer, b, args.joint_count), sum, inv_sum), layer.pose[b]);
   }
 }
 
-// The rest pose where the total is below the threshold, then the normalised rotation.
-MARROW_LANES_INLINE Pose8 finish_block(Acc& acc, const BlendArgs& args, std::size_t b) {
-  const F8 zero = zeros(), one = ones(), tiny = F8::splat(kTinyNorm2);
-  const F8 threshold = F8::splat(args.threshold);
-  const F8 fill = max_of(threshold - acc.total, zero);
-  if (any(zero < fill)) add_source(acc, fill, max_of(acc.total, threshold), args.rest[b]);
-  Pose8 o;
+// The rotation normalised; a lone source's as it is (bit for bit), and where the sum is too
+// short to have a direction, the first contributor's (never NaN).
+MARROW_LANES_INLINE void normalise_rotation(const Acc& acc, F8 lone, Pose8& o) {
+  const F8 tiny = F8::splat(kTinyNorm2);
   for (int c = 0; c < 3; ++c) o.t[c] = acc.t[c], o.s[c] = acc.s[c];
   const F8 n2 = fma(acc.r[0], acc.r[0], acc.r[1] * acc.r[1]) + fma(acc.r[2], acc.r[2], acc.r[3] * acc.r[3]);
-  const F8 inv = one / sqrt_of(max_of(n2, tiny));
-  // A lone source keeps its rotation bit for bit; a sum too short to have a direction falls
-  // back to the first contributor's (never NaN).
-  const F8 keep = (acc.count == one) | (n2 < tiny);
+  const F8 inv = rsqrt_of(max_of(n2, tiny));
+  const F8 keep = lone | (n2 < tiny);
   for (int c = 0; c < 4; ++c) o.q[c] = select(keep, acc.ref[c], acc.r[c] * inv);
+}
+
+// The rest pose where the total is below the threshold, then the rotation normalised.
+MARROW_LANES_INLINE Pose8 finish_block(Acc& acc, const BlendArgs& args, std::size_t b) {
+  const F8 zero = zeros(), one = ones();
+  const F8 threshold = F8::splat(args.threshold);
+  const F8 fill = max_of(threshold - acc.total, zero);
+  const F8 fills = zero < fill;
+  if (any(fills)) {
+    const F8 sum = max_of(acc.total, threshold);
+    accumulate(acc, normalised(fill, sum, one / sum), args.rest[b]);
+    acc.count = acc.count + (fills & one);
+  }
+  Pose8 o;
+  normalise_rotation(acc, acc.count == one, o);
+  return o;
+}
+
+// Unmasked layers: every lane has the same weights, normalised by the job. The first source
+// (layer 0, or the rest pose when there is none) has a positive weight everywhere: it starts
+// the sums, and its rotation is the hemisphere's reference.
+MARROW_LANES_INLINE Pose8 blend_uniform_block(const BlendArgs& args, std::size_t b) {
+  const bool any_layer = args.layer_count > 0;
+  const TrsBlock& first = any_layer ? args.layers[0].pose[b] : args.rest[b];
+  if (args.lone) return load_pose(first);  // w = 1: the sums would be exactly its values
+  const F8 w0 = F8::splat(any_layer ? args.layers[0].weight : args.rest_weight);
+  Acc acc;
+  for (int c = 0; c < 3; ++c) acc.t[c] = w0 * F8::load(first.t[c]), acc.s[c] = w0 * F8::load(first.s[c]);
+  for (int c = 0; c < 4; ++c) acc.ref[c] = F8::load(first.q[c]), acc.r[c] = w0 * acc.ref[c];
+  for (std::size_t i = 1; i < args.layer_count; ++i) accumulate(acc, F8::splat(args.layers[i].weight), args.layers[i].pose[b]);
+  if (any_layer && args.rest_weight > 0.f) accumulate(acc, F8::splat(args.rest_weight), args.rest[b]);
+  Pose8 o;
+  normalise_rotation(acc, zeros(), o);
   return o;
 }
 
@@ -161,11 +195,14 @@ MARROW_LANES_INLINE void apply_additive(Pose8& o, const BlendLayerView& layer, s
   F8 n[4];
   for (int c = 0; c < 3; ++c) n[c] = a * (F8::load(d.q[c]) ^ flip);
   n[3] = fma(a, F8::load(d.q[3]) ^ flip, keep);
-  // |n| >= 1/2 for a unit dR at any a >= 0; only a zero-length delta gets near 0: no change.
+  // |n|^2 >= 1/2 for a unit dR at any a in [0, 1] (and >= 1/2 beyond): only a delta of length
+  // zero comes near 0.
   const F8 n2 = fma(n[0], n[0], n[1] * n[1]) + fma(n[2], n[2], n[3] * n[3]);
-  const F8 inv = one / sqrt_of(max_of(n2, tiny));
+  // 1 where n is exactly the identity (a = 0), so that such lanes keep R bit for bit; 0 where
+  // n has no direction, which then becomes the identity.
   const F8 degenerate = n2 < tiny;
-  for (int c = 0; c < 3; ++c) n[c] = select(degenerate, zero, n[c] * inv);
+  const F8 inv = select(degenerate, zero, select(n2 == one, one, rsqrt_of(max_of(n2, tiny))));
+  for (int c = 0; c < 3; ++c) n[c] = n[c] * inv;
   n[3] = select(degenerate, one, n[3] * inv);
   const F8 x = o.q[0], y = o.q[1], z = o.q[2], w = o.q[3];
   o.q[0] = fma(w, n[0], fma(x, n[3], y * n[2])) - z * n[1];
@@ -179,6 +216,14 @@ MARROW_LANES_INLINE void apply_additives(Pose8& o, const BlendArgs& args, std::s
 }
 
 void blend(const BlendArgs& args) {
+  if (args.uniform) {
+    for (std::size_t b = args.first_block; b < args.end_block; ++b) {
+      Pose8 o = blend_uniform_block(args, b);
+      apply_additives(o, args, b);
+      store_pose(o, args.out[b]);
+    }
+    return;
+  }
   for (std::size_t b = args.first_block; b < args.end_block; ++b) {
     Acc acc = start(args.rest[b]);
     add_totals(acc, args, b);

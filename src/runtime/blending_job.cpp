@@ -55,6 +55,23 @@ std::size_t gather(std::span<const BlendingLayer> layers, std::size_t& next, det
   return count;
 }
 
+// Unmasked layers weigh every joint alike: their normalised weights (blend_kernels.hpp) are
+// computed once here, with the very operations the kernels apply per lane otherwise, so both
+// routes give the same bits.
+void set_uniform_weights(detail::BlendArgs& args, detail::BlendLayerView* views) noexcept {
+  float total = 0.f;
+  for (std::size_t i = 0; i < args.layer_count; ++i) {
+    views[i].weight = std::min(views[i].weight, detail::kMaxLaneWeight);
+    total += views[i].weight;
+  }
+  const float sum = std::max(total, args.threshold), inv_sum = 1.f / sum;
+  const auto normalised = [sum, inv_sum](float a) { return a == sum ? 1.f : a * inv_sum; };
+  for (std::size_t i = 0; i < args.layer_count; ++i) views[i].weight = normalised(views[i].weight);
+  const float fill = std::max(args.threshold - total, 0.f);
+  args.rest_weight = fill > 0.f ? normalised(fill) : 0.f;
+  args.lone = args.layer_count + (fill > 0.f ? 1u : 0u) == 1;
+}
+
 }  // namespace
 
 JobStatus BlendingJob::validate() const noexcept {
@@ -100,6 +117,8 @@ bool BlendingJob::run() const noexcept {
   args.layer_count = gather(layers, next, normal);
   if (next == layers.size()) {
     // Every layer in one call (any realistic blend): each block stays in registers throughout.
+    args.uniform = std::none_of(normal, normal + args.layer_count, [](const auto& v) { return v.mask != nullptr; });
+    if (args.uniform) set_uniform_weights(args, normal);
     args.first_block = 0;
     args.end_block = blocks;
     kernels.blend(args);

@@ -16,6 +16,15 @@
 // where nlerp takes dR in the identity's hemisphere (w >= 0). At a = 1 over its reference pose
 // an additive layer reproduces its clip.
 //
+// Exact cases: a joint with one contributing source (one layer, or the rest pose alone) gets
+// that source's values bit for bit (so all weights 0 give the rest pose exactly), and a = 0
+// leaves a joint unchanged bit for bit. Products weight * mask are clamped to 2^64 (no sum
+// overflows); a rotation sum too short to normalise (below 1e-15) takes the first contributing
+// rotation, and a zero-length delta rotation changes nothing, so finite inputs never give NaN.
+// Every joint's lanes of every pose must be finite, masked-out joints included (a weight of 0
+// times NaN is NaN). The padding lanes of the output's last block are written with the
+// identity; inputs' padding lanes are never trusted.
+//
 //   BlendingLayer layers[] = {{walk_pose, 1.f - u}, {run_pose, u}};
 //   BlendingJob job{.layers = layers, .rest_pose = bind, .joint_count = n, .output = pose};
 //   job.run();   // no throw, no allocation; nothing written when validate() fails
@@ -34,8 +43,8 @@ struct BlendingLayer {
 };
 
 struct BlendingJob {
-  std::span<const BlendingLayer> layers{};           // normal layers (B2); may be empty
-  std::span<const BlendingLayer> additive_layers{};  // delta poses (B3); may be empty
+  std::span<const BlendingLayer> layers{};           // normal layers (B2); may be empty, any number
+  std::span<const BlendingLayer> additive_layers{};  // delta poses (B3); may be empty, any number
   std::span<const TrsBlock> rest_pose{};             // the fill below the threshold (bind pose)
   std::size_t joint_count = 0;
   float threshold = 0.1f;                            // finite, > 0
@@ -43,7 +52,10 @@ struct BlendingJob {
                                                      // may not overlap any input
 
   // Sizes, weights and masks (NaN, infinite or negative values are refused), the threshold,
-  // overlaps. O(layers * joints).
+  // overlaps (of what is read and written: pose_block_count(joint_count) blocks of each pose,
+  // joint_count floats of each mask; inputs may share memory). O(layers * joints). A problem
+  // names its field: "joint_count", "output", "rest_pose", "threshold", "layers" or
+  // "additive_layers".
   JobStatus validate() const noexcept;
   // validate(), then blends; false (and nothing written) when invalid.
   bool run() const noexcept;
