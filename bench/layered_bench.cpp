@@ -2,10 +2,10 @@
 // single clip:
 //
 //   layered_frame/big_skinned   the job pipeline: three SamplingJobs (two normal layers at
-//                               0.3 / 0.7 and one additive layer, made a delta with
-//                               make_additive_pose), BlendingJob, LocalToModelJob, a two-bone
-//                               IK chain (TwoBoneIkJob, rotate_joint, LocalToModelJob from the
-//                               chain), SkinPaletteJob; one instance, +1/60 s a frame
+//                               0.3 / 0.7, and the clip's additive form compiled once with
+//                               compile_additive_clip, at 0.5), BlendingJob, LocalToModelJob, a
+//                               two-bone IK chain (TwoBoneIkJob, rotate_joint, LocalToModelJob
+//                               from the chain), SkinPaletteJob; one instance, +1/60 s a frame
 //   single_frame/big_skinned    the same pipeline with one clip and no blend or IK (what
 //                               sample_compose_skin measures)
 //   animator_layered/big_skinned  the Animator (the instance API) with the same layers and a
@@ -38,8 +38,8 @@ constexpr Ticks kFrame{kTicksPerSecond / 60};
 struct Rig {
   Model model;
   const SkinningData* skin = nullptr;
-  RuntimeClip clip;
-  std::vector<TrsBlock> reference, rest;
+  RuntimeClip clip, additive;
+  std::vector<TrsBlock> rest;
   int start = -1, mid = -1, end = -1;  // a chain parent -> child -> grandchild, deep in the tree
 };
 
@@ -55,12 +55,11 @@ const Rig* rig() {
   options.import.max_palette = 256;
   r->model = load_model_file(file, options);
   r->skin = &r->model.skins.at(0).data;
-  r->clip = compile_clip(r->skin->animation_clips.begin()->second, *r->skin);
+  const AnimationClip& authored = r->skin->animation_clips.begin()->second;
+  r->clip = compile_clip(authored, *r->skin);
   const std::size_t n = r->clip.joint_count();
-  r->reference.resize(pose_block_count(n));
+  r->additive = compile_additive_clip(make_additive_clip(authored, clip_reference_pose(authored, r->skin->bind_pose)), n);
   r->rest.resize(pose_block_count(n));
-  SamplingContext context(n);
-  SamplingJob{&r->clip, Ticks{0}, &context, r->reference}.run();
   for (std::size_t j = 0; j < n; ++j) set_pose_joint(r->rest, j, decompose_trs(r->skin->bind_pose[j]));
   const std::vector<int>& parents = r->skin->skeleton_hierarchy;
   for (std::size_t j = n; j-- > 0;) {  // the last joint with a grandparent: a leaf's chain
@@ -93,10 +92,9 @@ void job_frame(benchmark::State& state, bool layered) {
   for (auto _ : state) {
     for (Ticks& t : times) t = playback_time(t + kFrame, d, true);
     const int sources = layered ? 3 : 1;
-    for (int i = 0; i < sources; ++i) SamplingJob{&r->clip, times[i], &contexts[i], poses[i]}.run();
+    for (int i = 0; i < sources; ++i) SamplingJob{i == 2 ? &r->additive : &r->clip, times[i], &contexts[i], poses[i]}.run();
     std::span<const TrsBlock> local = poses[0];
     if (layered) {
-      make_additive_pose(poses[2], r->reference, n, poses[2]);
       const BlendingLayer normal[] = {{poses[0], 0.3f, {}}, {poses[1], 0.7f, {}}};
       const BlendingLayer additive[] = {{poses[2], 0.5f, {}}};
       BlendingJob{normal, additive, r->rest, n, 0.1f, blended}.run();

@@ -9,14 +9,24 @@
 #include "marrow/core/finite.hpp"
 #include "marrow/runtime/track_sampler.hpp"
 
+#include "blend_kernels.hpp"
+
 namespace marrow {
 
 namespace {
 
-// The one definition of a delta, shared by clips and poses so that sampling an additive clip
-// on a key gives exactly make_additive_pose of that key.
+// The one definition of a delta (the blend kernels' `delta`), shared by clips and poses so that
+// sampling an additive clip on a key gives exactly make_additive_pose of that key.
 Trs delta_of(const glm::vec3& t, const glm::quat& r, const glm::vec3& s, const Trs& ref) {
-  return Trs{t - ref.translation, glm::inverse(ref.rotation) * r, s / ref.scale};
+  TrsBlock pose{}, reference{};
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {  // unused lanes: identity over identity
+    for (int c = 0; c < 3; ++c) pose.s[c][l] = reference.s[c][l] = 1.f;
+    pose.q[3][l] = reference.q[3][l] = 1.f;
+  }
+  set_pose_joint(std::span(&pose, 1), 0, Trs{t, r, s});
+  set_pose_joint(std::span(&reference, 1), 0, ref);
+  detail::blend_kernels(simd_level()).delta(&pose, &reference, 1, &pose);
+  return pose_joint(std::span<const TrsBlock>(&pose, 1), 0);
 }
 
 void check_reference(const Trs& ref, std::size_t joint) {
@@ -83,11 +93,8 @@ bool make_additive_pose(std::span<const TrsBlock> pose, std::span<const TrsBlock
       reference.size() < blocks || out.size() < blocks) {
     return false;
   }
-  // Joint by joint, each read before it is written: out may be pose or reference.
-  for (std::size_t j = 0; j < joints; ++j) {
-    const Trs value = pose_joint(pose, j);
-    set_pose_joint(out, j, delta_of(value.translation, value.rotation, value.scale, pose_joint(reference, j)));
-  }
+  // Block by block, each read before it is written: out may be pose or reference.
+  detail::blend_kernels(simd_level()).delta(pose.data(), reference.data(), blocks, out.data());
   return true;
 }
 

@@ -66,6 +66,8 @@ struct BlendKernels {
   void (*sums)(const BlendArgs& args);      // adds the layers' weighted values into the state
   void (*finish)(const BlendArgs& args);    // the rest pose, normalisation, additive layers -> out
   void (*additive)(const BlendArgs& args);  // applies the additive layers to out in place
+  // The additive delta (B3) of `blocks` blocks of pose from reference; out may be either.
+  void (*delta)(const TrsBlock* pose, const TrsBlock* reference, std::size_t blocks, TrsBlock* out);
 };
 
 const BlendKernels& blend_kernels(SimdLevel level) noexcept;

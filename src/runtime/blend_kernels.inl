@@ -269,9 +269,27 @@ void additive(const BlendArgs& args) {
   }
 }
 
+// B3's delta of a pose from a reference: dT = T - T_ref, dR = inverse(R_ref) * R (the conjugate
+// over the squared length), dS = S / S_ref, eight joints at a time.
+void delta(const TrsBlock* pose, const TrsBlock* reference, std::size_t blocks, TrsBlock* out) {
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const Pose8 p = load_pose(pose[b]), r = load_pose(reference[b]);
+    Pose8 o;
+    for (int c = 0; c < 3; ++c) o.t[c] = p.t[c] - r.t[c], o.s[c] = p.s[c] / r.s[c];
+    const F8 inv = ones() / (r.q[0] * r.q[0] + r.q[1] * r.q[1] + r.q[2] * r.q[2] + r.q[3] * r.q[3]);
+    const F8 ix = zeros() - r.q[0] * inv, iy = zeros() - r.q[1] * inv, iz = zeros() - r.q[2] * inv, iw = r.q[3] * inv;
+    const F8 qx = p.q[0], qy = p.q[1], qz = p.q[2], qw = p.q[3];
+    o.q[0] = iw * qx + ix * qw + iy * qz - iz * qy;
+    o.q[1] = iw * qy + iy * qw + iz * qx - ix * qz;
+    o.q[2] = iw * qz + iz * qw + ix * qy - iy * qx;
+    o.q[3] = iw * qw - ix * qx - iy * qy - iz * qz;
+    store_pose(o, out[b]);
+  }
+}
+
 }  // namespace
 
 extern const BlendKernels kBlendKernels;
-const BlendKernels kBlendKernels{&blend, &totals, &sums, &finish, &additive};
+const BlendKernels kBlendKernels{&blend, &totals, &sums, &finish, &additive, &delta};
 
 }  // namespace marrow::detail::MARROW_SIMD_NS

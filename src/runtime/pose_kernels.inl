@@ -49,7 +49,70 @@ void interpolate(const BracketBlock* brackets, const float* p, std::size_t block
 
 // The bracket of each lane from its two records: the authored rotation is sign * stored, and
 // the next key's stored rotation times the same sign lies in its hemisphere (runtime_clip.hpp).
-#if defined(__AVX__)
+#if defined(__AVX512F__)
+// Eight records (sixteen floats each, one register) as sixteen rows of eight lanes: row f is
+// float f of every record. Returned in pairs: rows[c] holds row c in its low half and row c + 4
+// in its high half (c = 0..3); rows[4 + c] holds rows 8 + c and 12 + c. 24 shuffles: unpack
+// pairs of records, then pairs of pairs, then gather the 128-bit lanes.
+// GCC 12's _mm512_unpack*_ps and _mm512_extractf32x8_ps start from an undefined register they
+// then fully overwrite.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+MARROW_LANES_INLINE void transpose_records(const float* const* rows, __m512 out[8]) {
+  __m512 r[8], t[8], u[8];
+  for (int i = 0; i < 8; ++i) r[i] = _mm512_loadu_ps(rows[i]);
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int h = 0; h < 2; ++h) {  // records 0-3, then 4-7
+    const __m512 lo0 = t[4 * h], hi0 = t[4 * h + 1], lo1 = t[4 * h + 2], hi1 = t[4 * h + 3];
+    u[4 * h + 0] = _mm512_shuffle_ps(lo0, lo1, _MM_SHUFFLE(1, 0, 1, 0));  // float 4L + 0 of four records
+    u[4 * h + 1] = _mm512_shuffle_ps(lo0, lo1, _MM_SHUFFLE(3, 2, 3, 2));
+    u[4 * h + 2] = _mm512_shuffle_ps(hi0, hi1, _MM_SHUFFLE(1, 0, 1, 0));
+    u[4 * h + 3] = _mm512_shuffle_ps(hi0, hi1, _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  // 128-bit lane L of u[c] (records 0-3) and of u[4 + c] (records 4-7) hold float 4L + c.
+  const __m512i lanes01 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+  const __m512i lanes23 = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+  for (int c = 0; c < 4; ++c) {
+    out[c] = _mm512_permutex2var_ps(u[c], lanes01, u[4 + c]);
+    out[4 + c] = _mm512_permutex2var_ps(u[c], lanes23, u[4 + c]);
+  }
+}
+
+MARROW_LANES_INLINE __m256 row(const __m512 pairs[8], int f) {
+  const __m512 pair = pairs[(f / 8) * 4 + f % 4];
+  return (f % 8) < 4 ? _mm512_castps512_ps256(pair) : _mm512_extractf32x8_ps(pair, 1);
+}
+
+// Record layout in floats: 0-1 time, 2-4 t, 5-8 q, 9-11 s, 12 sign, 13 length, 14 cos_next,
+// 15 inv_span.
+MARROW_LANES_INLINE void gather_block(const KeyRecord* const* keys, BracketBlock& out) {
+  const float* a[kPoseLanes];
+  const float* b[kPoseLanes];
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {
+    a[l] = reinterpret_cast<const float*>(keys[l]);
+    b[l] = reinterpret_cast<const float*>(keys[l] + 1);
+  }
+  __m512 pa[8], pb[8];
+  transpose_records(a, pa);
+  transpose_records(b, pb);
+  const __m256 sign = row(pa, 12);
+  for (int c = 0; c < 3; ++c) {
+    _mm256_store_ps(out.a[c], row(pa, 2 + c)), _mm256_store_ps(out.b[c], row(pb, 2 + c));
+    _mm256_store_ps(out.a[7 + c], row(pa, 9 + c)), _mm256_store_ps(out.b[7 + c], row(pb, 9 + c));
+  }
+  for (int c = 0; c < 4; ++c) {
+    _mm256_store_ps(out.a[3 + c], _mm256_mul_ps(row(pa, 5 + c), sign));
+    _mm256_store_ps(out.b[3 + c], _mm256_mul_ps(row(pb, 5 + c), sign));
+  }
+  _mm256_store_ps(out.len_a, row(pa, 13));
+  _mm256_store_ps(out.len_b, row(pb, 13));
+  _mm256_store_ps(out.cos_ab, row(pa, 14));
+}
+#pragma GCC diagnostic pop
+#elif defined(__AVX__)
 // Floats [f, f + 4) of eight records as four rows of eight lanes (a 4x8 transpose: the records
 // of lanes l and l + 4 share a register, so no shuffle crosses the 128-bit halves).
 MARROW_LANES_INLINE void transpose_group(const float* const* rows, int f, __m256 out[4]) {

@@ -54,11 +54,6 @@ bool SamplingJob::run() const noexcept {
   for (std::size_t start = 0; start < n; start += kChunk) {
     const std::size_t end = n - start < kChunk ? n : start + kChunk;
     for (std::size_t j = start; j < end; ++j) {
-      const KeyRecord* a = records + offsets[j] + keys[j];
-      __builtin_prefetch(a);
-      __builtin_prefetch(a + 1);
-    }
-    for (std::size_t j = start; j < end; ++j) {
       const KeyRecord* run = records + offsets[j];
       std::uint32_t k = keys[j];
       // The bracket (k, k + 1) holds for [t_k, t_k+1), and key 0 also before t_0.

@@ -37,10 +37,11 @@ AnimationClip make_additive_clip(const AnimationClip& clip, std::span<const Trs>
 // hold the identity delta (no translation, identity rotation, unit scale).
 RuntimeClip compile_additive_clip(const AnimationClip& additive, std::size_t joint_count);
 
-// out = the deltas of pose from reference, joint by joint, with the same arithmetic as
-// make_additive_clip (all three pose_block_count(joints) blocks at least; out may be pose or
-// reference; padding lanes are left alone). False (nothing written) when a size is short. The
-// reference is not checked: a zero scale gives Inf or NaN.
+// out = the deltas of pose from reference, eight joints per instruction, with the same
+// arithmetic as make_additive_clip (all three pose_block_count(joints) blocks at least; out may
+// be pose or reference; padding lanes may be written with anything, as local_pose.hpp allows).
+// False (nothing written) when a size is short. The reference is not checked: a zero scale
+// gives Inf or NaN.
 bool make_additive_pose(std::span<const TrsBlock> pose, std::span<const TrsBlock> reference, std::size_t joints,
                         std::span<TrsBlock> out) noexcept;
 
