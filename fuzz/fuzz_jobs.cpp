@@ -1,9 +1,13 @@
 // The runtime jobs' validate() and run() on hostile inputs (X3): sizes that disagree, parents
-// out of order, joint indices outside the palette, NaN and infinite values, any time. For each
-// job: run() returns exactly what validate() says, writes nothing when refused, and never
-// touches memory outside its spans (ASan) or has undefined behaviour (UBSan).
+// out of order, joint indices outside the palette, NaN and infinite values, any time, weights
+// and masks of any value and size, overlapping outputs, degenerate IK chains. For each job:
+// run() returns exactly what validate() says, writes nothing when refused, and never touches
+// memory outside its spans (ASan) or has undefined behaviour (UBSan). Also the playback clock
+// (any duration, rate, mode and step: the time stays in the clip) and the markers it reaches.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -12,12 +16,17 @@
 #include <stdexcept>
 #include <vector>
 
+#include "marrow/runtime/additive_pose.hpp"
+#include "marrow/runtime/aim_ik_job.hpp"
+#include "marrow/runtime/blending_job.hpp"
+#include "marrow/runtime/clip_markers.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
 #include "marrow/runtime/morph_blend_job.hpp"
 #include "marrow/runtime/runtime_clip.hpp"
 #include "marrow/runtime/sampling_job.hpp"
 #include "marrow/runtime/skin_palette_job.hpp"
 #include "marrow/runtime/skinning_job.hpp"
+#include "marrow/runtime/two_bone_ik_job.hpp"
 
 namespace {
 
@@ -219,15 +228,150 @@ void morph(FuzzedDataProvider& in) {
   check(job, out, before);
 }
 
+std::vector<TrsBlock> pose_of(FuzzedDataProvider& in, std::size_t blocks) {
+  std::vector<TrsBlock> out(blocks);
+  for (TrsBlock& b : out) {
+    for (auto* row : {&b.t[0], &b.t[1], &b.t[2], &b.q[0], &b.q[1], &b.q[2], &b.q[3], &b.s[0], &b.s[1], &b.s[2]}) {
+      for (float& v : *row) v = value(in);
+    }
+  }
+  return out;
+}
+
+void blending(FuzzedDataProvider& in) {
+  const std::size_t joints = in.ConsumeIntegralInRange<std::size_t>(0, 40);
+  const std::size_t blocks = pose_block_count(joints);
+  // Poses and masks live in one pool, so that an output may overlap any of them.
+  std::vector<std::vector<TrsBlock>> poses;
+  std::vector<std::vector<float>> masks;
+  const auto make_layers = [&](std::size_t count) {
+    std::vector<BlendingLayer> layers;
+    for (std::size_t i = 0; i < count; ++i) {
+      poses.push_back(pose_of(in, near_size(in, blocks)));
+      BlendingLayer layer{poses.back(), value(in), {}};
+      if (in.ConsumeBool()) {
+        masks.emplace_back(near_size(in, joints));
+        for (float& m : masks.back()) m = in.ConsumeBool() ? value(in) : in.ConsumeFloatingPointInRange<float>(0.f, 1.f);
+        layer.joint_weights = masks.back();
+      }
+      layers.push_back(layer);
+    }
+    return layers;
+  };
+  poses.reserve(64);
+  masks.reserve(64);
+  const std::vector<BlendingLayer> normal = make_layers(in.ConsumeIntegralInRange<std::size_t>(0, 20));
+  const std::vector<BlendingLayer> additive = make_layers(in.ConsumeIntegralInRange<std::size_t>(0, 20));
+  poses.push_back(pose_of(in, near_size(in, blocks)));
+  const std::vector<TrsBlock>& rest = poses.back();
+  std::vector<TrsBlock> own(near_size(in, blocks));
+  if (!own.empty()) std::memset(static_cast<void*>(own.data()), 0x5a, own.size() * sizeof(TrsBlock));
+  BlendingJob job{normal, additive, rest, joints, in.ConsumeBool() ? 0.1f : value(in), own};
+  if (in.ConsumeBool() && !poses.empty()) job.output = poses[in.ConsumeIntegralInRange<std::size_t>(0, poses.size() - 1)];
+  const std::vector<TrsBlock> before(job.output.begin(), job.output.end());
+  const bool valid = job.validate().ok();
+  if (job.run() != valid) std::abort();
+  if (!valid && !before.empty() && std::memcmp(job.output.data(), before.data(), before.size() * sizeof(TrsBlock)) != 0) {
+    std::abort();
+  }
+}
+
+void additive_pose(FuzzedDataProvider& in) {
+  const std::size_t joints = in.ConsumeIntegralInRange<std::size_t>(0, 40);
+  std::vector<TrsBlock> pose = pose_of(in, near_size(in, pose_block_count(joints)));
+  const std::vector<TrsBlock> reference = pose_of(in, near_size(in, pose_block_count(joints)));
+  std::vector<TrsBlock> out(near_size(in, pose_block_count(joints)));
+  if (!out.empty()) std::memset(static_cast<void*>(out.data()), 0x5a, out.size() * sizeof(TrsBlock));
+  const std::vector<TrsBlock> before = out;
+  const bool sized = pose.size() >= pose_block_count(joints) && reference.size() >= pose_block_count(joints) &&
+                     out.size() >= pose_block_count(joints);
+  const bool in_place = in.ConsumeBool();
+  const bool ran = make_additive_pose(pose, reference, joints, in_place ? std::span<TrsBlock>(pose) : std::span<TrsBlock>(out));
+  if (ran != (in_place ? pose.size() >= pose_block_count(joints) && reference.size() >= pose_block_count(joints) : sized)) {
+    std::abort();
+  }
+  if (!ran && !out.empty() && std::memcmp(out.data(), before.data(), out.size() * sizeof(TrsBlock)) != 0) std::abort();
+}
+
+bool finite(const glm::quat& q) { return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w); }
+
+void two_bone_ik(FuzzedDataProvider& in) {
+  const std::vector<glm::mat4> m = matrices(in, 3);
+  const glm::vec3 target(value(in), value(in), value(in)), pole(value(in), value(in), value(in));
+  const glm::quat sentinel(7.f, 7.f, 7.f, 7.f);
+  glm::quat start = sentinel, mid = sentinel;
+  bool reached = false;
+  TwoBoneIkJob job;
+  job.start = in.ConsumeBool() ? &m[0] : nullptr;
+  job.mid = &m[1];
+  job.end = in.ConsumeBool() ? &m[2] : &m[1];
+  job.target = target;
+  job.pole = in.ConsumeBool() ? &pole : nullptr;
+  job.weight = in.ConsumeBool() ? in.ConsumeFloatingPointInRange<float>(0.f, 1.f) : value(in);
+  job.soften = in.ConsumeBool() ? in.ConsumeFloatingPointInRange<float>(0.f, 1.f) : value(in);
+  job.start_correction = &start;
+  job.mid_correction = in.ConsumeBool() ? &mid : &start;
+  job.reached = in.ConsumeBool() ? &reached : nullptr;
+  const bool valid = job.validate().ok();
+  if (job.run() != valid) std::abort();
+  if (!valid && (start != sentinel || mid != sentinel)) std::abort();
+  if (valid && (!finite(start) || !finite(*job.mid_correction))) std::abort();  // never a NaN for valid input
+}
+
+void aim_ik(FuzzedDataProvider& in) {
+  const glm::mat4 joint = matrix(in);
+  const glm::quat sentinel(7.f, 7.f, 7.f, 7.f);
+  glm::quat correction = sentinel;
+  AimIkJob job;
+  job.joint = in.ConsumeBool() ? &joint : nullptr;
+  job.target = {value(in), value(in), value(in)};
+  if (in.ConsumeBool()) job.forward = {value(in), value(in), value(in)};
+  if (in.ConsumeBool()) job.up = {value(in), value(in), value(in)};
+  job.offset = {value(in), value(in), value(in)};
+  job.pole = {value(in), value(in), value(in)};
+  job.weight = in.ConsumeBool() ? in.ConsumeFloatingPointInRange<float>(0.f, 1.f) : value(in);
+  job.correction = &correction;
+  const bool valid = job.validate().ok();
+  if (job.run() != valid) std::abort();
+  if (!valid && correction != sentinel) std::abort();
+  if (valid && !finite(correction)) std::abort();
+}
+
+void clock(FuzzedDataProvider& in) {
+  const Ticks duration{in.ConsumeBool() ? in.ConsumeIntegralInRange<std::int64_t>(-5, 5000) : in.ConsumeIntegral<std::int64_t>()};
+  const LoopMode mode = static_cast<LoopMode>(in.ConsumeIntegralInRange<int>(0, 2));
+  PlaybackClock c(duration, value(in), mode, Ticks{in.ConsumeIntegral<std::int64_t>()});
+  std::vector<Ticks> markers(in.ConsumeIntegralInRange<std::size_t>(0, 8));
+  for (Ticks& t : markers) t = Ticks{in.ConsumeIntegral<std::int64_t>()};
+  std::sort(markers.begin(), markers.end());
+  std::uint32_t out[16];
+  for (int i = 0; i < 8 && in.remaining_bytes() > 0; ++i) {
+    const Ticks dt{in.ConsumeBool() ? in.ConsumeIntegralInRange<std::int64_t>(-20000, 20000) : in.ConsumeIntegral<std::int64_t>()};
+    const ClockStep step = in.ConsumeBool() ? c.advance(dt) : c.advance_ticks(dt, static_cast<LoopMode>(in.ConsumeIntegralInRange<int>(0, 2)));
+    const Ticks t = c.time();
+    if (duration <= Ticks{0} ? t != Ticks{0} : (t < Ticks{0} || t > duration)) std::abort();
+    if (step.run_count > step.runs.size()) std::abort();
+    const std::size_t n = markers_reached(markers, step, out);
+    for (std::size_t k = 0; k < n && k < 16; ++k) {
+      if (out[k] >= markers.size()) std::abort();
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider in(data, size);
-  switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 9)) {
     case 0: local_to_model(in); break;
     case 1: palette(in); break;
     case 2: sampling(in); break;
     case 3: skinning(in); break;
+    case 4: blending(in); break;
+    case 5: additive_pose(in); break;
+    case 6: two_bone_ik(in); break;
+    case 7: aim_ik(in); break;
+    case 8: clock(in); break;
     default: morph(in); break;
   }
   return 0;

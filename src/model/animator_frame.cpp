@@ -33,6 +33,34 @@ float Animator::action_weight(const Layer& layer, const Action& action) const no
   return layer.weight * action.weight;
 }
 
+// The normal layers' clips' motions (motion_of(action)) blended like the pose: weights times
+// the root node's mask, normalised by their sum (or the fill threshold, whose rest pose does
+// not move). Additive layers carry no root motion.
+template <class F>
+RootMotion Animator::blend_root_motion(const F& motion_of) const {
+  RootMotion sum;
+  float total = 0.f;
+  for (const Layer& layer : layers_) {
+    if (layer.additive) continue;
+    const float mask = layer.node_mask.empty() ? 1.f : layer.node_mask[static_cast<std::size_t>(root_.node)];
+    for (const Action* a : layer.actions) {
+      const float w = action_weight(layer, *a) * mask;
+      if (w <= 0.f) continue;
+      const RootMotion m = motion_of(*a);
+      sum.translation += w * m.translation;
+      sum.yaw += w * m.yaw;
+      total += w;
+    }
+  }
+  const float norm = std::max(total, kThreshold);
+  return RootMotion{sum.translation / norm, sum.yaw / norm};
+}
+
+RootMotion Animator::root_motion_offset() const noexcept {
+  if (!root_.enabled) return {};
+  return blend_root_motion([](const Action& a) { return a.root.since_start(a.clock.time()); });
+}
+
 void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
   events_.clear();
   events_dropped_ = 0;
@@ -257,6 +285,7 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
   SkinState& state = skins_[s];
   blend_layers_.clear();
   blend_additive_.clear();
+  std::span<TrsBlock> sampled;  // the last normal layer's own pose
   for (const Layer& layer : layers_) {
     for (Action* a : layer.actions) {
       const float w = action_weight(layer, *a);
@@ -266,31 +295,18 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
         if (has_clip) blend_additive_.push_back(BlendingLayer{a->skin_poses[s], w, layer.skin_masks[s]});
       } else {
         // A clip without this skin holds it at rest.
-        blend_layers_.push_back(BlendingLayer{has_clip ? std::span<const TrsBlock>(a->skin_poses[s]) : state.rest, w,
-                                              layer.skin_masks[s]});
+        sampled = has_clip ? std::span<TrsBlock>(a->skin_poses[s]) : std::span<TrsBlock>();
+        blend_layers_.push_back(BlendingLayer{has_clip ? std::span<const TrsBlock>(sampled) : state.rest, w, layer.skin_masks[s]});
       }
     }
   }
-  if (blend_layers_.empty() && blend_additive_.empty()) return {};
-  if (blend_additive_.empty() && blend_layers_.size() == 1 && blend_layers_[0].weight == 1.f &&
-      blend_layers_[0].joint_weights.empty()) {
-    // One clip at full weight: its sampled pose as it is (the seed's single-clip frame).
-    const TrsBlock* pose = blend_layers_[0].pose.data();
-    return {const_cast<TrsBlock*>(pose), blend_layers_[0].pose.size()};
-  }
-  BlendingJob job;
-  job.layers = blend_layers_;
-  job.additive_layers = blend_additive_;
-  job.rest_pose = state.rest;
-  job.joint_count = state.pose.locals_.size();
-  job.output = state.blended;
-  job.run();  // sizes are the Animator's own; weights and masks were checked when set
-  return state.blended;
+  return blend_collected(sampled, state.rest, state.pose.locals_.size(), state.blended);
 }
 
 std::span<TrsBlock> Animator::blend_scene() {
   blend_layers_.clear();
   blend_additive_.clear();
+  std::span<TrsBlock> sampled;
   for (const Layer& layer : layers_) {
     for (Action* a : layer.actions) {
       const float w = action_weight(layer, *a);
@@ -299,53 +315,30 @@ std::span<TrsBlock> Animator::blend_scene() {
       if (layer.additive) {
         if (has_tracks) blend_additive_.push_back(BlendingLayer{a->scene_pose, w, layer.node_mask});
       } else {
-        blend_layers_.push_back(
-            BlendingLayer{has_tracks ? std::span<const TrsBlock>(a->scene_pose) : scene_rest_, w, layer.node_mask});
+        // A clip without rigid tracks holds every node at its loaded transform.
+        sampled = has_tracks ? std::span<TrsBlock>(a->scene_pose) : std::span<TrsBlock>();
+        blend_layers_.push_back(BlendingLayer{has_tracks ? std::span<const TrsBlock>(sampled) : scene_rest_, w, layer.node_mask});
       }
     }
   }
-  if (blend_layers_.empty() && blend_additive_.empty()) return {};
+  return blend_collected(sampled, scene_rest_, locals_.size(), scene_blended_);
+}
+
+std::span<TrsBlock> Animator::blend_collected(std::span<TrsBlock> sampled, std::span<const TrsBlock> rest,
+                                              std::size_t joints, std::span<TrsBlock> output) {
+  if (blend_layers_.empty() && blend_additive_.empty()) return {};  // nothing plays
   if (blend_additive_.empty() && blend_layers_.size() == 1 && blend_layers_[0].weight == 1.f &&
-      blend_layers_[0].joint_weights.empty()) {
-    const TrsBlock* pose = blend_layers_[0].pose.data();
-    return {const_cast<TrsBlock*>(pose), blend_layers_[0].pose.size()};
+      blend_layers_[0].joint_weights.empty() && !sampled.empty()) {
+    return sampled;  // one clip at full weight: its sampled pose as it is (the seed's frame)
   }
   BlendingJob job;
   job.layers = blend_layers_;
   job.additive_layers = blend_additive_;
-  job.rest_pose = scene_rest_;
-  job.joint_count = locals_.size();
-  job.output = scene_blended_;
-  job.run();
-  return scene_blended_;
-}
-
-// The normal layers' clips' motions (motion_of(action)) blended like the pose: weights times
-// the root node's mask, normalised by their sum (or the fill threshold, whose rest pose does
-// not move). Additive layers carry no root motion.
-template <class F>
-RootMotion Animator::blend_root_motion(const F& motion_of) const {
-  RootMotion sum;
-  float total = 0.f;
-  for (const Layer& layer : layers_) {
-    if (layer.additive) continue;
-    const float mask = layer.node_mask.empty() ? 1.f : layer.node_mask[static_cast<std::size_t>(root_.node)];
-    for (const Action* a : layer.actions) {
-      const float w = action_weight(layer, *a) * mask;
-      if (w <= 0.f) continue;
-      const RootMotion m = motion_of(*a);
-      sum.translation += w * m.translation;
-      sum.yaw += w * m.yaw;
-      total += w;
-    }
-  }
-  const float norm = std::max(total, kThreshold);
-  return RootMotion{sum.translation / norm, sum.yaw / norm};
-}
-
-RootMotion Animator::root_motion_offset() const noexcept {
-  if (!root_.enabled) return {};
-  return blend_root_motion([](const Action& a) { return a.root.since_start(a.clock.time()); });
+  job.rest_pose = rest;
+  job.joint_count = joints;
+  job.output = output;
+  job.run();  // sizes are the Animator's own; weights and masks were checked when set
+  return output;
 }
 
 void Animator::remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) const {

@@ -214,14 +214,21 @@ void write_sheet(const Model& model, const Request& r, const BoundingBox& box, i
               r.frames);
 }
 
-void write_animation(const Model& model, const Request& r, const render::Camera& camera, int clip) {
-  const Ticks duration = model.animations[static_cast<std::size_t>(clip)].duration;
-  const int count = render::frame_count_at_rate(duration, r.fps, render::kMaxGifFrames);
+// Frames of a GIF spanning `span` at the request's rate; a UsageError naming what to shrink when
+// they would exceed the image budget.
+int gif_frame_count(Ticks span, const Request& r, const char* shrink) {
+  const int count = render::frame_count_at_rate(span, r.fps, render::kMaxGifFrames);
   if (std::int64_t{count} * r.settings.width * r.settings.height > render::kMaxImagePixels) {
     throw UsageError("--gif: " + std::to_string(count) + " frames of " + std::to_string(r.settings.width) + "x" +
                      std::to_string(r.settings.height) + " exceed " + std::to_string(render::kMaxImagePixels) +
-                     " pixels; use a smaller --size or --fps");
+                     " pixels; use a smaller " + shrink);
   }
+  return count;
+}
+
+void write_animation(const Model& model, const Request& r, const render::Camera& camera, int clip) {
+  const Ticks duration = model.animations[static_cast<std::size_t>(clip)].duration;
+  const int count = gif_frame_count(duration, r, "--size or --fps");
   Animator animator(model);
   animator.play(clip);
   render::ModelRenderer renderer(model);
@@ -251,12 +258,7 @@ void write_fade(const Model& model, const Request& r, const render::Camera& came
   const double fade = parse_number(text.substr(last + 1), "--fade");
   if (!(fade > 0 && fade <= 60)) throw UsageError("--fade '" + text + "': SECONDS must be above 0 and at most 60");
   const Ticks span = ticks_from_seconds(3 * fade);
-  const int count = render::frame_count_at_rate(span, r.fps, render::kMaxGifFrames);
-  if (std::int64_t{count} * r.settings.width * r.settings.height > render::kMaxImagePixels) {
-    throw UsageError("--gif: " + std::to_string(count) + " frames of " + std::to_string(r.settings.width) + "x" +
-                     std::to_string(r.settings.height) + " exceed " + std::to_string(render::kMaxImagePixels) +
-                     " pixels; use a smaller --size, --fps or --fade");
-  }
+  const int count = gif_frame_count(span, r, "--size, --fps or --fade");
   Animator animator(model);
   animator.play(a);
   render::ModelRenderer renderer(model);

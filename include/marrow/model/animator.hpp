@@ -276,6 +276,11 @@ class Animator {
   void sample_actions();
   std::span<TrsBlock> blend_skin(std::size_t skin);
   std::span<TrsBlock> blend_scene();
+  // blend_layers_ and blend_additive_ (as blend_skin or blend_scene collected them) blended
+  // into output; `sampled` is the last normal layer's own pose, passed as it is when it is the
+  // only source at full weight.
+  std::span<TrsBlock> blend_collected(std::span<TrsBlock> sampled, std::span<const TrsBlock> rest, std::size_t joints,
+                                      std::span<TrsBlock> output);
   void remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) const;
   template <class F>
   RootMotion blend_root_motion(const F& motion_of) const;
