@@ -12,6 +12,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "marrow/model/animator.hpp"
+#include "marrow/model/demo_character.hpp"
 #include "test_util.hpp"
 
 namespace marrow {
@@ -144,6 +145,25 @@ TEST(AnimationLayers, B2_RigidNodesAndTheFillBelowTheThreshold) {
   a.update(Ticks{0});
   EXPECT_TRUE(near(local_position(a, kHips), {0.4f * 1, 1, 0}));
   EXPECT_TRUE(near(local_position(a, kProp), {5, 0.4f, 0}));
+}
+
+TEST(AnimationLayers, B2_B3_MorphWeightsBlendWithTheLayersWeights) {
+  const Model model = make_demo_character();  // Wave and Curl animate the tentacle's two targets
+  const auto weights_of = [&](const char* clip, double t) {
+    return evaluate_morph_weights(model.animations[static_cast<std::size_t>(model.find_animation(clip))].morph_channels[0].track, t);
+  };
+  Animator a(model);
+  a.play("Wave", {.start = 0.5});
+  a.set_layer(1, {.weight = 3.f, .mask = "", .additive = false});
+  a.play("Curl", {.start = 1.0, .layer = 1});
+  const std::vector<float> wave = weights_of("Wave", 0.5), curl = weights_of("Curl", 1.0);
+  ASSERT_EQ(a.morph_weights(0).size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_NEAR(a.morph_weights(0)[i], 0.25f * wave[i] + 0.75f * curl[i], 1e-6f);
+  // Additive: Curl's weights at 1 s minus its first frame's, on top of Wave's.
+  a.set_layer(1, {.weight = 1.f, .mask = "", .additive = true});
+  a.update(Ticks{0});
+  const std::vector<float> curl0 = weights_of("Curl", 0.0);
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_NEAR(a.morph_weights(0)[i], wave[i] + curl[i] - curl0[i], 1e-6f);
 }
 
 TEST(AnimationLayers, B3_AnAdditiveLayerAtWeightOneOverItsReferenceReproducesTheClip) {

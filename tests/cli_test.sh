@@ -43,6 +43,44 @@ PY
 check "pose clamps past the end" 0 "$marrow" pose "$work/demo.glb" --clip 1 --time 99 --json
 grep -q '"sampledTime":3' "$work/out" || { echo "FAIL: sampledTime not clamped"; failures=$((failures + 1)); }
 check "pose of an unknown clip" 2 "$marrow" pose "$work/demo.glb" --clip Jump
+# Poses past one clip (DESIGN.md's contract): layers, masks, additive layers, IK, root motion.
+check "pose --layer" 0 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=1 --layer Curl@1=1/Seg4 --additive Curl@2=0.5 --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["clip"] is None and len(d["meshes"][0]["positions"]) > 0' "$work/out" ||
+  { echo "FAIL: pose --layer --json"; failures=$((failures + 1)); }
+check "pose --clip" 0 "$marrow" pose "$work/demo.glb" --clip Wave --time 0.5 --json
+cp "$work/out" "$work/single.json"
+check "pose: one clip as two equal layers" 0 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=1 --layer Wave@0.5=3 --json
+python3 - "$work/single.json" "$work/out" <<'PY' || { echo "FAIL: two equal layers differ from the clip"; failures=$((failures + 1)); }
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+pa, pb = a["meshes"][0]["positions"], b["meshes"][0]["positions"]
+assert len(pa) == len(pb) and max(abs(x - y) for x, y in zip(pa, pb)) < 1e-5
+PY
+check "pose --two-bone-ik" 0 "$marrow" pose "$work/demo.glb" --two-bone-ik Seg5,Seg6,Seg7=0.5,3.2,0.2,2,4,0 --json
+python3 - "$work/out" <<'PY' || { echo "FAIL: the IK chain's end is not on its target"; failures=$((failures + 1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+end = next(n for n in d["nodes"] if n["name"] == "Seg7")["world"][12:15]
+assert max(abs(x - y) for x, y in zip(end, (0.5, 3.2, 0.2))) < 1e-4, end
+PY
+check "pose --root-motion" 0 "$marrow" pose "$work/demo.glb" --clip Wave --time 1 --root-motion --json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rootMotion"]; assert isinstance(r["node"], int) and len(r["translation"]) == 3 and r["translation"][1] == 0 and "yaw" in r' "$work/out" ||
+  { echo "FAIL: pose --root-motion"; failures=$((failures + 1)); }
+check "pose: negative layer weight" 2 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=-1
+check "pose: NaN layer weight" 2 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=nan
+check "pose: every layer weight zero" 2 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=0 --layer Curl@1=0
+check "pose: a layer of an unknown clip" 2 "$marrow" pose "$work/demo.glb" --layer Jump@0.5=1
+check "pose: a mask of an unknown node" 2 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=1/Tail
+check "pose: a malformed layer" 2 "$marrow" pose "$work/demo.glb" --layer Wave=1
+check "pose: --clip with --layer" 2 "$marrow" pose "$work/demo.glb" --clip Wave --layer Wave@0.5=1
+check "pose: an IK chain that is not a chain" 2 "$marrow" pose "$work/demo.glb" --two-bone-ik Seg5,Seg7,Seg6=0,1,0
+grep -q "parent -> child -> grandchild" "$work/err" || { echo "FAIL: the chain error names the rule"; failures=$((failures + 1)); }
+check "pose: a malformed IK target" 2 "$marrow" pose "$work/demo.glb" --two-bone-ik Seg5,Seg6,Seg7=0,1
+check "pose: --root-joint without --root-motion" 2 "$marrow" pose "$work/demo.glb" --clip 0 --root-joint Seg0
+check "render --fade" 0 "$marrow" render "$work/demo.glb" --fade Wave:Curl:0.5 --gif "$work/fade.gif" --fps 6 --size 32x32
+[ "$(head -c 6 "$work/fade.gif")" = GIF89a ] || { echo "FAIL: render --fade"; failures=$((failures + 1)); }
+check "render --fade without --gif" 2 "$marrow" render "$work/demo.glb" --fade Wave:Curl:0.5
+check "render a blend" 0 "$marrow" render "$work/demo.glb" --layer Wave@0.5=1 --layer Curl@1=1 --size 32x32 --out "$work/blend.png"
 # render: one frame, a contact sheet, a GIF; bad input is a usage error, never a crash.
 png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n"; print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"; }
 check "render one frame" 0 "$marrow" render "$work/demo.glb" --clip Wave --time 0.5 --size 96x64 --skeleton --bounds --out "$work/frame.png"
