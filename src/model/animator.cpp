@@ -469,6 +469,16 @@ int Animator::install_palettes() const {
   return installed;
 }
 
+std::size_t Animator::write_palette(std::size_t skin, PaletteFormat format, std::span<float> out) const {
+  const std::span<const glm::mat4> palette = skins_.at(skin).pose.skin_transforms();
+  const std::size_t need = palette.size() * palette_floats_per_joint(format);
+  if (out.size() < need) {
+    throw std::invalid_argument("Animator::write_palette: skin " + std::to_string(skin) + " needs " +
+                                std::to_string(need) + " floats, out holds " + std::to_string(out.size()));
+  }
+  return write_gpu_palette(palette, format, out);
+}
+
 std::span<const std::byte> Animator::vertex_bytes(std::size_t mesh, std::size_t part) const {
   const ModelMeshPart& data = model_.meshes.at(mesh).parts.at(part);
   const PartState& state = meshes_[mesh].parts[part];
