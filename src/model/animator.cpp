@@ -18,8 +18,8 @@ namespace marrow {
 
 namespace {
 
-// The matrices' largest element difference, relative to their size.
-bool close(const glm::mat4& a, const glm::mat4& b) {
+// The matrices' largest element difference, relative to their size, within tolerance.
+bool close(const glm::mat4& a, const glm::mat4& b, float tolerance = 1e-4f) {
   float diff = 0.f, size = 1.f;
   for (int c = 0; c < 4; ++c) {
     for (int r = 0; r < 4; ++r) {
@@ -27,7 +27,7 @@ bool close(const glm::mat4& a, const glm::mat4& b) {
       size = std::max(size, std::fabs(a[c][r]));
     }
   }
-  return diff <= 1e-4f * size;
+  return diff <= tolerance * size;
 }
 
 }  // namespace
@@ -96,6 +96,9 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
       for (std::size_t p = 0; p < n && state.with_scene; ++p) {
         state.with_scene = close(state.scene_to_palette * bind_worlds_[scene_of(p)], state.pose.worlds_[p]);
       }
+      // The usual case: palette space is scene space (up to the rounding of the inverse above);
+      // then the palette needs one matrix product per joint, not two.
+      state.palette_is_scene = close(state.scene_to_palette, glm::mat4(1.f), 1e-6f);
     }
     if (!state.with_scene && has_root_prefix(data) && skin.palette_to_scene.size() == n) {
       // Root joints whose parent is a scene node: their prefix can follow that node's animation.

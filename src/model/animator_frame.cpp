@@ -467,7 +467,7 @@ void Animator::form_palettes() {
       palette.skin_models = state.pose.worlds_;  // the palette-space worlds, in the same pass
       palette.models = worlds_;
       palette.joints = skin.palette_to_scene;
-      palette.root = &state.scene_to_palette;
+      palette.root = state.palette_is_scene ? nullptr : &state.scene_to_palette;
     } else {
       // Composed on its own; a root under a moving scene node gets the prefix
       // P(t) = P * inverse(W_ancestor at bind) * W_ancestor(t).

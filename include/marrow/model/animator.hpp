@@ -223,6 +223,7 @@ class Animator {
     std::vector<int> scene_to_joint;    // per scene node: its palette entry, or -1
     // Composed with the scene: palette space = scene_to_palette * scene space.
     bool with_scene = false;
+    bool palette_is_scene = false;      // scene_to_palette is the identity (within 1e-6)
     glm::mat4 scene_to_palette{1.f};
     // Composed on its own (with_scene false): prefixes following moving ancestors.
     std::vector<RootJoint> roots;
