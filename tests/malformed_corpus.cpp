@@ -142,6 +142,13 @@ std::vector<MalformedFile> malformed_corpus() {
       "skin 0 joint node 99");
   add("index_accessor_attribute.gltf", edited_gltf([](auto& a) { a.document.meshes[0].primitives[0].attributes[0].accessor = 500; }),
       C::IndexOutOfRange, "POSITION accessor 500");
+  add("index_animation_pointer_node.gltf", edited_gltf([](auto& a) {
+        gltf::AnimationChannel& c = a.document.animations[0].channels[0];
+        c.path = "pointer";
+        c.node = gltf::kNone;
+        c.pointer = "/nodes/42/translation";
+      }),
+      C::IndexOutOfRange, "a KHR_animation_pointer to node 42 of 3");
   add("index_channel_sampler.gltf", edited_gltf([](auto& a) { a.document.animations[0].channels[0].sampler = 3; }),
       C::IndexOutOfRange, "channel sampler 3");
 
