@@ -160,7 +160,7 @@ struct AnimationChannel {
   std::uint32_t node = kNone;  // kNone: no target node (ignored, as the spec allows)
   std::string path;            // "translation", "rotation", "scale", "weights", or another path
   std::uint32_t mesh = kNone;  // "/meshes/i/weights" pointers: the mesh whose weights move
-  std::string pointer;         // KHR_animation_pointer's pointer when it is none of the above
+  std::string pointer{};       // KHR_animation_pointer's pointer when it is none of the above
 
   friend bool operator==(const AnimationChannel&, const AnimationChannel&) = default;
 };
