@@ -178,6 +178,19 @@ def test_layers_masks_and_additive_layers(fox):
         a.play("Run", layer=1000)
 
 
+def test_sync_groups_keep_clips_in_step(fox):
+    a = fox.instance()
+    a.play("Walk", sync_group=0)
+    a.set_layer(1, weight=0.5)
+    a.play("Run", layer=1, sync_group=0)
+    for _ in range(7):
+        a.update(0.09)
+        walk = a.current_time(0) / fox.duration("Walk")
+        run = a.current_time(1) / fox.duration("Run")
+        assert walk == pytest.approx(run, abs=1e-5)  # one normalized time
+    assert a.current_time(0) > 0
+
+
 def test_play_refuses_bad_values(fox):
     a = fox.instance()
     with pytest.raises(KeyError, match="no animation 'Jump'"):
