@@ -88,7 +88,10 @@ std::string describe(const Instance& self) {
 
 void bind_instance(py::module_& m) {
   py::class_<Instance>(m, "Instance", R"(One posed copy of a model (a marrow::Animator): its own clips,
-layers, clocks, pose and vertices. Made by Model.instance(); keeps the model alive.)")
+layers, clocks, pose and vertices. Made by Model.instance() or Instance(model); keeps the model
+alive.)")
+      .def(py::init([](const std::shared_ptr<LoadedModel>& model) { return std::make_unique<Instance>(model); }),
+           py::arg("model"), "A new instance of model in the loaded pose (as Model.instance()).")
       .def_property_readonly("model", [](const Instance& self) { return self.model; }, "The Model it poses.")
       .def(
           "play",

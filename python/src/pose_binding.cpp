@@ -32,8 +32,8 @@ of the clip (clamped to it, no looping; clip None: the loaded pose), in the file
 normals=False leaves them out (--no-normals).)");
   m.def(
       "pose",
-      [](Instance& instance, const std::optional<ClipArg>& clip, double, bool normals) {
-        if (clip) throw py::value_error("pose(instance) reports the instance's own pose: play the clip on it instead");
+      [](Instance& instance, const std::optional<ClipArg>& clip, const std::optional<double>& time, bool normals) {
+        if (clip || time) throw py::value_error("pose(instance) reports the instance's own pose: play the clip on it instead");
         const Model& model = instance.model->model();
         const PoseReport report = make_pose_report(model, instance.animator);
         std::optional<RootMotionEntry> root;
@@ -42,7 +42,7 @@ normals=False leaves them out (--no-normals).)");
         }
         return pose_dict(instance.model->path(), report, normals, root);
       },
-      py::arg("instance"), py::arg("clip") = py::none(), py::arg("time") = 0.0, py::kw_only(), py::arg("normals") = true,
+      py::arg("instance"), py::arg("clip") = py::none(), py::arg("time") = py::none(), py::kw_only(), py::arg("normals") = true,
       R"(The same dict for an instance's current pose (its layers, IK and root motion; clip, time and
 sampledTime are None, and rootMotion holds the motion taken out of the pose when it is on).)");
 }

@@ -39,6 +39,8 @@ def test_pose_of_an_instance(fox):
     assert layered["meshes"] == single["meshes"] and layered["skins"] == single["skins"]
     with pytest.raises(ValueError, match="play the clip on it"):
         marrow.pose(a, clip="Run")
+    with pytest.raises(ValueError, match="play the clip on it"):
+        marrow.pose(a, time=0.5)
     a.enable_root_motion()
     a.update(0)
     moved = marrow.pose(a)

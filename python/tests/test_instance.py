@@ -22,6 +22,8 @@ def test_an_instance_poses_its_own_copy(fox):
     assert a.current_animation() == "Run" and b.current_animation() is None
     assert a.current_time() == pytest.approx(1 / 60, abs=1e-7)  # whole 100 ns ticks
     assert a.model is fox
+    c = marrow.Instance(fox)
+    np.testing.assert_array_equal(c.positions(), rest)
 
 
 def test_positions_and_normals_equal_the_pose_dict(assets):
