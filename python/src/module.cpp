@@ -12,4 +12,6 @@ PYBIND11_MODULE(_marrow, m) {
   bind_sample(m);
   bind_render(m);
   bind_convert(m);
+  // Users meet the classes as marrow.Model and marrow.Instance (the package re-exports them).
+  for (const char* name : {"Model", "Instance"}) m.attr(name).attr("__module__") = "marrow";
 }
