@@ -9,6 +9,7 @@
 #include "marrow/io/assimp_importer.hpp"
 #include "marrow/io/glb.hpp"
 #include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf_writer.hpp"
 #include "marrow/io/native_format.hpp"
 
 namespace marrow {
@@ -75,6 +76,15 @@ Model load_model_file(const std::filesystem::path& path, const ModelFileOptions&
     throw ImportError(e.code(), path.string() + ": " + e.detail());
   }
   throw ImportError(ImportErrorCode::UnsupportedFormat, path.string() + ": unknown format");
+}
+
+void write_model_file(const Model& model, const std::filesystem::path& path) {
+  const std::string ext = lower(path.extension().string());
+  if (ext == "glb" || ext == "gltf") {
+    write_gltf(model, path);
+  } else {
+    write_native_file(model, path);
+  }
 }
 
 }  // namespace marrow
