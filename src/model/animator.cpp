@@ -152,11 +152,19 @@ void Animator::play(int index, const PlayOptions& options) {
   }
   Layer& layer = layer_at(options.layer);
   if (options.fade > 0.0 && !layer.actions.empty()) {
-    // B4: what plays now fades out from its present weight while the new clip fades in.
+    // B4: what plays now fades out from its present weight while the new clip fades in; a clip
+    // already at weight 0 (faded out, or never faded in) has nothing left to show and goes.
+    std::size_t kept = 0;
     for (Action* action : layer.actions) {
+      if (action->weight <= 0.f) {
+        release(action);
+        continue;
+      }
       action->fade_from = action->weight;
       action->fading_out = true;
+      layer.actions[kept++] = action;
     }
+    layer.actions.resize(kept);
     layer.fade_elapsed = 0.0;
     layer.fade_duration = options.fade;
     layer.curve = options.curve;
