@@ -19,6 +19,28 @@ check "usage without a command" 2 "$marrow"
 check "unknown command" 2 "$marrow" frobnicate
 check "pose without a file" 2 "$marrow" pose
 check "unknown option" 2 "$marrow" pose x.glb --frob
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# Help per command (its usage, options and an example, exit 0) and the version.
+for cmd in demo info pose render convert; do
+  for flag in --help -h; do
+    check "$cmd $flag" 0 "$marrow" $cmd $flag
+    head -1 "$work/out" | grep -q "^usage: marrow $cmd" && grep -q "^example" "$work/out" && grep -q -- "--max-palette" "$work/out" ||
+      fail "$cmd $flag prints its usage, options and an example"
+  done
+done
+check "help COMMAND" 0 "$marrow" help render
+head -1 "$work/out" | grep -q "^usage: marrow render" || fail "help render"
+check "help of an unknown command" 2 "$marrow" help frobnicate
+check "help" 0 "$marrow" --help
+grep -q "render" "$work/out" && grep -q -- "--help" "$work/out" || fail "marrow --help lists the commands"
+for v in --version version; do
+  check "marrow $v" 0 "$marrow" $v
+  for want in "^marrow [0-9]*\.[0-9]*\.[0-9]* (.* build)" "^SIMD level: \(sse2\|avx2\|avx512\)" "glm  *[0-9]" "simdjson  *[0-9]" \
+              "Assimp  *[0-9]" "libspng  *[0-9]" "giflib  *[0-9]"; do
+    grep -q "$want" "$work/out" || fail "marrow $v shows $want"
+  done
+  grep -q "usage" "$work/out" && fail "marrow $v prints the usage"
+done
 check "missing file" 1 "$marrow" info "$work/nope.glb"
 check "malformed file" 1 "$marrow" info "$data/malformed/graph_cycle.gltf"
 if [ "$(wc -l <"$work/err")" != 1 ] || ! grep -q "invalid-node-graph" "$work/err"; then
