@@ -65,6 +65,19 @@ PY
 check "pose clamps past the end" 0 "$marrow" pose "$work/demo.glb" --clip 1 --time 99 --json
 grep -q '"sampledTime":3' "$work/out" || { echo "FAIL: sampledTime not clamped"; failures=$((failures + 1)); }
 check "pose of an unknown clip" 2 "$marrow" pose "$work/demo.glb" --clip Jump
+grep -q "0 'Wave', 1 'Curl'" "$work/err" || fail "an unknown clip's error lists the clips"
+# A time without a clip: the only clip, else a usage error listing the clips (pose and render agree).
+for cmd in pose render; do
+  check "$cmd --time without --clip, two clips" 2 "$marrow" $cmd "$work/demo.glb" --time 1
+  [ "$(wc -l <"$work/err")" = 1 ] && grep -q "0 'Wave', 1 'Curl'" "$work/err" || fail "$cmd --time without --clip lists the clips"
+  check "$cmd: negative time" 2 "$marrow" $cmd "$work/demo.glb" --clip Wave --time -1
+done
+check "render --gif without --clip, two clips" 2 "$marrow" render "$work/demo.glb" --gif "$work/x.gif"
+# The palette limit: the error names the flag that lifts it; the flag takes a joint count.
+check "a skin over the palette limit" 1 "$marrow" info "$data/malformed/skin_73_joints.glb"
+grep -q -- "--max-palette N" "$work/err" && ! grep -q "ImportOptions" "$work/err" || fail "the palette error names --max-palette"
+check "--max-palette lifts it" 0 "$marrow" info "$data/malformed/skin_73_joints.glb" --max-palette 73
+for bad in 0 -3 1.5 lots; do check "--max-palette $bad" 2 "$marrow" info "$data/malformed/skin_73_joints.glb" --max-palette $bad; done
 # Poses past one clip (DESIGN.md's contract): layers, masks, additive layers, IK, root motion.
 check "pose --layer" 0 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=1 --layer Curl@1=1/Seg4 --additive Curl@2=0.5 --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["clip"] is None and len(d["meshes"][0]["positions"]) > 0' "$work/out" ||
@@ -134,6 +147,12 @@ check "render: unwritable output" 1 "$marrow" render "$work/demo.glb" --out "$wo
   { echo "FAIL: demo writes demo.png and says where"; failures=$((failures + 1)); }
 if [ -d "$assets/gltf" ]; then
   check "pose of a shared asset" 0 "$marrow" pose "$assets/gltf/CesiumMan/cesium_man.gltf" --clip 0 --time 1
+  cp "$work/out" "$work/clip0.txt"
+  # CesiumMan has one clip: --time alone plays it, in pose and in render.
+  check "pose --time of a one-clip file" 0 "$marrow" pose "$assets/gltf/CesiumMan/cesium_man.gltf" --time 1
+  cmp -s "$work/out" "$work/clip0.txt" || fail "pose --time without --clip plays the only clip"
+  check "render --time of a one-clip file" 0 "$marrow" render "$assets/gltf/CesiumMan/cesium_man.gltf" --time 1 --size 32x32 --out "$work/one.png"
+  grep -q "clip 0 'animation_0' at 1.000 s" "$work/out" || fail "render --time without --clip plays the only clip"
   fox=$(readlink -f "$assets/gltf/Fox/Fox.gltf")
   cd "$work"  # demo.png lands here
   check "demo of a shared asset" 0 "$marrow" demo "$fox"

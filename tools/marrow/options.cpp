@@ -41,4 +41,10 @@ double parse_number(const std::string& text, const char* what) {
   return v;
 }
 
+double parse_seconds(const std::string& text, const char* what) {
+  const double v = parse_number(text, what);
+  if (v < 0) throw UsageError(std::string(what) + " '" + text + "' must not be negative");
+  return v;
+}
+
 }  // namespace marrow::cli

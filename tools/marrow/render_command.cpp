@@ -115,10 +115,7 @@ Request parse(Args args) {
   }
   if (fps && !r.gif) throw UsageError("--fps goes with --gif");
   if (r.out && r.gif && !frames) throw UsageError("--out names a frame or a contact sheet; --gif names its own file");
-  if (time) {
-    r.seconds = parse_number(*time, "--time");
-    if (*r.seconds < 0) throw UsageError("--time '" + *time + "' must not be negative");
-  }
+  if (time) r.seconds = parse_seconds(*time, "--time");
   if (time && (r.frames > 0 || r.gif)) throw UsageError("--time picks one frame; --frames and --gif spread frames over the clip");
   const int default_size = (r.frames > 0 || r.gif) ? kDefaultTileSize : kDefaultFrameSize;
   r.settings.width = r.settings.height = default_size;
@@ -152,14 +149,11 @@ Request parse(Args args) {
   return r;
 }
 
-// The clip a request plays: --clip, else the first clip when time matters, else none (-1).
+// The clip a request plays: --clip, else the file's only clip when time matters (as `marrow
+// pose` chooses), else none (-1).
 int chosen_clip(const Model& model, const Request& r) {
-  if (r.clip) return find_clip(model, *r.clip);
-  if (!r.seconds && !r.gif) return -1;
-  if (model.animations.empty()) {
-    throw UsageError(std::string(r.gif ? "--gif" : "--time") + ": " + r.file + " has no animations");
-  }
-  return 0;
+  if (!r.clip && !r.seconds && !r.gif) return -1;
+  return clip_for_time(model, r.clip, r.gif ? "--gif" : "--time");
 }
 
 void write_single(const Model& model, const Request& r, const render::Camera& camera, int clip) {
