@@ -145,6 +145,31 @@ check "render: unwritable output" 1 "$marrow" render "$work/demo.glb" --out "$wo
 [ "$(wc -l <"$work/err")" = 1 ] || { echo "FAIL: an unwritable output gives one line"; cat "$work/err"; failures=$((failures + 1)); }
 (cd "$work" && "$marrow" demo >"$work/demo.out" 2>&1) && grep -q "wrote .*demo.png" "$work/demo.out" && [ -s "$work/demo.png" ] ||
   { echo "FAIL: demo writes demo.png and says where"; failures=$((failures + 1)); }
+# convert: outputs decided and collisions refused before anything is written; OUT's extension
+# names the format; --format for folders.
+mkdir -p "$work/a" "$work/b"
+cp "$work/demo.glb" "$work/a/tentacle.glb"; cp "$work/demo.glb" "$work/b/tentacle.glb"
+check "convert: two inputs, one output name" 2 "$marrow" convert "$work/a/tentacle.glb" "$work/b/tentacle.glb" "$work/conv" --jobs 4
+grep -q "would both write" "$work/err" && [ ! -e "$work/conv" ] || fail "colliding outputs are refused before anything is written"
+check "convert: several inputs into OUT.glb" 2 "$marrow" convert "$work/a/tentacle.glb" "$work/demo.glb" "$work/out.glb"
+[ ! -e "$work/out.glb" ] || fail "convert made out.glb for several inputs"
+check "convert: OUT of no format" 2 "$marrow" convert "$work/demo.glb" "$work/out.xyz"
+check "convert: OUT without extension" 2 "$marrow" convert "$work/demo.glb" "$work/out"
+check "convert: --format disagrees with OUT" 2 "$marrow" convert "$work/demo.glb" "$work/out.glb" --format gltf
+check "convert: unknown --format" 2 "$marrow" convert "$work/demo.glb" "$work/a/demo.glb" "$work/conv" --format obj
+check "convert: bad --jobs" 2 "$marrow" convert "$work/demo.glb" "$work/a/demo.glb" "$work/conv" --jobs 0
+check "convert: OUT over IN" 2 "$marrow" convert "$work/a/tentacle.glb" "$work/a" --format glb
+check "convert --format glb into a folder" 0 "$marrow" convert "$work/a/tentacle.glb" "$work/demo.glb" "$work/conv" --format glb
+[ "$(head -c 4 "$work/conv/tentacle.glb")" = glTF ] && [ -s "$work/conv/demo.glb" ] && grep -q "converted 2 of 2 files" "$work/out" ||
+  fail "convert --format glb writes .glb files into the folder"
+! grep -q $'\r' "$work/err" || fail "convert draws a progress bar on a file"
+check "convert one file to .gltf" 0 "$marrow" convert "$work/demo.glb" "$work/one.gltf"
+head -c 1 "$work/one.gltf" | grep -q '{' || fail "convert to .gltf writes JSON"
+check "convert one file to .marrow" 0 "$marrow" convert "$work/demo.glb" "$work/one.marrow"
+# render: the output's extension is the format written.
+check "render --out x.jpg" 2 "$marrow" render "$work/demo.glb" --out "$work/x.jpg"
+check "render --gif x.png" 2 "$marrow" render "$work/demo.glb" --clip 0 --gif "$work/x.png"
+[ ! -e "$work/x.jpg" ] && [ ! -e "$work/x.png" ] || fail "render wrote a file of the wrong format"
 if [ -d "$assets/gltf" ]; then
   check "pose of a shared asset" 0 "$marrow" pose "$assets/gltf/CesiumMan/cesium_man.gltf" --clip 0 --time 1
   cp "$work/out" "$work/clip0.txt"

@@ -91,6 +91,8 @@ Request parse(Args args) {
   const auto time = take_option(args, "--time");
   r.out = take_option(args, "--out");
   r.gif = take_option(args, "--gif");
+  if (r.out) require_extension(*r.out, ".png", "--out");
+  if (r.gif) require_extension(*r.gif, ".gif", "--gif");
   const auto size = take_option(args, "--size");
   const auto frames = take_option(args, "--frames");
   const auto fps = take_option(args, "--fps");
