@@ -46,8 +46,13 @@ check "malformed file" 1 "$marrow" info "$data/malformed/graph_cycle.gltf"
 if [ "$(wc -l <"$work/err")" != 1 ] || ! grep -q "invalid-node-graph" "$work/err"; then
   echo "FAIL: a refused file gives one line naming the code"; cat "$work/err"; failures=$((failures + 1))
 fi
-(cd "$work" && check "demo writes and re-imports demo.glb" 0 "$marrow" demo)
-[ -s "$work/demo.glb" ] || { echo "FAIL: demo.glb was not written"; failures=$((failures + 1)); }
+# demo writes nothing where it runs unless asked: --out DIR gets demo.glb and demo.png.
+mkdir -p "$work/here"
+(cd "$work/here" && check "demo" 0 "$marrow" demo)
+[ -z "$(ls -A "$work/here")" ] || fail "demo wrote into the current folder: $(ls -A "$work/here")"
+check "demo --out" 0 "$marrow" demo --out "$work"
+[ -s "$work/demo.glb" ] && [ -s "$work/demo.png" ] && grep -q "wrote $work/demo.png" "$work/out" ||
+  fail "demo --out DIR writes demo.glb and demo.png there and says where"
 check "info --json" 0 "$marrow" info "$work/demo.glb" --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["skins"][0]["jointCount"] == 9' "$work/out" ||
   { echo "FAIL: info --json"; failures=$((failures + 1)); }
@@ -143,8 +148,17 @@ check "render: --time with --frames" 2 "$marrow" render "$work/demo.glb" --frame
 check "render: bad fps" 2 "$marrow" render "$work/demo.glb" --gif "$work/x.gif" --fps 0
 check "render: unwritable output" 1 "$marrow" render "$work/demo.glb" --out "$work/no/such/dir.png"
 [ "$(wc -l <"$work/err")" = 1 ] || { echo "FAIL: an unwritable output gives one line"; cat "$work/err"; failures=$((failures + 1)); }
-(cd "$work" && "$marrow" demo >"$work/demo.out" 2>&1) && grep -q "wrote .*demo.png" "$work/demo.out" && [ -s "$work/demo.png" ] ||
-  { echo "FAIL: demo writes demo.png and says where"; failures=$((failures + 1)); }
+# info: vertices, triangles and materials per mesh.
+check "info" 0 "$marrow" info "$work/demo.glb"
+grep -q '^mesh 0 "Tentacle" (skin 0): 1 part, 592 vertices, 1152 triangles, 1 material "TentacleSkin"' "$work/out" ||
+  fail "info shows vertices, triangles and materials per mesh"
+# Progress: a bar redrawn with \r on a terminal only.
+check "render --gif to a file" 0 "$marrow" render "$work/demo.glb" --clip 0 --gif "$work/p.gif" --fps 20 --size 16x16
+! grep -q $'\r' "$work/err" || fail "render draws a progress bar into a file"
+if command -v script >/dev/null; then
+  script -qec "'$marrow' render '$work/demo.glb' --clip 0 --gif '$work/p.gif' --fps 20 --size 16x16" /dev/null >"$work/tty" 2>&1
+  grep -q $'\rrender \[' "$work/tty" || fail "render --gif shows progress on a terminal"
+fi
 # convert: outputs decided and collisions refused before anything is written; OUT's extension
 # names the format; --format for folders.
 mkdir -p "$work/a" "$work/b"
@@ -179,9 +193,8 @@ if [ -d "$assets/gltf" ]; then
   check "render --time of a one-clip file" 0 "$marrow" render "$assets/gltf/CesiumMan/cesium_man.gltf" --time 1 --size 32x32 --out "$work/one.png"
   grep -q "clip 0 'animation_0' at 1.000 s" "$work/out" || fail "render --time without --clip plays the only clip"
   fox=$(readlink -f "$assets/gltf/Fox/Fox.gltf")
-  cd "$work"  # demo.png lands here
-  check "demo of a shared asset" 0 "$marrow" demo "$fox"
-  cd - >/dev/null
+  check "demo of a shared asset" 0 "$marrow" demo "$fox" --out "$work/fox"
+  [ -s "$work/fox/demo.png" ] && [ ! -e "$work/fox/demo.glb" ] || fail "demo FILE --out writes demo.png only"
   check "render of a shared asset" 0 "$marrow" render "$assets/gltf/CesiumMan/cesium_man.gltf" --clip 0 --time 1 --size 64x64 --out "$work/cesium.png"
 fi
 [ "$failures" = 0 ] && echo "cli_test: all passed"

@@ -1,7 +1,10 @@
 // `marrow info FILE [--json] [--scene N]`: what marrow imported from a file: scenes, the node
 // tree (which nodes are joints), skins with their palette order and both index maps, clips
 // (name, duration, target space, tracks), morph targets, and diagnostics.
+#include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "json_writer.hpp"
@@ -20,6 +23,35 @@ std::size_t key_count(const AnimationClip& clip) {
 
 // Node index of a bone, -1 for the synthetic root.
 int node_of(const Model& model, int bone) { return bone < 0 ? -1 : model.bones[static_cast<std::size_t>(bone)].source_node; }
+
+std::size_t triangle_count(const ModelMeshPart& part) {
+  const std::size_t n = part.indices.empty() ? part.vertex_count() : part.indices.size();
+  switch (part.mode) {
+    case PrimitiveMode::Triangles: return n / 3;
+    case PrimitiveMode::TriangleStrip:
+    case PrimitiveMode::TriangleFan: return n < 3 ? 0 : n - 2;
+    default: return 0;  // points and lines
+  }
+}
+
+struct MeshCounts {
+  std::size_t vertices = 0, triangles = 0, targets = 0;
+  std::vector<std::string> materials;  // distinct, in part order ("" for a part without one)
+};
+
+MeshCounts count(const ModelMesh& m) {
+  MeshCounts c;
+  std::vector<const Material*> seen;
+  for (const ModelMeshPart& p : m.parts) {
+    c.vertices += p.vertex_count();
+    c.triangles += triangle_count(p);
+    if (p.morph) c.targets = p.morph->target_count();
+    if (std::find(seen.begin(), seen.end(), p.material.get()) != seen.end()) continue;
+    seen.push_back(p.material.get());
+    c.materials.push_back(p.material ? p.material->name : std::string());
+  }
+  return c;
+}
 
 bool is_joint(const Model& model, std::size_t bone) {
   for (const Skin& s : model.skins) {
@@ -45,12 +77,11 @@ void write_json(const LoadedFile& f) {
   for (const ModelMesh& m : model.meshes) {
     j.begin_object().key("mesh").value(m.source_mesh).key("name").name(m.name).key("node").value(node_of(model, m.parent_bone));
     j.key("skin").value(m.skin).key("parts").value(m.parts.size());
-    std::size_t vertices = 0, targets = 0;
-    for (const ModelMeshPart& p : m.parts) {
-      vertices += p.vertex_count();
-      if (p.morph) targets = p.morph->target_count();
-    }
-    j.key("vertices").value(vertices).key("morphTargets").value(targets);
+    const MeshCounts c = count(m);
+    j.key("vertices").value(c.vertices).key("triangles").value(c.triangles).key("morphTargets").value(c.targets);
+    j.key("materials").begin_array();
+    for (const std::string& name : c.materials) j.name(name);
+    j.end_array();
     j.key("initialWeights").numbers(m.morph_weights.begin(), m.morph_weights.end()).end_object();
   }
   j.end_array();
@@ -115,6 +146,18 @@ void write_text(const LoadedFile& f) {
               model.source.scene, model.bones.size(), model.meshes.size(), model.skins.size(), model.animations.size());
   std::printf("node tree:\n");
   print_tree(model, 0, 0);
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const ModelMesh& mesh = model.meshes[m];
+    const MeshCounts c = count(mesh);
+    std::printf("mesh %d \"%s\"%s: %zu %s, %zu vertices, %zu triangles, %zu %s", mesh.source_mesh, mesh.name.c_str(),
+                mesh.skin >= 0 ? (" (skin " + std::to_string(mesh.skin) + ")").c_str() : "", mesh.parts.size(),
+                mesh.parts.size() == 1 ? "part" : "parts", c.vertices, c.triangles, c.materials.size(),
+                c.materials.size() == 1 ? "material" : "materials");
+    for (std::size_t i = 0; i < c.materials.size(); ++i) {
+      std::printf("%s\"%s\"", i == 0 ? " " : ", ", c.materials[i].empty() ? "(none)" : c.materials[i].c_str());
+    }
+    std::printf("\n");
+  }
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
     const Skin& skin = model.skins[s];
     std::printf("skin %zu (file skin %d \"%s\"): %d joints, drives meshes", s, skin.source_skin, skin.name.c_str(),

@@ -24,6 +24,7 @@
 #include "marrow/render/png_file.hpp"
 #include "options.hpp"
 #include "pose_flags.hpp"
+#include "progress_bar.hpp"
 
 namespace marrow::cli {
 
@@ -231,13 +232,17 @@ void write_animation(const Model& model, const Request& r, const render::Camera&
   render::RenderSettings settings = r.settings;
   const std::string name = std::filesystem::path(r.file).filename().string();
   std::vector<Image> frames(static_cast<std::size_t>(count));
+  ProgressBar progress("render", static_cast<std::size_t>(count) + 1);
   for (int f = 0; f < count; ++f) {
+    progress.update(static_cast<std::size_t>(f), "frame " + std::to_string(f + 1));
     const Ticks t = std::min(ticks_from_seconds(f / r.fps), duration);
     animator.update(t, false, false);
     if (r.caption) settings.caption = name + "  " + clip_text(model, clip) + "  " + seconds_text(t);
     renderer.render(animator, camera, settings, frames[static_cast<std::size_t>(f)]);
   }
+  progress.update(static_cast<std::size_t>(count), "palette and encoding");
   render::write_gif(frames, r.fps, *r.gif);
+  progress.finish();
   std::printf("marrow render: wrote %s (%dx%d, %d frames at %g fps): %s\n", r.gif->c_str(), r.settings.width, r.settings.height,
               count, r.fps, clip_text(model, clip).c_str());
 }
@@ -263,7 +268,9 @@ void write_fade(const Model& model, const Request& r, const render::Camera& came
   std::vector<Image> frames(static_cast<std::size_t>(count));
   Ticks now{0};
   bool fading = false;
+  ProgressBar progress("render", static_cast<std::size_t>(count) + 1);
   for (int f = 0; f < count; ++f) {
+    progress.update(static_cast<std::size_t>(f), "frame " + std::to_string(f + 1));
     const Ticks t = ticks_from_seconds(f / r.fps);
     if (!fading && t >= ticks_from_seconds(fade)) {
       animator.update(ticks_from_seconds(fade) - now);  // exactly at the fade's start
@@ -281,7 +288,9 @@ void write_fade(const Model& model, const Request& r, const render::Camera& came
     }
     renderer.render(animator, camera, settings, frames[static_cast<std::size_t>(f)]);
   }
+  progress.update(static_cast<std::size_t>(count), "palette and encoding");
   render::write_gif(frames, r.fps, *r.gif);
+  progress.finish();
   std::printf("marrow render: wrote %s (%dx%d, %d frames at %g fps): %s -> %s over %g s\n", r.gif->c_str(),
               r.settings.width, r.settings.height, count, r.fps, clip_text(model, a).c_str(), clip_text(model, b).c_str(), fade);
 }
