@@ -42,6 +42,12 @@ for v in --version version; do
   grep -q "usage" "$work/out" && fail "marrow $v prints the usage"
 done
 check "missing file" 1 "$marrow" info "$work/nope.glb"
+# Bytes of another kind are named, not parsed: one line, exit 1.
+check "a PNG named .glb" 1 "$marrow" info "$data/malformed/png_named_glb.glb"
+[ "$(wc -l <"$work/err")" = 1 ] && grep -q "not a glTF file (PNG signature)" "$work/err" || fail "a PNG named .glb is named as a PNG"
+: >"$work/empty.fbx"
+check "an empty file" 1 "$marrow" info "$work/empty.fbx"
+grep -q "\[empty-file\] .*empty.fbx: empty file" "$work/err" || fail "an empty file is reported as empty"
 check "malformed file" 1 "$marrow" info "$data/malformed/graph_cycle.gltf"
 if [ "$(wc -l <"$work/err")" != 1 ] || ! grep -q "invalid-node-graph" "$work/err"; then
   echo "FAIL: a refused file gives one line naming the code"; cat "$work/err"; failures=$((failures + 1))

@@ -1,7 +1,8 @@
 #pragma once
 // One entry point for every format marrow loads: glTF (.gltf, .glb) through marrow's importer,
 // the native format (.marrow) through its reader, anything else through Assimp. The format is
-// recognised by content first (GLB and native magic), then by extension.
+// recognised by content first (GLB and native magic, file_signature.hpp), then by extension; empty
+// files and files of another kind (a PNG named .fbx) are refused naming what they are.
 #include <cstddef>
 #include <filesystem>
 #include <optional>
