@@ -201,6 +201,9 @@ if [ -d "$assets/gltf" ]; then
   fox=$(readlink -f "$assets/gltf/Fox/Fox.gltf")
   check "demo of a shared asset" 0 "$marrow" demo "$fox" --out "$work/fox"
   [ -s "$work/fox/demo.png" ] && [ ! -e "$work/fox/demo.glb" ] || fail "demo FILE --out writes demo.png only"
+  # A skeleton-only file: demo watches its joints, not its cameras.
+  check "demo of a skeleton-only file" 0 "$marrow" demo "$assets/fbx/pab/jog.fbx"
+  grep -q "^ *time  Hips " "$work/out" && ! grep -q "^ *time .*Camera" "$work/out" || fail "demo watches the skeleton's joints"
   check "render of a shared asset" 0 "$marrow" render "$assets/gltf/CesiumMan/cesium_man.gltf" --clip 0 --time 1 --size 64x64 --out "$work/cesium.png"
 fi
 [ "$failures" = 0 ] && echo "cli_test: all passed"

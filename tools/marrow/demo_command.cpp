@@ -21,6 +21,7 @@
 #include "marrow/model/animator.hpp"
 #include "marrow/model/bounds.hpp"
 #include "marrow/model/demo_character.hpp"
+#include "marrow/model/skeleton_bones.hpp"
 #include "marrow/render/clip_sheet.hpp"
 #include "marrow/render/png_file.hpp"
 #include "options.hpp"
@@ -48,19 +49,25 @@ BoundingBox posed_bounds(Animator& animator) {
   return box;
 }
 
-// Three bones worth watching: the first, middle and last joint of the first skin, else the first
-// animated nodes, else the first nodes.
+// Three joints worth watching: the first, middle and last bone of the skeleton (skeleton_bones:
+// the first skin's joints, or in a file without skins its main animated hierarchy, not the
+// cameras and lights beside it), else the first nodes.
 std::vector<int> watched_bones(const Model& model) {
-  std::vector<int> bones;
-  if (!model.skins.empty() && !model.skins[0].palette_to_scene.empty()) {
-    const auto& to_scene = model.skins[0].palette_to_scene;
-    for (std::size_t p : {std::size_t{0}, to_scene.size() / 2, to_scene.size() - 1}) {
-      if (to_scene[p] >= 0 && std::find(bones.begin(), bones.end(), to_scene[p]) == bones.end()) bones.push_back(to_scene[p]);
+  std::vector<int> joints;
+  if (!model.skins.empty()) {
+    for (int b : model.skins[0].palette_to_scene) {
+      if (b > 0) joints.push_back(b);
+    }
+  } else {
+    const std::vector<std::uint8_t> skeleton = skeleton_bones(model);
+    for (std::size_t b = 1; b < skeleton.size(); ++b) {
+      if (skeleton[b] != 0) joints.push_back(static_cast<int>(b));
     }
   }
-  for (const ModelAnimation& a : model.animations) {
-    for (const BoneTrack& t : a.scene_clip.tracks) {
-      if (bones.size() < 3 && std::find(bones.begin(), bones.end(), t.bone_index) == bones.end()) bones.push_back(t.bone_index);
+  std::vector<int> bones;
+  if (!joints.empty()) {
+    for (std::size_t p : {std::size_t{0}, joints.size() / 2, joints.size() - 1}) {
+      if (std::find(bones.begin(), bones.end(), joints[p]) == bones.end()) bones.push_back(joints[p]);
     }
   }
   for (int b = 1; bones.size() < 3 && b < static_cast<int>(model.bones.size()); ++b) {
