@@ -209,6 +209,17 @@ if [ -d "$assets/gltf" ]; then
   fox=$(readlink -f "$assets/gltf/Fox/Fox.gltf")
   check "demo of a shared asset" 0 "$marrow" demo "$fox" --out "$work/fox"
   [ -s "$work/fox/demo.png" ] && [ ! -e "$work/fox/demo.glb" ] || fail "demo FILE --out writes demo.png only"
+  # Every help's example runs as printed (from a folder beside shared/, into a scratch folder).
+  mkdir -p "$work/examples"
+  for cmd in demo info pose render convert; do
+    "$marrow" $cmd --help | awk '/^example/ {p = 1; next} p {sub(/^  /, ""); print}' | while read -r example; do
+      example=${example//..\/shared\/assets/$assets}
+      example=${example//\/tmp\/fox/$work/examples/fox}
+      (cd "$work/examples" && eval "\"$marrow\"${example#marrow}" >/dev/null 2>"$work/examples/err") ||
+        echo "FAIL: the example of $cmd --help fails: $example: $(cat "$work/examples/err")" >>"$work/example_failures"
+    done
+  done
+  [ ! -s "$work/example_failures" ] || { cat "$work/example_failures"; failures=$((failures + 1)); }
   # A skeleton-only file: demo watches its joints, not its cameras.
   check "demo of a skeleton-only file" 0 "$marrow" demo "$assets/fbx/pab/jog.fbx"
   grep -q "^ *time  Hips " "$work/out" && ! grep -q "^ *time .*Camera" "$work/out" || fail "demo watches the skeleton's joints"
