@@ -1,5 +1,5 @@
 // `marrow info FILE [--json] [--scene N]`: what marrow imported from a file: scenes, the node
-// tree (which nodes are joints), skins with their palette order and both index maps, clips
+// tree (which nodes are joints), meshes (vertices, triangles, materials), skins with their palette order and both index maps, clips
 // (name, duration, target space, tracks), morph targets, and diagnostics.
 #include <algorithm>
 #include <cstdio>

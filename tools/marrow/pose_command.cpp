@@ -3,7 +3,8 @@
 //                   [--two-bone-ik START,MID,END=X,Y,Z[,PX,PY,PZ]]... [--root-motion | --root-motion-yaw]`:
 // the pose at that time (clamped to the clip, no looping), or a blend of layers (pose_flags.hpp),
 // in the schema of the oracle (../shared/tools/oracle) with --json, else a short readable
-// summary. Any format marrow loads.
+// summary. Any format marrow loads. --time without --clip plays the file's only clip (a file
+// with several is a usage error listing them, as in `marrow render`); a negative time is refused.
 #include <cstdio>
 
 #include "commands.hpp"

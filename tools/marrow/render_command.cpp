@@ -5,6 +5,8 @@
 // One frame, a contact sheet of N frames spread over a clip (or over every clip), an animated
 // GIF of a clip or of a cross-fade from clip A to clip B, drawn by marrow's software renderer
 // from the vertices `marrow pose` computes. The pose flags (pose_flags.hpp) make one frame.
+// --time and --gif without --clip play the file's only clip; --out must be .png, --gif .gif;
+// GIFs show a progress bar on a terminal.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
