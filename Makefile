@@ -19,8 +19,9 @@ configure: deps
 build: configure
 	@cmake --build build/$(PRESET) -j $(JOBS)
 
+# The demo's pictures go to build/<preset>/demo (it prints where), never into the source tree.
 demo: build
-	@build/$(PRESET)/tools/marrow/marrow demo $(FILE)
+	@build/$(PRESET)/tools/marrow/marrow demo $(FILE) --out build/$(PRESET)/demo
 
 test: build
 	@ctest --test-dir build/$(PRESET) --output-on-failure -j $(JOBS)

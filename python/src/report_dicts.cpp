@@ -58,7 +58,11 @@ py::dict info_mesh(const InfoReport::Mesh& m) {
   d["skin"] = m.skin;
   d["parts"] = m.parts;
   d["vertices"] = m.vertices;
+  d["triangles"] = m.triangles;
   d["morphTargets"] = m.morph_targets;
+  py::list materials;
+  for (const std::string& name : m.materials) materials.append(name_or_none(name));
+  d["materials"] = materials;
   d["initialWeights"] = floats(m.initial_weights.data(), m.initial_weights.size());
   return d;
 }

@@ -1,5 +1,7 @@
 #include "marrow/io/info_report.hpp"
 
+#include <algorithm>
+
 namespace marrow {
 
 namespace {
@@ -20,6 +22,16 @@ bool is_joint(const Model& model, std::size_t bone) {
   return false;
 }
 
+std::size_t triangle_count(const ModelMeshPart& part) {
+  const std::size_t n = part.indices.empty() ? part.vertex_count() : part.indices.size();
+  switch (part.mode) {
+    case PrimitiveMode::Triangles: return n / 3;
+    case PrimitiveMode::TriangleStrip:
+    case PrimitiveMode::TriangleFan: return n < 3 ? 0 : n - 2;
+    default: return 0;  // points and lines
+  }
+}
+
 }  // namespace
 
 InfoReport make_info_report(const Model& model) {
@@ -36,9 +48,14 @@ InfoReport make_info_report(const Model& model) {
     r.node = node_of(model, m.parent_bone);
     r.skin = m.skin;
     r.parts = m.parts.size();
+    std::vector<const Material*> seen;
     for (const ModelMeshPart& p : m.parts) {
       r.vertices += p.vertex_count();
+      r.triangles += triangle_count(p);
       if (p.morph) r.morph_targets = p.morph->target_count();
+      if (std::find(seen.begin(), seen.end(), p.material.get()) != seen.end()) continue;
+      seen.push_back(p.material.get());
+      r.materials.push_back(p.material ? p.material->name : std::string());
     }
     r.initial_weights = m.morph_weights;
     out.meshes.push_back(std::move(r));

@@ -1,7 +1,9 @@
-// `marrow info FILE [--json] [--scene N]`: what marrow imported from a file: scenes, the node
-// tree (which nodes are joints), skins with their palette order and both index maps, clips
-// (name, duration, target space, tracks), morph targets, and diagnostics.
+// `marrow info FILE [--json] [--scene N]`: what marrow imported from a file (InfoReport): scenes,
+// the node tree (which nodes are joints), meshes (vertices, triangles, materials), skins with
+// their palette order and both index maps, clips (name, duration, target space, tracks), morph
+// targets, and diagnostics.
 #include <cstdio>
+#include <string>
 
 #include "commands.hpp"
 #include "json_writer.hpp"
@@ -28,7 +30,10 @@ void write_json(const LoadedFile& f, const InfoReport& r) {
   for (const InfoReport::Mesh& m : r.meshes) {
     j.begin_object().key("mesh").value(m.mesh).key("name").name(m.name).key("node").value(m.node);
     j.key("skin").value(m.skin).key("parts").value(m.parts);
-    j.key("vertices").value(m.vertices).key("morphTargets").value(m.morph_targets);
+    j.key("vertices").value(m.vertices).key("triangles").value(m.triangles).key("morphTargets").value(m.morph_targets);
+    j.key("materials").begin_array();
+    for (const std::string& name : m.materials) j.name(name);
+    j.end_array();
     j.key("initialWeights").numbers(m.initial_weights.begin(), m.initial_weights.end()).end_object();
   }
   j.end_array();
@@ -89,6 +94,16 @@ void write_text(const LoadedFile& f, const InfoReport& r) {
               r.bones.size(), r.meshes.size(), r.skins.size(), r.clips.size());
   std::printf("node tree:\n");
   print_tree(model, r, 0, 0);
+  for (const InfoReport::Mesh& m : r.meshes) {
+    std::printf("mesh %d \"%s\"%s: %zu %s, %zu vertices, %zu triangles, %zu %s", m.mesh, m.name.c_str(),
+                m.skin >= 0 ? (" (skin " + std::to_string(m.skin) + ")").c_str() : "", m.parts,
+                m.parts == 1 ? "part" : "parts", m.vertices, m.triangles, m.materials.size(),
+                m.materials.size() == 1 ? "material" : "materials");
+    for (std::size_t i = 0; i < m.materials.size(); ++i) {
+      std::printf("%s\"%s\"", i == 0 ? " " : ", ", m.materials[i].empty() ? "(none)" : m.materials[i].c_str());
+    }
+    std::printf("\n");
+  }
   for (std::size_t s = 0; s < r.skins.size(); ++s) {
     const InfoReport::Skin& skin = r.skins[s];
     std::printf("skin %zu (file skin %d \"%s\"): %d joints, drives meshes", s, skin.index, skin.name.c_str(), skin.joint_count);

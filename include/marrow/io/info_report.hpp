@@ -27,6 +27,8 @@ struct InfoReport {
     int skin = -1;            // index into Model::skins
     std::size_t parts = 0;
     std::size_t vertices = 0;       // over every part
+    std::size_t triangles = 0;      // over every part (strips and fans counted as triangles)
+    std::vector<std::string> materials;  // distinct, in part order ("" for a part without one)
     std::size_t morph_targets = 0;  // of the last part that has any
     std::vector<float> initial_weights;
   };

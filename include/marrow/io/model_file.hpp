@@ -1,8 +1,9 @@
 #pragma once
 // One entry point for every format marrow loads: glTF (.gltf, .glb) through marrow's importer,
 // the native format (.marrow) through its reader, anything else through Assimp. The format is
-// recognised by content first (GLB and native magic), then by extension. And one for the two
-// formats it writes.
+// recognised by content first (GLB and native magic, file_signature.hpp), then by extension; empty
+// files and files of another kind (a PNG named .fbx) are refused naming what they are. And one
+// entry point for the two formats it writes.
 #include <cstddef>
 #include <filesystem>
 #include <optional>
