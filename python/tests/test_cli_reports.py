@@ -41,7 +41,7 @@ def assert_same(dict_from_python, printed_by_cli):
 def demo_path(tmp_path_factory, cli):
     """marrow demo's character: morph targets, initial weights, a rigid node, two skins' worth of clips."""
     folder = tmp_path_factory.mktemp("demo")
-    subprocess.run([cli, "demo"], cwd=folder, check=True, capture_output=True)
+    subprocess.run([cli, "demo", "--out", str(folder)], check=True, capture_output=True)
     return str(folder / "demo.glb")
 
 

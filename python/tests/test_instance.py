@@ -103,7 +103,7 @@ def test_world_and_local_transforms_are_views(fox):
 def test_morph_weights_follow_the_clip(tmp_path, cli):
     import subprocess
 
-    subprocess.run([cli, "demo"], cwd=tmp_path, check=True, capture_output=True)
+    subprocess.run([cli, "demo", "--out", str(tmp_path)], check=True, capture_output=True)
     demo = marrow.load(tmp_path / "demo.glb")
     a = demo.instance()
     weights = a.morph_weights(0)
