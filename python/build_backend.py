@@ -93,7 +93,8 @@ def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     package_root = _build_module()
     folder = package_root / NAME
-    files = sorted(p for p in folder.glob("*") if p.suffix in (".py", ".so") and p.is_file())
+    worker = "marrow-assimp-worker"  # the isolated Assimp importer, next to the extension
+    files = sorted(p for p in folder.glob("*") if (p.suffix in (".py", ".so") or p.name == worker) and p.is_file())
     if not any(p.suffix == ".so" for p in files):
         raise RuntimeError(f"marrow build backend: no extension module in {package_root / NAME} "
                            "(build the target marrow_python there first)")
@@ -101,12 +102,15 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     path = pathlib.Path(wheel_directory) / wheel_name
     records = []
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as wheel:
-        def add(arcname, data):
-            wheel.writestr(arcname, data)
+        def add(arcname, data, executable=False):
+            info = zipfile.ZipInfo(arcname, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = (0o100755 if executable else 0o100644) << 16  # pip keeps the mode
+            wheel.writestr(info, data)
             records.append(_record_line(arcname, data))
 
         for file in files:
-            add(f"{NAME}/{file.name}", file.read_bytes())
+            add(f"{NAME}/{file.name}", file.read_bytes(), executable=file.name == worker)
         for name, text in _metadata_files().items():
             add(f"{_dist_info()}/{name}", text.encode())
         record = f"{_dist_info()}/RECORD"
