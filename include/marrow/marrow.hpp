@@ -1,5 +1,7 @@
 #pragma once
-// The public API of marrow in one include.
+// The public API of marrow in one include: core, runtime, model, io and the asset layer. The
+// software renderer is a layer of its own (marrow::render): include <marrow/render.hpp>.
+#include "marrow/version.hpp"
 #include "marrow/core/diagnostic.hpp"
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
@@ -64,22 +66,3 @@
 #include "marrow/scene/model_instance.hpp"
 #include "marrow/scene/skeletal_rig.hpp"
 #include "marrow/scene/skeleton.hpp"
-#include "marrow/render/animated_bounds.hpp"
-#include "marrow/render/bitmap_font.hpp"
-#include "marrow/render/box_overlay.hpp"
-#include "marrow/render/camera.hpp"
-#include "marrow/render/caption.hpp"
-#include "marrow/render/clip_sheet.hpp"
-#include "marrow/render/contact_sheet.hpp"
-#include "marrow/render/draw_mesh_job.hpp"
-#include "marrow/render/frame_times.hpp"
-#include "marrow/render/framebuffer.hpp"
-#include "marrow/render/gif_file.hpp"
-#include "marrow/render/image.hpp"
-#include "marrow/render/lighting.hpp"
-#include "marrow/render/model_renderer.hpp"
-#include "marrow/render/overlay_drawing.hpp"
-#include "marrow/render/palette_quantizer.hpp"
-#include "marrow/render/png_file.hpp"
-#include "marrow/render/rasterizer.hpp"
-#include "marrow/render/skeleton_overlay.hpp"

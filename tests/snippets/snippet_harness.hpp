@@ -11,6 +11,7 @@
 #include <glm/vec3.hpp>
 
 #include <marrow/marrow.hpp>
+#include <marrow/render.hpp>
 
 namespace marrow::snippet_placeholders {
 

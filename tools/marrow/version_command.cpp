@@ -7,13 +7,14 @@
 #include "marrow/io/dependency_versions.hpp"
 #include "marrow/render/dependency_versions.hpp"
 #include "marrow/runtime/simd_level.hpp"
+#include "marrow/version.hpp"
 #include "options.hpp"
 
 namespace marrow::cli {
 
 int run_version(const Args& args) {
   if (!args.empty()) throw UsageError("version takes no arguments");
-  std::printf("marrow %s (%s build)\n", MARROW_VERSION, MARROW_BUILD_TYPE[0] != '\0' ? MARROW_BUILD_TYPE : "default");
+  std::printf("marrow %s (%s build)\n", kVersion, MARROW_BUILD_TYPE[0] != '\0' ? MARROW_BUILD_TYPE : "default");
   const SimdLevel level = simd_level();
   std::printf("SIMD level: %.*s", static_cast<int>(to_string(level).size()), to_string(level).data());
   if (level != supported_simd_level()) {
