@@ -155,6 +155,24 @@ TEST(GltfClips, G10_RigidChannelsBecomeSceneNodeClipsAlsoOnSkinnedModels) {
   EXPECT_NEAR(a.player(0).world_transforms()[0][3].x, 0.5f, 1e-6f);
 }
 
+// glTF and Assimp name clips by one rule (src/io/unique_clip_name.hpp): a repeated name gets
+// "_<index>", then "_2", "_3", ... until it is free, so every clip can be asked for by name.
+TEST(GltfClips, G9_EveryClipGetsAUniqueNameWhateverTheFileRepeats) {
+  Fixture f;
+  const auto node = f.node("N");
+  f.scene({node});
+  for (const char* name : {"Run_2", "Run", "Run", ""}) {
+    const auto anim = f.animation(name);
+    f.channel(anim, node, "translation", SamplerInterpolation::Linear, {0.f, 1.f}, {0, 0, 0, 1, 0, 0});
+  }
+  const Model model = f.import();
+  ASSERT_EQ(model.animations.size(), 4u);
+  EXPECT_EQ(model.animations[0].name, "Run_2");
+  EXPECT_EQ(model.animations[1].name, "Run");
+  EXPECT_EQ(model.animations[2].name, "Run_2_2") << "Run_2 is taken by the first clip";
+  EXPECT_EQ(model.animations[3].name, "animation_3");
+}
+
 TEST(GltfClips, G11_EveryChannelNotImportedIsCounted) {
   RigidFixture r;
   const auto outside = r.f.node("Elsewhere");

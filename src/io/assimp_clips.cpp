@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "unique_clip_name.hpp"
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/slerp.hpp"
@@ -82,15 +83,6 @@ bool quat_value(const aiQuaternion& q, glm::quat& out) {
   return is_finite(out) && glm::length(out) > 1e-6f;
 }
 
-std::string animation_name(const aiAnimation& animation, std::size_t index, const std::set<std::string>& used) {
-  std::string name = animation.mName.length == 0 ? "animation_" + std::to_string(index)
-                                                 : std::string(animation.mName.C_Str(), animation.mName.length);
-  if (used.count(name) == 0) return name;
-  const std::string base = name + "_" + std::to_string(index);
-  name = base;
-  for (int k = 2; used.count(name) != 0; ++k) name = base + "_" + std::to_string(k);
-  return name;
-}
 
 // Assimp 5.2.5's FBX reader turns a node N with pre/post-rotation into a chain of helper nodes
 // "N_$AssimpFbx$_Translation", "..._PreRotation", ... above N, kept at rest; but when it writes
@@ -135,7 +127,7 @@ void extract_animations(const aiScene& scene, const NodeTable& nodes, const Assi
                      "animation " + std::to_string(a) + " records no ticks per second; 25 assumed");
     }
     ModelAnimation out;
-    out.name = animation_name(*animation, a, used);
+    out.name = detail::unique_clip_name(std::string_view(animation->mName.data, animation->mName.length), a, used);
     used.insert(out.name);
     const std::string here = "animation " + std::to_string(a) + " ('" + out.name + "')";
     if (animation->mNumMeshChannels > 0) {

@@ -8,6 +8,7 @@
 
 #include "gltf_channel.hpp"
 #include "gltf_mesh_builder.hpp"
+#include "unique_clip_name.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/accessor_reader.hpp"
 
@@ -25,11 +26,6 @@ struct Target {
   const ChannelCurve* curves[3] = {nullptr, nullptr, nullptr};
 };
 
-std::string animation_name(const Document& doc, std::size_t index, const std::set<std::string>& used) {
-  std::string name = doc.animations[index].name.empty() ? "animation_" + std::to_string(index) : doc.animations[index].name;
-  if (used.count(name) != 0) name += "_" + std::to_string(index);
-  return name;
-}
 
 // The largest input time over every sampler of the animation (validated through the cache).
 double animation_duration(const GltfAsset& asset, std::uint32_t index, ImportBudget& budget, KeyTimeCache& cache) {
@@ -169,7 +165,7 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
     const Animation& anim = doc.animations[a];
     const auto ai = static_cast<std::uint32_t>(a);
     ModelAnimation out;
-    out.name = animation_name(doc, a, used_names);
+    out.name = detail::unique_clip_name(doc.animations[a].name, a, used_names);
     used_names.insert(out.name);
     KeyTimeCache key_times;
     out.duration = ticks_from_seconds(animation_duration(asset, ai, budget, key_times));
