@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -10,7 +9,7 @@
 #include "unique_clip_name.hpp"
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/core/slerp.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 
 namespace marrow::assimp {
 
@@ -18,69 +17,42 @@ namespace {
 
 constexpr double kDefaultTicksPerSecond = 25.0;  // seed 003: formats that record no rate
 
-// One channel component's keys in marrow time, sorted.
-template <class V>
-struct Lane {
-  std::vector<Ticks> times;
-  std::vector<V> values;
-
-  // Holds the first/last key outside; half-open brackets (with equal times the later key wins).
-  // Calls must come with non-decreasing t (the cursor only moves forward).
-  V at(Ticks t, std::size_t& cursor) const {
-    if (t <= times.front()) {
-      std::size_t k = 0;
-      while (k + 1 < times.size() && times[k + 1] <= t) ++k;
-      return values[k];
-    }
-    while (cursor + 1 < times.size() && times[cursor + 1] <= t) ++cursor;
-    if (cursor + 1 >= times.size()) return values.back();
-    const double p = static_cast<double>((t - times[cursor]).count()) /
-                     static_cast<double>((times[cursor + 1] - times[cursor]).count());
-    return blend(values[cursor], values[cursor + 1], static_cast<float>(p));
-  }
-
-  static glm::vec3 blend(const glm::vec3& a, const glm::vec3& b, float p) { return a + (b - a) * p; }
-  static glm::quat blend(const glm::quat& a, const glm::quat& b, float p) { return slerp_shortest(a, b, p); }
-};
+// One channel component's keys (translation, rotation or scale; the others unused) in marrow
+// time, sorted, so they play through THE track sampler (track_sampler.hpp) like every key list.
+using Lane = std::vector<Keyframe>;
 
 // Converts Assimp keys; false when a time or value is not finite (or a rotation has no length).
-template <class Key, class V, class Convert>
-bool read_lane(const Key* keys, unsigned count, double tps, Convert convert, Lane<V>& lane, bool& sorted) {
-  lane.times.reserve(count);
-  lane.values.reserve(count);
+template <class Key, class Set>
+bool read_lane(const Key* keys, unsigned count, double tps, Set set, Lane& lane, bool& sorted) {
+  lane.resize(count);
   for (unsigned k = 0; k < count; ++k) {
     const double seconds = keys[k].mTime / tps;
-    V value;
-    if (!std::isfinite(seconds) || !convert(keys[k].mValue, value)) return false;
-    lane.times.push_back(ticks_from_seconds(seconds));
-    lane.values.push_back(value);
+    if (!std::isfinite(seconds) || !set(keys[k].mValue, lane[k])) return false;
+    lane[k].time = ticks_from_seconds(seconds);
   }
-  if (!std::is_sorted(lane.times.begin(), lane.times.end())) {
+  const auto earlier = [](const Keyframe& x, const Keyframe& y) { return x.time < y.time; };
+  if (!std::is_sorted(lane.begin(), lane.end(), earlier)) {
     sorted = true;
-    std::vector<std::size_t> order(count);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return lane.times[a] < lane.times[b]; });
-    Lane<V> out;
-    for (std::size_t i : order) {
-      out.times.push_back(lane.times[i]);
-      out.values.push_back(lane.values[i]);
-    }
-    lane = std::move(out);
+    std::stable_sort(lane.begin(), lane.end(), earlier);
   }
   return true;
 }
 
-bool vec3_value(const aiVector3D& v, glm::vec3& out) {
-  out = glm::vec3(v.x, v.y, v.z);
-  return is_finite(out);
+bool set_translation(const aiVector3D& v, Keyframe& key) {
+  key.translation = glm::vec3(v.x, v.y, v.z);
+  return is_finite(key.translation);
+}
+
+bool set_scale(const aiVector3D& v, Keyframe& key) {
+  key.scale = glm::vec3(v.x, v.y, v.z);
+  return is_finite(key.scale);
 }
 
 // Used as given, like import_gltf (a slightly non-unit key scales its bone at that key, as glTF
 // viewers do; slerp between keys returns unit quaternions); a (near) zero one is refused.
-bool quat_value(const aiQuaternion& q, glm::quat& out) {
-  out = glm::quat(q.w, q.x, q.y, q.z);
-  return is_finite(out) && glm::length(out) > 1e-6f;
+bool set_rotation(const aiQuaternion& q, Keyframe& key) {
+  key.rotation = glm::quat(q.w, q.x, q.y, q.z);
+  return is_finite(key.rotation) && glm::length(key.rotation) > 1e-6f;
 }
 
 
@@ -178,16 +150,15 @@ void extract_animations(const aiScene& scene, const NodeTable& nodes, const Assi
                           where + ": animation keys exceed ImportLimits::max_animation_keys (" +
                               std::to_string(options.import.limits.max_animation_keys) + ")");
       }
-      Lane<glm::vec3> position, scaling;
-      Lane<glm::quat> rotation;
+      Lane position, rotation, scaling;
       bool resorted = false;
       const bool ok =
           (channel->mNumPositionKeys == 0 || channel->mPositionKeys != nullptr) &&
           (channel->mNumRotationKeys == 0 || channel->mRotationKeys != nullptr) &&
           (channel->mNumScalingKeys == 0 || channel->mScalingKeys != nullptr) &&
-          read_lane(channel->mPositionKeys, channel->mNumPositionKeys, tps, vec3_value, position, resorted) &&
-          read_lane(channel->mRotationKeys, channel->mNumRotationKeys, tps, quat_value, rotation, resorted) &&
-          read_lane(channel->mScalingKeys, channel->mNumScalingKeys, tps, vec3_value, scaling, resorted);
+          read_lane(channel->mPositionKeys, channel->mNumPositionKeys, tps, set_translation, position, resorted) &&
+          read_lane(channel->mRotationKeys, channel->mNumRotationKeys, tps, set_rotation, rotation, resorted) &&
+          read_lane(channel->mScalingKeys, channel->mNumScalingKeys, tps, set_scale, scaling, resorted);
       if (!ok) {
         add_diagnostic(diagnostics, "invalid-channel-keys",
                        where + " has a key time or value that is not finite (or a zero rotation); ignored");
@@ -197,8 +168,8 @@ void extract_animations(const aiScene& scene, const NodeTable& nodes, const Assi
 
       // The union of the three lanes' times.
       std::vector<Ticks> times;
-      for (const std::vector<Ticks>* lane : {&position.times, &rotation.times, &scaling.times}) {
-        times.insert(times.end(), lane->begin(), lane->end());
+      for (const Lane* lane : {&position, &rotation, &scaling}) {
+        for (const Keyframe& key : *lane) times.push_back(key.time);
       }
       std::sort(times.begin(), times.end());
       times.erase(std::unique(times.begin(), times.end()), times.end());
@@ -222,13 +193,13 @@ void extract_animations(const aiScene& scene, const NodeTable& nodes, const Assi
       BoneTrack track;
       track.keys.resize(times.size());
       const Trs& rest = nodes.local_trs[static_cast<std::size_t>(node)];
-      std::size_t cursor[3] = {0, 0, 0};
+      TrackCursor cursor[3];
       for (std::size_t k = 0; k < times.size(); ++k) {
         Keyframe& key = track.keys[k];
         key.time = times[k];
-        key.translation = position.times.empty() ? rest.translation : position.at(times[k], cursor[0]);
-        key.rotation = rotation.times.empty() ? rest.rotation : rotation.at(times[k], cursor[1]);
-        key.scale = scaling.times.empty() ? rest.scale : scaling.at(times[k], cursor[2]);
+        key.translation = position.empty() ? rest.translation : sample_track(position, times[k], cursor[0]).translation;
+        key.rotation = rotation.empty() ? rest.rotation : sample_track(rotation, times[k], cursor[1]).rotation;
+        key.scale = scaling.empty() ? rest.scale : sample_track(scaling, times[k], cursor[2]).scale;
       }
       if (const std::optional<glm::mat4> helpers = fbx_helper_chain(nodes, node, targeted)) {
         const glm::mat4 undo = glm::inverse(*helpers);
