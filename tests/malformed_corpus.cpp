@@ -5,10 +5,12 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "compressed_fixtures.hpp"
 #include "gltf_fixture.hpp"
 #include "marrow/io/glb.hpp"
 #include "marrow/io/gltf_builder.hpp"
 #include "marrow/io/gltf_json.hpp"
+#include "marrow/io/gltf_meshopt_compress.hpp"
 
 namespace marrow::test {
 
@@ -140,10 +142,10 @@ std::vector<MalformedFile> malformed_corpus() {
   add("json_min_version_2_1.gltf", text("{\"asset\":{\"version\":\"2.1\",\"minVersion\":\"2.1\"}}"), C::VersionMismatch,
       "minVersion 2.1 (features marrow does not know)");
   add("json_unsupported_required_extension.gltf", edited_gltf([](auto& a) {
-        a.document.extensions_used = {"KHR_draco_mesh_compression"};
-        a.document.extensions_required = {"KHR_draco_mesh_compression"};
+        a.document.extensions_used = {"EXT_mesh_gpu_instancing"};
+        a.document.extensions_required = {"EXT_mesh_gpu_instancing"};
       }),
-      C::UnsupportedExtension, "KHR_draco_mesh_compression required");
+      C::UnsupportedExtension, "EXT_mesh_gpu_instancing required");
 
   // Indices that name nothing.
   add("index_node_mesh.gltf", edited_gltf([](auto& a) { a.document.nodes[2].mesh = 7; }), C::IndexOutOfRange, "node 2 mesh 7");
@@ -300,6 +302,50 @@ std::vector<MalformedFile> malformed_corpus() {
       C::InvalidAnimation, "a CUBICSPLINE scale segment beyond the float range");
   add("anim_output_too_short.gltf", edited_gltf([](auto& a) { a.document.accessors[first_sampler_output(a)].count = 2; }),
       C::InvalidAnimation, "3 keys, 2 values");
+
+  // Compressed geometry (EXT_meshopt_compression, KHR_draco_mesh_compression).
+  const auto meshopt = [](const std::function<void(gltf::GltfAsset&, gltf::BufferView&)>& edit) {
+    gltf::GltfAsset a = gltf::compress_meshopt(base().asset());
+    for (gltf::BufferView& v : a.document.buffer_views) {
+      if (v.meshopt && v.meshopt->mode == gltf::MeshoptMode::Attributes && v.meshopt->byte_stride == 12) {
+        edit(a, v);
+        break;
+      }
+    }
+    return gltf::write_glb_asset(a);
+  };
+  add("meshopt_corrupt_stream.glb", meshopt([](auto& a, auto& v) {
+        for (std::uint64_t i = 0; i < v.meshopt->byte_length; ++i) a.buffers[0][v.meshopt->byte_offset + i] = std::byte{0xFF};
+      }),
+      C::InvalidCompression, "a vertex stream of 0xFF bytes that meshoptimizer refuses");
+  add("meshopt_count_times_stride.glb", meshopt([](auto&, auto& v) { v.meshopt->count += 1; }), C::InvalidDocument,
+      "count * byteStride is not the bufferView's byteLength");
+  add("meshopt_quaternion_stride.glb", meshopt([](auto&, auto& v) { v.meshopt->filter = gltf::MeshoptFilter::Quaternion; }),
+      C::InvalidDocument, "the QUATERNION filter on a 12-byte stride");
+  add("meshopt_stream_beyond_buffer.glb", meshopt([](auto& a, auto& v) { v.meshopt->byte_length = a.buffers[0].size() + 4; }),
+      C::AccessorOutOfBounds, "compressed bytes beyond the end of their buffer");
+  const auto draco = [](const std::function<void(gltf::GltfAsset&, gltf::Primitive&)>& edit) {
+    gltf::GltfAsset a = draco_asset(base().asset());
+    edit(a, a.document.meshes[0].primitives[0]);
+    return gltf::write_glb_asset(a);
+  };
+  add("draco_corrupt_stream.glb", draco([](auto& a, auto& p) {
+        const gltf::BufferView& v = a.document.buffer_views[p.draco->buffer_view];
+        for (std::uint64_t i = 8; i < v.byte_length; ++i) a.buffers[0][v.byte_offset + i] = std::byte{0xA5};
+      }),
+      C::InvalidCompression, "a Draco stream garbled after its header");
+  add("draco_point_count_mismatch.glb", draco([](auto& a, auto& p) {
+        for (const gltf::Attribute& x : p.attributes) a.document.accessors[x.accessor].count = 3;
+      }),
+      C::InvalidCompression, "4 decoded points, the accessors declare 3");
+  add("draco_index_count_mismatch.glb", draco([](auto& a, auto& p) { a.document.accessors[p.indices].count = 3; }),
+      C::InvalidCompression, "2 decoded triangles, the indices accessor declares 3 indices");
+  add("draco_missing_attribute_id.glb", draco([](auto&, auto& p) { p.draco->attributes[0].id = 9; }),
+      C::InvalidCompression, "POSITION names Draco attribute 9, which the stream does not have");
+  add("draco_not_triangles.glb", draco([](auto&, auto& p) { p.mode = 0; }), C::InvalidDocument,
+      "a Draco primitive of POINTS");
+  add("draco_attribute_not_in_primitive.glb", draco([](auto&, auto& p) { p.draco->attributes.push_back({"TEXCOORD_0", 7}); }),
+      C::InvalidDocument, "a Draco attribute TEXCOORD_0 the primitive does not have");
   return out;
 }
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/file_bytes.hpp"
 #include "marrow/io/native_format.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
 #include "native_layout.hpp"
@@ -777,9 +777,9 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
 }
 
 Model read_native_file(const std::filesystem::path& path, const ImportLimits& limits) {
-  const std::vector<std::byte> bytes = read_file_bytes(path, limits);
+  const FileBytes bytes = read_file(path, limits);
   try {
-    return read_native(bytes, limits);
+    return read_native(bytes.bytes(), limits);
   } catch (const ImportError& e) {
     throw ImportError(e.code(), path.filename().string() + ": " + e.detail());
   }
