@@ -18,7 +18,7 @@ namespace marrow {
 namespace {
 
 // Below this, read() into a small buffer costs less than setting up and tearing down a mapping.
-constexpr std::size_t kMapFrom = 64 * 1024;
+constexpr std::size_t kMapFrom = 1024 * 1024;
 
 class Fd {
  public:

@@ -177,6 +177,16 @@ void decode_primitive(GltfAsset& asset, std::uint32_t mesh_index, std::uint32_t 
       fail(ImportErrorCode::InvalidCompression, where + ": attribute " + o.semantic + " maps " +
                                                     num(att->indices_map_size()) + " of the " + num(points) + " points");
     }
+    // glTF's component types only: Draco's converters read a bool attribute's bytes as bool
+    // (any byte value may be there) and narrow doubles without a range check.
+    switch (att->data_type()) {
+      case draco::DT_INT8: case draco::DT_UINT8: case draco::DT_INT16: case draco::DT_UINT16:
+      case draco::DT_INT32: case draco::DT_UINT32: case draco::DT_FLOAT32: break;
+      default:
+        fail(ImportErrorCode::InvalidCompression, where + ": attribute " + o.semantic + " has Draco data type " +
+                                                      num(static_cast<std::uint64_t>(att->data_type())) +
+                                                      ", not one glTF stores");
+    }
     const Accessor& a = doc.accessors[o.accessor];
     const std::uint32_t components = component_count(a.type);
     if (att->num_components() != components) {

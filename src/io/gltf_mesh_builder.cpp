@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include <glm/gtc/type_precision.hpp>
@@ -10,6 +11,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "attribute_floats.hpp"
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
@@ -33,10 +35,11 @@ struct Where {
   throw ImportError(ImportErrorCode::InvalidMesh, where() + ": " + message);
 }
 
-// Reads a float attribute (normalized integers decoded), checking its type and count.
-std::vector<float> read_attribute_floats(const GltfAsset& asset, const Where& where, const char* semantic,
-                                         std::uint32_t accessor, std::initializer_list<AccessorType> types,
-                                         std::uint64_t count, ImportBudget& budget) {
+// Reads a float attribute (normalized integers decoded), checking its type and count; in place
+// when the buffer already holds its floats.
+AttributeFloats read_attribute_floats(const GltfAsset& asset, const Where& where, const char* semantic,
+                                      std::uint32_t accessor, std::initializer_list<AccessorType> types,
+                                      std::uint64_t count, ImportBudget& budget) {
   const Accessor& a = asset.document.accessors[accessor];
   bool type_ok = false;
   for (AccessorType t : types) type_ok = type_ok || a.type == t;
@@ -48,11 +51,18 @@ std::vector<float> read_attribute_floats(const GltfAsset& asset, const Where& wh
     fail(where, std::string(semantic) + " has " + std::to_string(a.count) + " elements, POSITION has " +
                     std::to_string(count));
   }
-  std::vector<float> out;
-  read_accessor_floats(asset, accessor, budget, out);
+  AttributeFloats out;
+  if (const std::optional<std::span<const float>> in_place = accessor_floats_in_place(asset, accessor)) {
+    out = AttributeFloats(*in_place);
+  } else {
+    std::vector<float> copy;
+    read_accessor_floats(asset, accessor, budget, copy);
+    out = AttributeFloats(std::move(copy));
+  }
   // glTF forbids NaN and infinities in accessor data; one would poison every pose and bound.
-  if (!all_finite(out)) {
-    const auto bad = std::find_if(out.begin(), out.end(), [](float v) { return !std::isfinite(v); }) - out.begin();
+  if (!all_finite(out.values())) {
+    const auto bad = std::find_if(out.values().begin(), out.values().end(), [](float v) { return !std::isfinite(v); }) -
+                     out.values().begin();
     fail(where, std::string(semantic) + " accessor " + std::to_string(accessor) + ": vertex " +
                     std::to_string(static_cast<std::size_t>(bad) / component_count(a.type)) + " has a value that is not finite");
   }
@@ -98,16 +108,16 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   const std::uint64_t n = doc.accessors[position_accessor].count;
   const auto floats = [&](const char* semantic, std::initializer_list<AccessorType> types) {
     const std::uint32_t accessor = prim.find(semantic);
-    return accessor == kNone ? std::vector<float>{}
+    return accessor == kNone ? AttributeFloats{}
                              : read_attribute_floats(asset, where, semantic, accessor, types, n, budget);
   };
-  const std::vector<float> positions = read_attribute_floats(asset, where, "POSITION", position_accessor,
-                                                             {AccessorType::Vec3}, n, budget);
-  std::vector<float> normals = floats("NORMAL", {AccessorType::Vec3});
-  std::vector<float> tangents = floats("TANGENT", {AccessorType::Vec4});
-  const std::vector<float> uv0 = floats("TEXCOORD_0", {AccessorType::Vec2});
-  const std::vector<float> uv1 = floats("TEXCOORD_1", {AccessorType::Vec2});
-  std::vector<float> colors = floats("COLOR_0", {AccessorType::Vec4, AccessorType::Vec3});
+  const AttributeFloats positions = read_attribute_floats(asset, where, "POSITION", position_accessor,
+                                                          {AccessorType::Vec3}, n, budget);
+  AttributeFloats normals = floats("NORMAL", {AccessorType::Vec3});
+  AttributeFloats tangents = floats("TANGENT", {AccessorType::Vec4});
+  const AttributeFloats uv0 = floats("TEXCOORD_0", {AccessorType::Vec2});
+  const AttributeFloats uv1 = floats("TEXCOORD_1", {AccessorType::Vec2});
+  AttributeFloats colors = floats("COLOR_0", {AccessorType::Vec4, AccessorType::Vec3});
   const bool color3 = !colors.empty() && doc.accessors[prim.find("COLOR_0")].type == AccessorType::Vec3;
 
   // Skinning: joints through the palette map, weights renormalised (as three.js does).
@@ -121,7 +131,7 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
       fail(where, "JOINTS_0 accessor " + std::to_string(ja) + " must be VEC4 with " + std::to_string(n) + " elements");
     }
     read_accessor_uints(asset, ja, budget, joints);
-    weights = read_attribute_floats(asset, where, "WEIGHTS_0", wa, {AccessorType::Vec4}, n, budget);
+    weights = read_attribute_floats(asset, where, "WEIGHTS_0", wa, {AccessorType::Vec4}, n, budget).take();
     const std::vector<int>& map = *request.skinning->source_to_palette;
     std::size_t renormalised = 0;
     for (std::size_t v = 0; v < n; ++v) {
@@ -155,7 +165,10 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
     const Accessor& ia = doc.accessors[prim.indices];
     if (ia.type != AccessorType::Scalar) fail(where, "indices accessor " + std::to_string(prim.indices) + " is not SCALAR");
     read_accessor_uints(asset, prim.indices, budget, indices);
-    for (std::size_t i = 0; i < indices.size(); ++i) {
+    // The largest index first (a loop the compiler vectorises); the offending one only on failure.
+    std::uint32_t largest = 0;
+    for (const std::uint32_t index : indices) largest = std::max(largest, index);
+    for (std::size_t i = 0; largest >= n && i < indices.size(); ++i) {
       if (indices[i] >= n) {
         fail(where, "index " + std::to_string(i) + " = " + std::to_string(indices[i]) + " is not below the vertex count " +
                         std::to_string(n));
@@ -193,7 +206,8 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
                                                               : nullptr;
       if (slot == nullptr) continue;  // other target attributes are not morphed
       *slot = read_attribute_floats(asset, where, ("target " + std::to_string(t) + " " + attr.semantic).c_str(),
-                                    attr.accessor, {AccessorType::Vec3}, n, budget);
+                                    attr.accessor, {AccessorType::Vec3}, n, budget)
+                  .take();
     }
   }
 
@@ -254,7 +268,7 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   std::span<std::byte> bytes(part.vertex_bytes);
   // One pass per attribute: `width` floats per source vertex into its slot (a compile-time width,
   // so each copy is a couple of moves).
-  const auto fill = [&]<std::size_t width>(A a, const std::vector<float>& values) {
+  const auto fill = [&]<std::size_t width>(A a, const auto& values) {
     if (values.empty()) return;
     std::byte* slot = bytes.data() + part.layout.offset(a);
     const std::size_t stride = part.layout.stride;
