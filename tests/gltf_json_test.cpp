@@ -210,6 +210,25 @@ TEST(GltfJsonRefusal, DepthLimitCountsEveryObjectAndArray) {
   EXPECT_TRUE(refuses([&] { parse_json(nested(10), limits); }, ImportErrorCode::InvalidJson, {"max_json_depth 10"}));
 }
 
+// The parser is kept between parses on a thread: each parse still gets its own depth limit, and a
+// small document after a large one (or the reverse) parses alike.
+TEST(GltfJsonRefusal, DepthLimitIsEachParsesOwnOnAKeptParser) {
+  auto nested = [](int arrays) {
+    return R"({"asset":{"version":"2.0"},"extras":)" + std::string(std::size_t(arrays), '[') + "1" +
+           std::string(std::size_t(arrays), ']') + "}";
+  };
+  ImportLimits shallow;
+  shallow.max_json_depth = 10;
+  EXPECT_NO_THROW(parse_json(nested(30)));
+  EXPECT_TRUE(refuses([&] { parse_json(nested(10), shallow); }, ImportErrorCode::InvalidJson, {"max_json_depth 10"}));
+  EXPECT_NO_THROW(parse_json(nested(30)));
+  const std::string padding(std::size_t{2} << 20, ' ');  // beyond the kept parser's size
+  EXPECT_NO_THROW(parse_json(nested(30) + padding));
+  EXPECT_TRUE(refuses([&] { parse_json(nested(10) + padding, shallow); }, ImportErrorCode::InvalidJson,
+                      {"max_json_depth 10"}));
+  EXPECT_NO_THROW(parse_json(kMinimal));
+}
+
 TEST(GltfJsonRefusal, FileSizeLimit) {
   ImportLimits limits;
   limits.max_file_bytes = 10;

@@ -3,6 +3,7 @@
 // the Document that comes out can be indexed without further checks.
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -982,8 +983,18 @@ Document parse_gltf_json(std::string_view json, const ImportLimits& limits, std:
   // simdjson counts the document itself as one level: "[1]" needs depth 2. It keeps its own
   // stack of max_depth entries, so a depth bomb is refused without recursion.
   const std::size_t simdjson_depth = std::size_t(limits.max_json_depth) + 1;
-  simdjson::dom::parser parser;
-  if (parser.allocate(json.size(), simdjson_depth) != simdjson::SUCCESS) {
+  // One parser per thread, kept between imports, so loading files one after another does not
+  // allocate, fault in and release its buffers (about 14 bytes per JSON byte) every time. Only
+  // small documents use it (CesiumMan's 688 KB of base64 is one): a larger one gets its own
+  // parser, released after its import, so a thread never holds more than about 15 MB for this.
+  constexpr std::size_t kKeptParserBytes = std::size_t{1} << 20;
+  thread_local simdjson::dom::parser kept;
+  simdjson::dom::parser own;
+  const bool keep = json.size() <= kKeptParserBytes;
+  simdjson::dom::parser& parser = keep ? kept : own;
+  if ((parser.capacity() < json.size() || parser.max_depth() != simdjson_depth) &&
+      parser.allocate(std::max(json.size(), keep ? parser.capacity() : std::size_t{0}), simdjson_depth) !=
+          simdjson::SUCCESS) {
     fail(ImportErrorCode::LimitExceeded, "JSON: cannot allocate a parser for " + num(json.size()) + " bytes");
   }
   // The spec forbids a byte order mark, but some editors add one; it is not part of the JSON.
