@@ -120,9 +120,10 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   AttributeFloats colors = floats("COLOR_0", {AccessorType::Vec4, AccessorType::Vec3});
   const bool color3 = !colors.empty() && doc.accessors[prim.find("COLOR_0")].type == AccessorType::Vec3;
 
-  // Skinning: joints through the palette map, weights renormalised (as three.js does).
+  // Skinning: joints through the palette map, weights renormalised (as three.js does) as they
+  // are written into the vertices (read in place, never copied).
   std::vector<std::uint32_t> joints;
-  std::vector<float> weights;
+  AttributeFloats weights;
   if (request.skinning != nullptr) {
     const std::uint32_t ja = prim.find("JOINTS_0"), wa = prim.find("WEIGHTS_0");
     if (ja == kNone || wa == kNone) fail(where, "is skinned but lacks JOINTS_0 or WEIGHTS_0");
@@ -131,7 +132,7 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
       fail(where, "JOINTS_0 accessor " + std::to_string(ja) + " must be VEC4 with " + std::to_string(n) + " elements");
     }
     read_accessor_uints(asset, ja, budget, joints);
-    weights = read_attribute_floats(asset, where, "WEIGHTS_0", wa, {AccessorType::Vec4}, n, budget).take();
+    weights = read_attribute_floats(asset, where, "WEIGHTS_0", wa, {AccessorType::Vec4}, n, budget);
     const std::vector<int>& map = *request.skinning->source_to_palette;
     std::size_t renormalised = 0;
     for (std::size_t v = 0; v < n; ++v) {
@@ -143,14 +144,8 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
         }
         j = static_cast<std::uint32_t>(map[j]);
       }
-      float* w = &weights[v * 4];
-      const float sum = w[0] + w[1] + w[2] + w[3];
-      if (std::fabs(sum - 1.f) > 2e-3f) ++renormalised;
-      if (sum > 0.f) {
-        for (int c = 0; c < 4; ++c) w[c] /= sum;
-      } else {
-        w[0] = 1.f, w[1] = w[2] = w[3] = 0.f;
-      }
+      const float* w = &weights[v * 4];
+      if (std::fabs(w[0] + w[1] + w[2] + w[3] - 1.f) > 2e-3f) ++renormalised;
     }
     if (renormalised > 0) {
       add_diagnostic(diagnostics, "skin-weights-renormalized",
@@ -283,7 +278,16 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   fill.operator()<4>(A::Tangent, tangents);
   fill.operator()<2>(A::TexCoord0, uv0);
   fill.operator()<2>(A::TexCoord1, uv1);
-  fill.operator()<4>(A::Weights0, weights);
+  if (!weights.empty()) {
+    std::byte* slot = bytes.data() + part.layout.offset(A::Weights0);
+    for (std::size_t v = 0; v < count; ++v) {
+      const float* w = &weights[src(v) * 4];
+      const float sum = w[0] + w[1] + w[2] + w[3];
+      const float normalised[4] = {sum > 0.f ? w[0] / sum : 1.f, sum > 0.f ? w[1] / sum : 0.f,
+                                   sum > 0.f ? w[2] / sum : 0.f, sum > 0.f ? w[3] / sum : 0.f};
+      std::memcpy(slot + v * part.layout.stride, normalised, sizeof normalised);
+    }
+  }
   if (!colors.empty() && color3) {
     for (std::size_t v = 0; v < count; ++v) {
       const std::size_t s = src(v) * 3;
