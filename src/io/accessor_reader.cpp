@@ -256,22 +256,46 @@ void read_accessor_floats(const GltfAsset& asset, std::uint32_t accessor, const 
   });
 }
 
-std::optional<std::span<const float>> accessor_floats_in_place(const GltfAsset& asset, std::uint32_t accessor) {
+namespace {
+
+// The first element of an accessor whose bytes can be read in place as `type` values: not
+// normalized, no sparse data, tightly packed (no byteStride beyond one element), aligned for the
+// type, inside its bufferView. nullptr otherwise.
+const std::byte* in_place(const GltfAsset& asset, std::uint32_t accessor, ComponentType type, std::uint32_t type_size) {
   const Document& d = asset.document;
-  if (accessor >= d.accessors.size()) return std::nullopt;
+  if (accessor >= d.accessors.size()) return nullptr;
   const Accessor& a = d.accessors[accessor];
-  if (a.component_type != ComponentType::Float || a.normalized || a.sparse || a.buffer_view >= d.buffer_views.size()) {
-    return std::nullopt;
-  }
+  if (a.component_type != type || a.normalized || a.sparse || a.buffer_view >= d.buffer_views.size()) return nullptr;
   const detail::ElementLayout layout = detail::element_layout(a.component_type, a.type);
-  const std::uint32_t components = component_count(a.type);
-  if (layout.size != components * sizeof(float)) return std::nullopt;  // (float columns are never padded)
+  if (layout.size != component_count(a.type) * type_size) return nullptr;  // padded matrix columns
   const std::uint32_t view_stride = d.buffer_views[a.buffer_view].byte_stride;
-  if (view_stride != 0 && view_stride != layout.size) return std::nullopt;
+  if (view_stride != 0 && view_stride != layout.size) return nullptr;
   const std::byte* base = elements_start(asset, a.buffer_view, a.byte_offset, a.count, layout.size, layout.size,
                                          "accessor " + num(accessor));
-  if (base == nullptr || reinterpret_cast<std::uintptr_t>(base) % alignof(float) != 0) return std::nullopt;
-  return std::span<const float>(reinterpret_cast<const float*>(base), static_cast<std::size_t>(a.count) * components);
+  if (base == nullptr || reinterpret_cast<std::uintptr_t>(base) % type_size != 0) return nullptr;
+  return base;
+}
+
+template <class T>
+std::optional<std::span<const T>> values_in_place(const GltfAsset& asset, std::uint32_t accessor, ComponentType type) {
+  const std::byte* base = in_place(asset, accessor, type, sizeof(T));
+  if (base == nullptr) return std::nullopt;
+  const Accessor& a = asset.document.accessors[accessor];
+  return std::span<const T>(reinterpret_cast<const T*>(base), static_cast<std::size_t>(a.count) * component_count(a.type));
+}
+
+}  // namespace
+
+std::optional<std::span<const float>> accessor_floats_in_place(const GltfAsset& asset, std::uint32_t accessor) {
+  return values_in_place<float>(asset, accessor, ComponentType::Float);
+}
+
+std::optional<std::span<const std::uint16_t>> accessor_uint16s_in_place(const GltfAsset& asset, std::uint32_t accessor) {
+  return values_in_place<std::uint16_t>(asset, accessor, ComponentType::UnsignedShort);
+}
+
+std::optional<std::span<const std::uint8_t>> accessor_uint8s_in_place(const GltfAsset& asset, std::uint32_t accessor) {
+  return values_in_place<std::uint8_t>(asset, accessor, ComponentType::UnsignedByte);
 }
 
 void read_accessor_uints(const GltfAsset& asset, std::uint32_t accessor, const ImportLimits& limits,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <glm/gtc/type_precision.hpp>
@@ -85,6 +86,16 @@ std::vector<std::uint32_t> triangulate(std::uint32_t mode, const std::vector<std
   return out;
 }
 
+// JOINTS_0 read in place when the buffer holds them as unsigned bytes or shorts (the usual case),
+// else a decoded copy; [] reads either.
+struct Joints {
+  std::span<const std::uint8_t> u8;
+  std::span<const std::uint16_t> u16;
+  std::vector<std::uint32_t> copy;
+  bool empty() const noexcept { return u8.empty() && u16.empty() && copy.empty(); }
+  std::uint32_t operator[](std::size_t i) const noexcept { return !u16.empty() ? u16[i] : !u8.empty() ? u8[i] : copy[i]; }
+};
+
 struct Deltas {
   std::vector<float> position, normal, tangent;  // 3 per vertex each, empty when absent
 };
@@ -121,8 +132,8 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   const bool color3 = !colors.empty() && doc.accessors[prim.find("COLOR_0")].type == AccessorType::Vec3;
 
   // Skinning: joints through the palette map, weights renormalised (as three.js does) as they
-  // are written into the vertices (read in place, never copied).
-  std::vector<std::uint32_t> joints;
+  // are written into the vertices (both read in place when the buffer allows).
+  Joints joints;
   AttributeFloats weights;
   if (request.skinning != nullptr) {
     const std::uint32_t ja = prim.find("JOINTS_0"), wa = prim.find("WEIGHTS_0");
@@ -131,18 +142,23 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
     if (jacc.type != AccessorType::Vec4 || jacc.count != n) {
       fail(where, "JOINTS_0 accessor " + std::to_string(ja) + " must be VEC4 with " + std::to_string(n) + " elements");
     }
-    read_accessor_uints(asset, ja, budget, joints);
+    if (const auto in_place = accessor_uint16s_in_place(asset, ja)) {
+      joints.u16 = *in_place;
+    } else if (const auto bytes_in_place = accessor_uint8s_in_place(asset, ja)) {
+      joints.u8 = *bytes_in_place;
+    } else {
+      read_accessor_uints(asset, ja, budget, joints.copy);
+    }
     weights = read_attribute_floats(asset, where, "WEIGHTS_0", wa, {AccessorType::Vec4}, n, budget);
     const std::vector<int>& map = *request.skinning->source_to_palette;
     std::size_t renormalised = 0;
     for (std::size_t v = 0; v < n; ++v) {
       for (std::size_t c = 0; c < 4; ++c) {
-        std::uint32_t& j = joints[v * 4 + c];
+        const std::uint32_t j = joints[v * 4 + c];
         if (j >= map.size()) {
           fail(where, "vertex " + std::to_string(v) + " JOINTS_0 value " + std::to_string(j) + " is beyond skin " +
                           std::to_string(request.skinning->skin) + "'s " + std::to_string(map.size()) + " joints");
         }
-        j = static_cast<std::uint32_t>(map[j]);
       }
       const float* w = &weights[v * 4];
       if (std::fabs(w[0] + w[1] + w[2] + w[3] - 1.f) > 2e-3f) ++renormalised;
@@ -297,9 +313,11 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
     fill.operator()<4>(A::Color0, colors);
   }
   if (!joints.empty()) {
+    const std::vector<int>& map = *request.skinning->source_to_palette;  // every value checked above
     for (std::size_t v = 0; v < count; ++v) {
       const std::size_t s = src(v) * 4;
-      write_attribute(bytes, part.layout, v, A::Joints0, glm::u16vec4(joints[s], joints[s + 1], joints[s + 2], joints[s + 3]));
+      write_attribute(bytes, part.layout, v, A::Joints0,
+                      glm::u16vec4(map[joints[s]], map[joints[s + 1]], map[joints[s + 2]], map[joints[s + 3]]));
     }
   }
   std::vector<std::uint32_t> flat_triangles;
