@@ -8,6 +8,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "marrow/io/file_bytes.hpp"
 #include "marrow/io/gltf_importer.hpp"
 
 namespace {
@@ -24,7 +25,8 @@ void import_file(benchmark::State& state, const fs::path& file, bool union_only)
   marrow::ImportOptions options;
   options.max_palette = 256;
   options.union_only = union_only;
-  const std::vector<std::byte> bytes = marrow::read_file_bytes(file, options.limits);
+  const marrow::FileBytes file_bytes = marrow::read_file(file, options.limits);
+  const std::vector<std::byte> bytes(file_bytes.data(), file_bytes.data() + file_bytes.size());
   const fs::path base = file.parent_path();
   for (auto _ : state) {
     marrow::Model model = marrow::import_gltf(bytes, options, &base);

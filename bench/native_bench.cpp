@@ -8,6 +8,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "marrow/io/file_bytes.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/io/native_format.hpp"
 
@@ -35,7 +36,8 @@ const Fixture& fixture() {
   static const Fixture f = [] {
     Fixture out;
     if (!fs::exists(kBigSkinned)) return out;
-    out.glb = marrow::read_file_bytes(kBigSkinned, {});
+    const marrow::FileBytes file = marrow::read_file(kBigSkinned, {});
+    out.glb.assign(file.data(), file.data() + file.size());
     const fs::path base = kBigSkinned.parent_path();
     out.model = marrow::import_gltf(out.glb, big_options(), &base);
     out.native = marrow::write_native(out.model);

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "conformance_fixtures.hpp"
+#include "marrow/io/file_bytes.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/io/pose_report.hpp"
 #include "marrow/runtime/joint_mask.hpp"
@@ -75,7 +76,8 @@ std::vector<std::byte> source_bytes(const std::string& file, const fs::path& ass
     ADD_FAILURE() << "no conformance fixture " << file;
     return {};
   }
-  return read_file_bytes(assets / file, {});
+  const FileBytes bytes = read_file(assets / file, {});
+  return {bytes.data(), bytes.data() + bytes.size()};
 }
 
 // A blended pose (a reference with "layers"): each normal layer, then each additive one, at

@@ -199,6 +199,38 @@ TEST(GltfMesh, G19_JointsAsBytesAndWeightsAsUnorm) {
   EXPECT_EQ(read_attribute<glm::u16vec4>(part.vertex_bytes, part.layout, 0, VertexAttribute::Joints0), glm::u16vec4(1, 0, 0, 0));
 }
 
+// Float weights are read in place and renormalised as they are written into the vertices, also
+// when a primitive without normals is split into one vertex per triangle corner.
+TEST(GltfMesh, G19_FloatWeightsRenormalisedIntoSplitVertices) {
+  Fixture f;
+  const auto j0 = f.node("J0"), j1 = f.node("J1", {0, 1, 0}), body = f.node("Body");
+  f.child(j0, j1);
+  f.scene({j0, body});
+  const float positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+  const std::uint8_t joints[] = {0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0};
+  const float weights[] = {1, 1, 0, 0, 0, 0, 0, 0, 0.25f, 0.75f, 0, 0, 0.5f, 0, 0, 0};  // sums 2, 0, 1, 0.5
+  const std::uint16_t indices[] = {0, 1, 2, 2, 1, 3};
+  gltf::Primitive prim;
+  prim.attributes = {{"POSITION", f.builder().add_floats(positions, AccessorType::Vec3)},
+                     {"JOINTS_0", f.builder().add_uint8(joints, AccessorType::Vec4)},
+                     {"WEIGHTS_0", f.builder().add_floats(weights, AccessorType::Vec4)}};
+  prim.indices = f.builder().add_uint16(indices, AccessorType::Scalar);
+  f.doc().meshes.push_back(gltf::Mesh{"", {prim}, {}, {}});
+  f.doc().nodes[body].mesh = 0;
+  f.doc().nodes[body].skin = f.skin({j0, j1}, {glm::mat4(1.f), glm::inverse(test::node_world(f.doc(), j1))});
+  const Model model = f.import();
+  const ModelMeshPart& part = model.meshes[0].parts[0];
+  ASSERT_EQ(part.source_vertices.size(), 6u) << "split: one vertex per corner";
+  const glm::vec4 expected[] = {{0.5f, 0.5f, 0, 0}, {1, 0, 0, 0}, {0.25f, 0.75f, 0, 0}, {1, 0, 0, 0}};
+  for (std::uint32_t v = 0; v < 6; ++v) {
+    const glm::vec4 w = read_attribute<glm::vec4>(part.vertex_bytes, part.layout, v, VertexAttribute::Weights0);
+    EXPECT_EQ(w, expected[part.source_vertices[v]]) << "vertex " << v << " (file vertex " << part.source_vertices[v] << ")";
+  }
+  const Diagnostic* renormalised = find_diagnostic(model.diagnostics, "skin-weights-renormalized");
+  ASSERT_NE(renormalised, nullptr);
+  EXPECT_NE(renormalised->message.find("3 vertices"), std::string::npos) << renormalised->message;
+}
+
 TEST(GltfMesh, MissingOrForeignImagesNeverFailAnImport) {
   Fixture f;
   const auto n = f.node("Textured");

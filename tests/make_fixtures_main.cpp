@@ -2,11 +2,13 @@
 //                                   the oracle can compute references from the exact bytes
 // marrow_fixtures --malformed DIR   writes the malformed corpus (malformed_corpus.hpp) and its
 //                                   MANIFEST.tsv (file, expected ImportError code, why)
+// marrow_fixtures --fuzz-seeds TARGET DIR   valid inputs of the draco or meshopt fuzz target
 #include <cstdio>
 #include <fstream>
 #include <string>
 
 #include "conformance_fixtures.hpp"
+#include "compressed_fixtures.hpp"
 #include "malformed_corpus.hpp"
 
 namespace {
@@ -20,6 +22,13 @@ bool write(const std::string& path, const std::vector<std::byte>& bytes) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--fuzz-seeds") {
+    int i = 0;
+    for (const auto& input : marrow::test::compressed_fuzz_seeds(argv[2])) {
+      if (!write(std::string(argv[3]) + "/seed_" + argv[2] + "_" + std::to_string(i++), input)) return 1;
+    }
+    return i > 0 ? 0 : 2;
+  }
   const bool malformed = argc == 3 && std::string(argv[1]) == "--malformed";
   if (argc != 2 && !malformed) {
     std::fprintf(stderr, "usage: marrow_fixtures [--malformed] DIR\n");

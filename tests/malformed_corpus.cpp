@@ -2,13 +2,17 @@
 
 #include <cstring>
 #include <functional>
+#include <stdexcept>
+#include <string_view>
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "compressed_fixtures.hpp"
 #include "gltf_fixture.hpp"
 #include "marrow/io/glb.hpp"
 #include "marrow/io/gltf_builder.hpp"
 #include "marrow/io/gltf_json.hpp"
+#include "marrow/io/gltf_meshopt_compress.hpp"
 
 namespace marrow::test {
 
@@ -140,10 +144,10 @@ std::vector<MalformedFile> malformed_corpus() {
   add("json_min_version_2_1.gltf", text("{\"asset\":{\"version\":\"2.1\",\"minVersion\":\"2.1\"}}"), C::VersionMismatch,
       "minVersion 2.1 (features marrow does not know)");
   add("json_unsupported_required_extension.gltf", edited_gltf([](auto& a) {
-        a.document.extensions_used = {"KHR_draco_mesh_compression"};
-        a.document.extensions_required = {"KHR_draco_mesh_compression"};
+        a.document.extensions_used = {"EXT_mesh_gpu_instancing"};
+        a.document.extensions_required = {"EXT_mesh_gpu_instancing"};
       }),
-      C::UnsupportedExtension, "KHR_draco_mesh_compression required");
+      C::UnsupportedExtension, "EXT_mesh_gpu_instancing required");
 
   // Indices that name nothing.
   add("index_node_mesh.gltf", edited_gltf([](auto& a) { a.document.nodes[2].mesh = 7; }), C::IndexOutOfRange, "node 2 mesh 7");
@@ -300,6 +304,102 @@ std::vector<MalformedFile> malformed_corpus() {
       C::InvalidAnimation, "a CUBICSPLINE scale segment beyond the float range");
   add("anim_output_too_short.gltf", edited_gltf([](auto& a) { a.document.accessors[first_sampler_output(a)].count = 2; }),
       C::InvalidAnimation, "3 keys, 2 values");
+
+  // Compressed geometry (EXT_meshopt_compression, KHR_draco_mesh_compression).
+  const auto meshopt = [](const std::function<void(gltf::GltfAsset&, gltf::BufferView&)>& edit) {
+    gltf::GltfAsset a = gltf::compress_meshopt(base().asset());
+    for (gltf::BufferView& v : a.document.buffer_views) {
+      if (v.meshopt && v.meshopt->mode == gltf::MeshoptMode::Attributes && v.meshopt->byte_stride == 12) {
+        edit(a, v);
+        break;
+      }
+    }
+    return gltf::write_glb_asset(a);
+  };
+  add("meshopt_corrupt_stream.glb", meshopt([](auto& a, auto& v) {
+        for (std::uint64_t i = 0; i < v.meshopt->byte_length; ++i) a.buffers[0][v.meshopt->byte_offset + i] = std::byte{0xFF};
+      }),
+      C::InvalidCompression, "a vertex stream of 0xFF bytes that meshoptimizer refuses");
+  add("meshopt_count_times_stride.glb", meshopt([](auto&, auto& v) { v.meshopt->count += 1; }), C::InvalidDocument,
+      "count * byteStride is not the bufferView's byteLength");
+  add("meshopt_quaternion_stride.glb", meshopt([](auto&, auto& v) { v.meshopt->filter = gltf::MeshoptFilter::Quaternion; }),
+      C::InvalidDocument, "the QUATERNION filter on a 12-byte stride");
+  add("meshopt_stream_beyond_buffer.glb", meshopt([](auto& a, auto& v) { v.meshopt->byte_length = a.buffers[0].size() + 4; }),
+      C::AccessorOutOfBounds, "compressed bytes beyond the end of their buffer");
+  // The first compressed view of a mode (the vertex view of 12-byte POSITIONs for ATTRIBUTES).
+  const auto meshopt_view = [](gltf::MeshoptMode mode, const std::function<void(gltf::GltfAsset&, gltf::BufferView&)>& edit) {
+    gltf::GltfAsset a = gltf::compress_meshopt(base().asset());
+    for (gltf::BufferView& v : a.document.buffer_views) {
+      if (v.meshopt && v.meshopt->mode == mode && (mode != gltf::MeshoptMode::Attributes || v.meshopt->byte_stride == 12)) {
+        edit(a, v);
+        break;
+      }
+    }
+    return gltf::write_glb_asset(a);
+  };
+  // A word of the written JSON changed for another of the same length (the GLB stays well formed).
+  const auto respelled = [](std::vector<std::byte> glb, const std::string& from, const std::string& to) {
+    const std::string_view all(reinterpret_cast<const char*>(glb.data()), glb.size());
+    const std::size_t at = all.find(from);
+    if (at == std::string_view::npos || from.size() != to.size()) throw std::logic_error("respelled: " + from);
+    std::memcpy(glb.data() + at, to.data(), to.size());
+    return glb;
+  };
+  add("meshopt_unknown_mode.glb", respelled(meshopt([](auto&, auto&) {}), "\"ATTRIBUTES\"", "\"ATTRIBUTEZ\""),
+      C::InvalidDocument, "a mode that is not ATTRIBUTES, TRIANGLES or INDICES");
+  add("meshopt_unknown_filter.glb",
+      respelled(meshopt([](auto&, auto& v) { v.meshopt->filter = gltf::MeshoptFilter::Exponential; }), "\"EXPONENTIAL\"",
+                "\"EXPONENTIAX\""),
+      C::InvalidDocument, "a filter that is not NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL");
+  add("meshopt_attribute_stride.glb", meshopt([](auto&, auto& v) { v.meshopt->byte_stride = 6; }), C::InvalidDocument,
+      "ATTRIBUTES with a 6-byte stride (a multiple of 4 is required)");
+  add("meshopt_triangles_count.glb", meshopt_view(gltf::MeshoptMode::Triangles, [](auto&, auto& v) { v.meshopt->count += 1; }),
+      C::InvalidDocument, "TRIANGLES whose count is not a multiple of 3");
+  add("meshopt_filter_on_indices.glb",
+      meshopt_view(gltf::MeshoptMode::Triangles, [](auto&, auto& v) { v.meshopt->filter = gltf::MeshoptFilter::Octahedral; }),
+      C::InvalidDocument, "a filter on a TRIANGLES view");
+  add("meshopt_count_limit.glb", meshopt([](auto&, auto& v) { v.meshopt->count = (std::uint64_t{1} << 28) + 1; }),
+      C::LimitExceeded, "a count beyond max_accessor_elements");
+  add("meshopt_in_fallback_buffer.glb", meshopt([](auto& a, auto&) { a.document.buffers[0].meshopt_fallback = true; }),
+      C::InvalidDocument, "compressed bytes in a buffer marked as the fallback");
+  const auto draco = [](const std::function<void(gltf::GltfAsset&, gltf::Primitive&)>& edit) {
+    gltf::GltfAsset a = draco_asset(base().asset());
+    edit(a, a.document.meshes[0].primitives[0]);
+    return gltf::write_glb_asset(a);
+  };
+  add("draco_corrupt_stream.glb", draco([](auto& a, auto& p) {
+        const gltf::BufferView& v = a.document.buffer_views[p.draco->buffer_view];
+        for (std::uint64_t i = 8; i < v.byte_length; ++i) a.buffers[0][v.byte_offset + i] = std::byte{0xA5};
+      }),
+      C::InvalidCompression, "a Draco stream garbled after its header");
+  add("draco_point_count_mismatch.glb", draco([](auto& a, auto& p) {
+        for (const gltf::Attribute& x : p.attributes) a.document.accessors[x.accessor].count = 3;
+      }),
+      C::InvalidCompression, "4 decoded points, the accessors declare 3");
+  add("draco_index_count_mismatch.glb", draco([](auto& a, auto& p) { a.document.accessors[p.indices].count = 3; }),
+      C::InvalidCompression, "2 decoded triangles, the indices accessor declares 3 indices");
+  add("draco_missing_attribute_id.glb", draco([](auto&, auto& p) { p.draco->attributes[0].id = 9; }),
+      C::InvalidCompression, "POSITION names Draco attribute 9, which the stream does not have");
+  add("draco_not_triangles.glb", draco([](auto&, auto& p) { p.mode = 0; }), C::InvalidDocument,
+      "a Draco primitive of POINTS");
+  add("draco_attribute_not_in_primitive.glb", draco([](auto&, auto& p) { p.draco->attributes.push_back({"TEXCOORD_0", 7}); }),
+      C::InvalidDocument, "a Draco attribute TEXCOORD_0 the primitive does not have");
+  add("draco_no_indices.glb", draco([](auto&, auto& p) { p.indices = gltf::kNone; }), C::InvalidDocument,
+      "a Draco primitive without an indices accessor");
+  add("draco_float_indices.glb", draco([](auto& a, auto& p) { a.document.accessors[p.indices].component_type = gltf::ComponentType::Float; }),
+      C::InvalidDocument, "a Draco primitive whose indices accessor is FLOAT");
+  add("draco_sparse_accessor.glb", draco([](auto& a, auto& p) {
+        a.document.accessors[p.find("NORMAL")].sparse = gltf::SparseAccessor{1, 0, 0, gltf::ComponentType::UnsignedInt, 0, 0};
+      }),
+      C::InvalidDocument, "a sparse accessor for a Draco attribute");
+  add("draco_matrix_attribute.glb", draco([](auto& a, auto& p) { a.document.accessors[p.find("NORMAL")].type = gltf::AccessorType::Mat4; }),
+      C::InvalidDocument, "a Draco attribute whose accessor is MAT4");
+  add("draco_attribute_counts_differ.glb", draco([](auto& a, auto& p) { a.document.accessors[p.find("NORMAL")].count = 3; }),
+      C::InvalidDocument, "NORMAL declares 3 elements, the other attributes 4");
+  add("draco_no_attributes.glb", draco([](auto&, auto& p) { p.draco->attributes.clear(); }), C::InvalidDocument,
+      "a Draco extension that names no attributes");
+  add("draco_component_count_mismatch.glb", draco([](auto& a, auto& p) { a.document.accessors[p.find("NORMAL")].type = gltf::AccessorType::Vec4; }),
+      C::InvalidCompression, "NORMAL decodes to 3 components, its accessor is VEC4");
   return out;
 }
 

@@ -23,6 +23,7 @@ std::string_view to_string(ImportErrorCode code) noexcept {
     case ImportErrorCode::VersionMismatch: return "version-mismatch";
     case ImportErrorCode::ExternalImporter: return "external-importer";
     case ImportErrorCode::EmptyFile: return "empty-file";
+    case ImportErrorCode::InvalidCompression: return "invalid-compression";
   }
   return "unknown";
 }

@@ -209,8 +209,21 @@ void read_accessor(const GltfAsset& asset, std::uint32_t index, const ImportLimi
 
   with_component(a.component_type, [&](auto tag) {
     using C = decltype(tag);
-    auto convert = convert_for(tag, a.normalized, where);             // refuses a type the caller cannot take
-    out.assign(static_cast<std::size_t>(a.count) * components, T{});  // no bufferView: zeros
+    auto convert = convert_for(tag, a.normalized, where);  // refuses a type the caller cannot take
+    const auto n = static_cast<std::size_t>(a.count) * components;
+    if constexpr (std::is_same_v<C, T>) {
+      // Tightly packed and aligned values of the result's type: one copy, nothing zero-filled first.
+      if (base != nullptr && stride == components * sizeof(C) && layout.column_stride == layout.rows * sizeof(C) &&
+          reinterpret_cast<std::uintptr_t>(base) % alignof(T) == 0) {
+        const T* first = reinterpret_cast<const T*>(base);
+        out.assign(first, first + n);
+        base = nullptr;
+      } else {
+        out.assign(n, T{});  // no bufferView: zeros
+      }
+    } else {
+      out.assign(n, T{});  // no bufferView: zeros
+    }
     if (base != nullptr) decode<C>(base, stride, a.count, layout, out.data(), convert);
     if (sparse == nullptr) return;
     std::uint64_t previous = 0;
@@ -241,6 +254,48 @@ void read_accessor_floats(const GltfAsset& asset, std::uint32_t accessor, const 
     }
     return [normalized](C v) { return to_float<C>(v, normalized); };
   });
+}
+
+namespace {
+
+// The first element of an accessor whose bytes can be read in place as `type` values: not
+// normalized, no sparse data, tightly packed (no byteStride beyond one element), aligned for the
+// type, inside its bufferView. nullptr otherwise.
+const std::byte* in_place(const GltfAsset& asset, std::uint32_t accessor, ComponentType type, std::uint32_t type_size) {
+  const Document& d = asset.document;
+  if (accessor >= d.accessors.size()) return nullptr;
+  const Accessor& a = d.accessors[accessor];
+  if (a.component_type != type || a.normalized || a.sparse || a.buffer_view >= d.buffer_views.size()) return nullptr;
+  const detail::ElementLayout layout = detail::element_layout(a.component_type, a.type);
+  if (layout.size != component_count(a.type) * type_size) return nullptr;  // padded matrix columns
+  const std::uint32_t view_stride = d.buffer_views[a.buffer_view].byte_stride;
+  if (view_stride != 0 && view_stride != layout.size) return nullptr;
+  const std::byte* base = elements_start(asset, a.buffer_view, a.byte_offset, a.count, layout.size, layout.size,
+                                         "accessor " + num(accessor));
+  if (base == nullptr || reinterpret_cast<std::uintptr_t>(base) % type_size != 0) return nullptr;
+  return base;
+}
+
+template <class T>
+std::optional<std::span<const T>> values_in_place(const GltfAsset& asset, std::uint32_t accessor, ComponentType type) {
+  const std::byte* base = in_place(asset, accessor, type, sizeof(T));
+  if (base == nullptr) return std::nullopt;
+  const Accessor& a = asset.document.accessors[accessor];
+  return std::span<const T>(reinterpret_cast<const T*>(base), static_cast<std::size_t>(a.count) * component_count(a.type));
+}
+
+}  // namespace
+
+std::optional<std::span<const float>> accessor_floats_in_place(const GltfAsset& asset, std::uint32_t accessor) {
+  return values_in_place<float>(asset, accessor, ComponentType::Float);
+}
+
+std::optional<std::span<const std::uint16_t>> accessor_uint16s_in_place(const GltfAsset& asset, std::uint32_t accessor) {
+  return values_in_place<std::uint16_t>(asset, accessor, ComponentType::UnsignedShort);
+}
+
+std::optional<std::span<const std::uint8_t>> accessor_uint8s_in_place(const GltfAsset& asset, std::uint32_t accessor) {
+  return values_in_place<std::uint8_t>(asset, accessor, ComponentType::UnsignedByte);
 }
 
 void read_accessor_uints(const GltfAsset& asset, std::uint32_t accessor, const ImportLimits& limits,

@@ -5,12 +5,13 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
+#include <algorithm>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "marrow/core/import_error.hpp"
+#include "marrow/io/file_bytes.hpp"
 
 namespace marrow::gltf {
 namespace {
@@ -19,28 +20,10 @@ namespace {
 
 std::string num(std::uint64_t v) { return std::to_string(v); }
 
-// A character for a message: itself when printable, else its code.
-std::string show_char(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
-  char text[16];
-  std::snprintf(text, sizeof text, "byte 0x%02X", u);
-  return text;
-}
-
 // A URI for a message, cut short so a megabyte of base64 does not end up in it.
 std::string show_uri(std::string_view uri) {
   if (uri.size() <= 60) return "'" + std::string(uri) + "'";
   return "'" + std::string(uri.substr(0, 60)) + "...'";
-}
-
-int base64_value(char c) noexcept {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
 }
 
 bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) noexcept {
@@ -201,13 +184,14 @@ std::vector<std::byte> file_buffer(const Buffer& buffer, const BufferSources& so
                                                    " bytes, byteLength is " + num(buffer.byte_length));
   }
   note_longer(diagnostics, where, "the file", size, buffer.byte_length);
-  std::vector<std::byte> bytes(static_cast<std::size_t>(buffer.byte_length));
-  std::ifstream in(path, std::ios::binary);
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!in || static_cast<std::uint64_t>(in.gcount()) != buffer.byte_length) {
+  ImportLimits file_limits;
+  file_limits.max_file_bytes = std::max<std::uint64_t>(size, buffer.byte_length);  // checked above against max_total_bytes
+  const FileBytes file = read_file(path, file_limits);
+  if (file.size() < buffer.byte_length) {
     fail(ImportErrorCode::IoError,
          where + ": cannot read " + num(buffer.byte_length) + " bytes from '" + path.string() + "'");
   }
+  std::vector<std::byte> bytes(file.data(), file.data() + buffer.byte_length);
   return bytes;
 }
 
@@ -228,6 +212,12 @@ std::vector<std::vector<std::byte>> load_gltf_buffers(const Document& document, 
                                                " bytes of earlier buffers exceeds limit max_total_bytes " +
                                                num(limits.max_total_bytes));
     }
+    if (buffer.meshopt_fallback) {
+      // No bytes of its own: only the meshopt views decoded into its range are read (as buffers
+      // of their own, gltf_meshopt.hpp); a plain view into it reads nothing and is refused.
+      out.emplace_back();
+      continue;
+    }
     total += buffer.byte_length;
     if (buffer.uri.empty()) {
       if (i != 0 || !sources.has_glb_bin) {
@@ -243,67 +233,6 @@ std::vector<std::vector<std::byte>> load_gltf_buffers(const Document& document, 
     } else {
       out.push_back(file_buffer(buffer, sources, where, diagnostics));
     }
-  }
-  return out;
-}
-
-std::vector<std::byte> decode_base64(std::string_view text) {
-  std::size_t n = text.size();
-  std::size_t padding = 0;
-  while (n > 0 && text[n - 1] == '=' && padding < 2) {
-    --n;
-    ++padding;
-  }
-  if (padding > 0 && text.size() % 4 != 0) {
-    fail(ImportErrorCode::InvalidUri,
-         "base64: padding at the end of " + num(text.size()) + " characters does not complete a 4-character group");
-  }
-  std::vector<std::byte> out;
-  out.reserve(n / 4 * 3 + 2);
-  std::uint32_t bits = 0;
-  int bit_count = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const int v = base64_value(text[i]);
-    if (v < 0) fail(ImportErrorCode::InvalidUri, "base64: invalid " + show_char(text[i]) + " at position " + num(i));
-    bits = (bits << 6) | std::uint32_t(v);
-    bit_count += 6;
-    if (bit_count >= 8) {
-      bit_count -= 8;
-      out.push_back(static_cast<std::byte>((bits >> bit_count) & 0xffu));
-    }
-  }
-  // One character past a 4-character group holds only 6 bits: not a whole byte.
-  if (n % 4 == 1) {
-    fail(ImportErrorCode::InvalidUri, "base64: " + num(n) + " characters cannot encode whole bytes");
-  }
-  return out;
-}
-
-std::string encode_base64(std::span<const std::byte> bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    const std::uint32_t v =
-        std::uint32_t(bytes[i]) << 16 | std::uint32_t(bytes[i + 1]) << 8 | std::uint32_t(bytes[i + 2]);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
-  }
-  const std::size_t rest = bytes.size() - i;
-  if (rest == 1) {
-    const std::uint32_t v = std::uint32_t(bytes[i]) << 16;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += "==";
-  } else if (rest == 2) {
-    const std::uint32_t v = std::uint32_t(bytes[i]) << 16 | std::uint32_t(bytes[i + 1]) << 8;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += '=';
   }
   return out;
 }

@@ -157,7 +157,9 @@ std::vector<std::byte> write_glb_asset(const GltfAsset& asset) {
   for (std::size_t i = 0; i < document.buffers.size() && i < asset.buffers.size(); ++i) {
     if (i == 0) {
       document.buffers[0].uri.clear();
-      bin = asset.buffers[0];
+      bin = asset.buffer(0);
+    } else if (document.buffers[i].meshopt_fallback) {
+      document.buffers[i].uri.clear();  // EXT_meshopt_compression: no bytes of its own
     } else {
       document.buffers[i].uri = "data:application/octet-stream;base64," + encode_base64(asset.buffers[i]);
     }
@@ -168,7 +170,8 @@ std::vector<std::byte> write_glb_asset(const GltfAsset& asset) {
 std::string write_gltf_embedded(const GltfAsset& asset) {
   Document document = asset.document;
   for (std::size_t i = 0; i < document.buffers.size() && i < asset.buffers.size(); ++i) {
-    document.buffers[i].uri = "data:application/octet-stream;base64," + encode_base64(asset.buffers[i]);
+    if (document.buffers[i].meshopt_fallback) continue;  // EXT_meshopt_compression: no bytes of its own
+    document.buffers[i].uri = "data:application/octet-stream;base64," + encode_base64(asset.buffer(i));
   }
   return serialize_gltf_json(document);
 }

@@ -2,16 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <string>
 
 #include "gltf_clips.hpp"
+#include "gltf_draco.hpp"
 #include "gltf_mesh_builder.hpp"
+#include "gltf_meshopt.hpp"
 #include "gltf_scene_graph.hpp"
 #include "gltf_skeleton.hpp"
 #include "import_unit_scale.hpp"
 #include "marrow/core/import_error.hpp"
+#include "marrow/io/file_bytes.hpp"
 #include "marrow/io/file_signature.hpp"
 #include "marrow/io/glb.hpp"
 #include "marrow/io/gltf_buffers.hpp"
@@ -170,25 +172,6 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
   return model;
 }
 
-std::vector<std::byte> read_file_bytes(const std::filesystem::path& path, const ImportLimits& limits) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw ImportError(ImportErrorCode::IoError, path.string() + ": " + ec.message());
-  if (size > limits.max_file_bytes) {
-    throw ImportError(ImportErrorCode::LimitExceeded, path.string() + ": " + std::to_string(size) +
-                                                          " bytes exceed ImportLimits::max_file_bytes (" +
-                                                          std::to_string(limits.max_file_bytes) + ")");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ImportError(ImportErrorCode::IoError, path.string() + ": cannot be opened");
-  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
-  if (static_cast<std::uintmax_t>(in.gcount()) != size) {
-    throw ImportError(ImportErrorCode::IoError, path.string() + ": short read");
-  }
-  return bytes;
-}
-
 namespace {
 
 gltf::GltfAsset load_asset(std::span<const std::byte> bytes, const ImportOptions& options,
@@ -217,10 +200,19 @@ gltf::GltfAsset load_asset(std::span<const std::byte> bytes, const ImportOptions
   }
   asset.document = gltf::parse_gltf_json(json, options.limits, diagnostics);
   asset.buffers = gltf::load_gltf_buffers(asset.document, sources, options.limits, diagnostics);
-  if (borrow && sources.has_glb_bin && !asset.document.buffers.empty() && asset.document.buffers[0].uri.empty()) {
+  if (borrow && sources.has_glb_bin && !asset.document.buffers.empty() && asset.document.buffers[0].uri.empty() &&
+      !asset.document.buffers[0].meshopt_fallback) {
     asset.borrowed_bin = sources.glb_bin.first(static_cast<std::size_t>(asset.document.buffers[0].byte_length));
     asset.has_borrowed_bin = true;
   }
+  // Compressed geometry becomes plain buffers here, so everything after reads accessors as usual.
+  // The buffers and what is decoded from them share one budget.
+  ImportBudget budget(options.limits);
+  std::uint64_t loaded = 0;
+  for (const gltf::Buffer& b : asset.document.buffers) loaded += b.meshopt_fallback ? 0 : b.byte_length;
+  budget.charge(loaded, "buffers");
+  gltf::decode_meshopt_views(asset, budget);
+  gltf::decode_draco_primitives(asset, budget);
   return asset;
 }
 
@@ -242,10 +234,11 @@ Model import_gltf(std::span<const std::byte> bytes, const ImportOptions& options
 }
 
 Model import_gltf(const std::filesystem::path& path, const ImportOptions& options) {
-  const std::vector<std::byte> bytes = read_file_bytes(path, options.limits);
+  // Mapped, not copied: the bytes live only for this call and the Model keeps none of them.
+  const FileBytes bytes = read_file(path, options.limits);
   const std::filesystem::path base_dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   try {
-    return import_gltf(bytes, options, &base_dir);
+    return import_gltf(bytes.bytes(), options, &base_dir);
   } catch (const ImportError& e) {
     throw ImportError(e.code(), path.filename().string() + ": " + e.detail());
   }

@@ -3,6 +3,7 @@
 // the Document that comes out can be indexed without further checks.
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -390,7 +391,79 @@ class DocumentReader {
     b.uri = optional_string(o, "uri", where);
     b.byte_length = as_uint(required(o, "byteLength", where), where + ": byteLength");
     b.name = optional_string(o, "name", where);
+    if (const std::optional<object> ext = extension(o, "EXT_meshopt_compression", where)) {
+      if (std::optional<element> f = member(*ext, "fallback")) {
+        b.meshopt_fallback = as_bool(*f, where + ": EXT_meshopt_compression: fallback");
+      }
+    }
     return b;
+  }
+
+  // o.extensions.<name>, when present (an object).
+  static std::optional<object> extension(object o, std::string_view name, const std::string& where) {
+    const std::optional<element> extensions = member(o, "extensions");
+    if (!extensions) return std::nullopt;
+    const std::optional<element> e = member(as_object(*extensions, where + ": extensions"), name);
+    if (!e) return std::nullopt;
+    return as_object(*e, where + ": " + std::string(name));
+  }
+
+  // EXT_meshopt_compression on a bufferView: every parameter the decoder will be given is checked
+  // here, so a call into meshoptimizer never meets an argument it asserts on.
+  MeshoptCompression read_meshopt(object ext, const BufferView& view, const std::string& where) {
+    const std::string what = where + ": EXT_meshopt_compression";
+    MeshoptCompression m;
+    m.buffer = as_index(required(ext, "buffer", what), what + ": buffer", counts_.buffers, "buffers");
+    if (std::optional<element> e = member(ext, "byteOffset")) m.byte_offset = as_uint(*e, what + ": byteOffset");
+    m.byte_length = as_uint(required(ext, "byteLength", what), what + ": byteLength");
+    m.byte_stride = static_cast<std::uint32_t>(as_uint(required(ext, "byteStride", what), what + ": byteStride", 256));
+    m.count = as_uint(required(ext, "count", what), what + ": count");
+    const std::string mode = as_string(required(ext, "mode", what), what + ": mode");
+    if (mode == "ATTRIBUTES") m.mode = MeshoptMode::Attributes;
+    else if (mode == "TRIANGLES") m.mode = MeshoptMode::Triangles;
+    else if (mode == "INDICES") m.mode = MeshoptMode::Indices;
+    else fail(ImportErrorCode::InvalidDocument, what + ": mode \"" + mode + "\" is not ATTRIBUTES, TRIANGLES or INDICES");
+    if (std::optional<element> e = member(ext, "filter")) {
+      const std::string filter = as_string(*e, what + ": filter");
+      if (filter == "NONE") m.filter = MeshoptFilter::None;
+      else if (filter == "OCTAHEDRAL") m.filter = MeshoptFilter::Octahedral;
+      else if (filter == "QUATERNION") m.filter = MeshoptFilter::Quaternion;
+      else if (filter == "EXPONENTIAL") m.filter = MeshoptFilter::Exponential;
+      else fail(ImportErrorCode::InvalidDocument, what + ": filter \"" + filter + "\" is not NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL");
+    }
+    const std::uint32_t stride = m.byte_stride;
+    const auto refuse = [&](const std::string& why) {
+      fail(ImportErrorCode::InvalidDocument, what + ": " + mode + " with byteStride " + num(stride) + ": " + why);
+    };
+    if (m.mode == MeshoptMode::Attributes) {
+      if (stride == 0 || stride % 4 != 0) refuse("must be a multiple of 4 in 4..256");
+    } else {
+      if (stride != 2 && stride != 4) refuse("must be 2 or 4");
+      if (m.filter != MeshoptFilter::None) refuse("filters apply to ATTRIBUTES only");
+      if (m.mode == MeshoptMode::Triangles && m.count % 3 != 0) refuse("count " + num(m.count) + " is not a multiple of 3");
+    }
+    if (m.filter == MeshoptFilter::Octahedral && stride != 4 && stride != 8) refuse("OCTAHEDRAL needs 4 or 8");
+    if (m.filter == MeshoptFilter::Quaternion && stride != 8) refuse("QUATERNION needs 8");
+    if (m.count > limits_.max_accessor_elements) {
+      fail(ImportErrorCode::LimitExceeded, what + ": count " + num(m.count) + " exceeds limit max_accessor_elements " +
+                                               num(limits_.max_accessor_elements));
+    }
+    // count <= 2^32 elements of at most 256 bytes: the product cannot overflow.
+    if (m.count * stride != view.byte_length) {
+      fail(ImportErrorCode::InvalidDocument, what + ": count " + num(m.count) + " * byteStride " + num(stride) + " = " +
+                                                 num(m.count * stride) + " bytes, the bufferView's byteLength is " +
+                                                 num(view.byte_length));
+    }
+    const Buffer& source = doc_.buffers[m.buffer];
+    if (!detail::range_fits(m.byte_offset, m.byte_length, source.byte_length)) {
+      fail(ImportErrorCode::AccessorOutOfBounds, what + ": byteOffset " + num(m.byte_offset) + " + byteLength " +
+                                                     num(m.byte_length) + " exceeds buffer " + num(m.buffer) + " (" +
+                                                     num(source.byte_length) + " bytes)");
+    }
+    if (source.meshopt_fallback) {
+      fail(ImportErrorCode::InvalidDocument, what + ": compressed bytes in buffer " + num(m.buffer) + ", a fallback buffer");
+    }
+    return m;
   }
 
   BufferView read_buffer_view(object o, const std::string& where) {
@@ -417,6 +490,9 @@ class DocumentReader {
       }
     }
     v.name = optional_string(o, "name", where);
+    if (const std::optional<object> ext = extension(o, "EXT_meshopt_compression", where)) {
+      v.meshopt = read_meshopt(*ext, v, where);
+    }
     const Buffer& buffer = doc_.buffers[v.buffer];
     if (!detail::range_fits(v.byte_offset, v.byte_length, buffer.byte_length)) {
       fail(ImportErrorCode::AccessorOutOfBounds, where + ": byteOffset " + num(v.byte_offset) + " + byteLength " +
@@ -608,6 +684,9 @@ class DocumentReader {
       if (mode > 6) fail(ImportErrorCode::InvalidDocument, where + ": mode " + num(mode) + " is not in 0..6");
       p.mode = static_cast<std::uint32_t>(mode);
     }
+    if (const std::optional<object> ext = extension(o, "KHR_draco_mesh_compression", where)) {
+      p.draco = read_draco(*ext, where + ": KHR_draco_mesh_compression");
+    }
     if (std::optional<element> e = member(o, "targets")) {
       const std::string what = where + ": targets";
       std::uint64_t t = 0;
@@ -618,6 +697,19 @@ class DocumentReader {
       }
     }
     return p;
+  }
+
+  DracoCompression read_draco(object ext, const std::string& what) {
+    DracoCompression d;
+    d.buffer_view = as_index(required(ext, "bufferView", what), what + ": bufferView", counts_.buffer_views, "bufferViews");
+    const std::string attributes_what = what + ": attributes";
+    const object attributes = as_object(required(ext, "attributes", what), attributes_what);
+    for (auto [key, value] : attributes) {
+      const std::string id_what = attributes_what + ": " + std::string(key);
+      d.attributes.push_back(DracoAttribute{std::string(key),
+                                            static_cast<std::uint32_t>(as_uint(value, id_what, 0xfffffffeu))});
+    }
+    return d;
   }
 
   Mesh read_mesh(object o, const std::string& where) {
@@ -879,7 +971,8 @@ class DocumentReader {
 bool is_supported_required_extension(std::string_view name) noexcept {
   return name == "KHR_mesh_quantization" || name == "KHR_texture_transform" || name.starts_with("KHR_materials_") ||
          name == "KHR_lights_punctual" || name == "KHR_texture_basisu" || name == "EXT_texture_webp" ||
-         name == "EXT_texture_avif" || name == "KHR_animation_pointer";
+         name == "EXT_texture_avif" || name == "KHR_animation_pointer" || name == "EXT_meshopt_compression" ||
+         name == "KHR_draco_mesh_compression";
 }
 
 Document parse_gltf_json(std::string_view json, const ImportLimits& limits, std::vector<Diagnostic>& diagnostics) {
@@ -890,8 +983,18 @@ Document parse_gltf_json(std::string_view json, const ImportLimits& limits, std:
   // simdjson counts the document itself as one level: "[1]" needs depth 2. It keeps its own
   // stack of max_depth entries, so a depth bomb is refused without recursion.
   const std::size_t simdjson_depth = std::size_t(limits.max_json_depth) + 1;
-  simdjson::dom::parser parser;
-  if (parser.allocate(json.size(), simdjson_depth) != simdjson::SUCCESS) {
+  // One parser per thread, kept between imports, so loading files one after another does not
+  // allocate, fault in and release its buffers (about 14 bytes per JSON byte) every time. Only
+  // small documents use it (CesiumMan's 688 KB of base64 is one): a larger one gets its own
+  // parser, released after its import, so a thread never holds more than about 15 MB for this.
+  constexpr std::size_t kKeptParserBytes = std::size_t{1} << 20;
+  thread_local simdjson::dom::parser kept;
+  simdjson::dom::parser own;
+  const bool keep = json.size() <= kKeptParserBytes;
+  simdjson::dom::parser& parser = keep ? kept : own;
+  if ((parser.capacity() < json.size() || parser.max_depth() != simdjson_depth) &&
+      parser.allocate(std::max(json.size(), keep ? parser.capacity() : std::size_t{0}), simdjson_depth) !=
+          simdjson::SUCCESS) {
     fail(ImportErrorCode::LimitExceeded, "JSON: cannot allocate a parser for " + num(json.size()) + " bytes");
   }
   // The spec forbids a byte order mark, but some editors add one; it is not part of the JSON.

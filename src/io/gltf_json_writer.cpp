@@ -223,6 +223,19 @@ void write_mesh(JsonWriter& w, const Mesh& m) {
       for (const std::vector<Attribute>& t : p.targets) write_attributes(w, t);
       w.end_array();
     }
+    if (p.draco) {
+      w.key("extensions");
+      w.begin_object();
+      w.key("KHR_draco_mesh_compression");
+      w.begin_object();
+      w.field_uint("bufferView", p.draco->buffer_view);
+      w.key("attributes");
+      w.begin_object();
+      for (const DracoAttribute& a : p.draco->attributes) w.field_uint(a.semantic, a.id);
+      w.end_object();
+      w.end_object();
+      w.end_object();
+    }
     w.end_object();
   }
   w.end_array();
@@ -349,6 +362,24 @@ void write_buffer_view(JsonWriter& w, const BufferView& v) {
   if (v.byte_stride != 0) w.field_uint("byteStride", v.byte_stride);
   if (v.target != 0) w.field_uint("target", v.target);
   write_name(w, v.name);
+  if (v.meshopt) {
+    static constexpr const char* kModes[] = {"ATTRIBUTES", "TRIANGLES", "INDICES"};
+    static constexpr const char* kFilters[] = {"NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL"};
+    const MeshoptCompression& m = *v.meshopt;
+    w.key("extensions");
+    w.begin_object();
+    w.key("EXT_meshopt_compression");
+    w.begin_object();
+    w.field_uint("buffer", m.buffer);
+    if (m.byte_offset != 0) w.field_uint("byteOffset", m.byte_offset);
+    w.field_uint("byteLength", m.byte_length);
+    w.field_uint("byteStride", m.byte_stride);
+    w.field_uint("count", m.count);
+    w.field("mode", kModes[static_cast<int>(m.mode)]);
+    if (m.filter != MeshoptFilter::None) w.field("filter", kFilters[static_cast<int>(m.filter)]);
+    w.end_object();
+    w.end_object();
+  }
   w.end_object();
 }
 
@@ -357,6 +388,15 @@ void write_buffer(JsonWriter& w, const Buffer& b) {
   if (!b.uri.empty()) w.field("uri", b.uri);
   w.field_uint("byteLength", b.byte_length);
   write_name(w, b.name);
+  if (b.meshopt_fallback) {
+    w.key("extensions");
+    w.begin_object();
+    w.key("EXT_meshopt_compression");
+    w.begin_object();
+    w.field_bool("fallback", true);
+    w.end_object();
+    w.end_object();
+  }
   w.end_object();
 }
 

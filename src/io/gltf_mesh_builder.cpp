@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <span>
 #include <string>
 
 #include <glm/gtc/type_precision.hpp>
@@ -10,6 +12,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "attribute_floats.hpp"
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
@@ -33,10 +36,11 @@ struct Where {
   throw ImportError(ImportErrorCode::InvalidMesh, where() + ": " + message);
 }
 
-// Reads a float attribute (normalized integers decoded), checking its type and count.
-std::vector<float> read_attribute_floats(const GltfAsset& asset, const Where& where, const char* semantic,
-                                         std::uint32_t accessor, std::initializer_list<AccessorType> types,
-                                         std::uint64_t count, ImportBudget& budget) {
+// Reads a float attribute (normalized integers decoded), checking its type and count; in place
+// when the buffer already holds its floats.
+AttributeFloats read_attribute_floats(const GltfAsset& asset, const Where& where, const char* semantic,
+                                      std::uint32_t accessor, std::initializer_list<AccessorType> types,
+                                      std::uint64_t count, ImportBudget& budget) {
   const Accessor& a = asset.document.accessors[accessor];
   bool type_ok = false;
   for (AccessorType t : types) type_ok = type_ok || a.type == t;
@@ -48,11 +52,18 @@ std::vector<float> read_attribute_floats(const GltfAsset& asset, const Where& wh
     fail(where, std::string(semantic) + " has " + std::to_string(a.count) + " elements, POSITION has " +
                     std::to_string(count));
   }
-  std::vector<float> out;
-  read_accessor_floats(asset, accessor, budget, out);
+  AttributeFloats out;
+  if (const std::optional<std::span<const float>> in_place = accessor_floats_in_place(asset, accessor)) {
+    out = AttributeFloats(*in_place);
+  } else {
+    std::vector<float> copy;
+    read_accessor_floats(asset, accessor, budget, copy);
+    out = AttributeFloats(std::move(copy));
+  }
   // glTF forbids NaN and infinities in accessor data; one would poison every pose and bound.
-  if (!all_finite(out)) {
-    const auto bad = std::find_if(out.begin(), out.end(), [](float v) { return !std::isfinite(v); }) - out.begin();
+  if (!all_finite(out.values())) {
+    const auto bad = std::find_if(out.values().begin(), out.values().end(), [](float v) { return !std::isfinite(v); }) -
+                     out.values().begin();
     fail(where, std::string(semantic) + " accessor " + std::to_string(accessor) + ": vertex " +
                     std::to_string(static_cast<std::size_t>(bad) / component_count(a.type)) + " has a value that is not finite");
   }
@@ -74,6 +85,16 @@ std::vector<std::uint32_t> triangulate(std::uint32_t mode, const std::vector<std
   }
   return out;
 }
+
+// JOINTS_0 read in place when the buffer holds them as unsigned bytes or shorts (the usual case),
+// else a decoded copy; [] reads either.
+struct Joints {
+  std::span<const std::uint8_t> u8;
+  std::span<const std::uint16_t> u16;
+  std::vector<std::uint32_t> copy;
+  bool empty() const noexcept { return u8.empty() && u16.empty() && copy.empty(); }
+  std::uint32_t operator[](std::size_t i) const noexcept { return !u16.empty() ? u16[i] : !u8.empty() ? u8[i] : copy[i]; }
+};
 
 struct Deltas {
   std::vector<float> position, normal, tangent;  // 3 per vertex each, empty when absent
@@ -98,21 +119,22 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   const std::uint64_t n = doc.accessors[position_accessor].count;
   const auto floats = [&](const char* semantic, std::initializer_list<AccessorType> types) {
     const std::uint32_t accessor = prim.find(semantic);
-    return accessor == kNone ? std::vector<float>{}
+    return accessor == kNone ? AttributeFloats{}
                              : read_attribute_floats(asset, where, semantic, accessor, types, n, budget);
   };
-  const std::vector<float> positions = read_attribute_floats(asset, where, "POSITION", position_accessor,
-                                                             {AccessorType::Vec3}, n, budget);
-  std::vector<float> normals = floats("NORMAL", {AccessorType::Vec3});
-  std::vector<float> tangents = floats("TANGENT", {AccessorType::Vec4});
-  const std::vector<float> uv0 = floats("TEXCOORD_0", {AccessorType::Vec2});
-  const std::vector<float> uv1 = floats("TEXCOORD_1", {AccessorType::Vec2});
-  std::vector<float> colors = floats("COLOR_0", {AccessorType::Vec4, AccessorType::Vec3});
+  const AttributeFloats positions = read_attribute_floats(asset, where, "POSITION", position_accessor,
+                                                          {AccessorType::Vec3}, n, budget);
+  AttributeFloats normals = floats("NORMAL", {AccessorType::Vec3});
+  AttributeFloats tangents = floats("TANGENT", {AccessorType::Vec4});
+  const AttributeFloats uv0 = floats("TEXCOORD_0", {AccessorType::Vec2});
+  const AttributeFloats uv1 = floats("TEXCOORD_1", {AccessorType::Vec2});
+  AttributeFloats colors = floats("COLOR_0", {AccessorType::Vec4, AccessorType::Vec3});
   const bool color3 = !colors.empty() && doc.accessors[prim.find("COLOR_0")].type == AccessorType::Vec3;
 
-  // Skinning: joints through the palette map, weights renormalised (as three.js does).
-  std::vector<std::uint32_t> joints;
-  std::vector<float> weights;
+  // Skinning: joints through the palette map, weights renormalised (as three.js does) as they
+  // are written into the vertices (both read in place when the buffer allows).
+  Joints joints;
+  AttributeFloats weights;
   if (request.skinning != nullptr) {
     const std::uint32_t ja = prim.find("JOINTS_0"), wa = prim.find("WEIGHTS_0");
     if (ja == kNone || wa == kNone) fail(where, "is skinned but lacks JOINTS_0 or WEIGHTS_0");
@@ -120,27 +142,26 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
     if (jacc.type != AccessorType::Vec4 || jacc.count != n) {
       fail(where, "JOINTS_0 accessor " + std::to_string(ja) + " must be VEC4 with " + std::to_string(n) + " elements");
     }
-    read_accessor_uints(asset, ja, budget, joints);
+    if (const auto in_place = accessor_uint16s_in_place(asset, ja)) {
+      joints.u16 = *in_place;
+    } else if (const auto bytes_in_place = accessor_uint8s_in_place(asset, ja)) {
+      joints.u8 = *bytes_in_place;
+    } else {
+      read_accessor_uints(asset, ja, budget, joints.copy);
+    }
     weights = read_attribute_floats(asset, where, "WEIGHTS_0", wa, {AccessorType::Vec4}, n, budget);
     const std::vector<int>& map = *request.skinning->source_to_palette;
     std::size_t renormalised = 0;
     for (std::size_t v = 0; v < n; ++v) {
       for (std::size_t c = 0; c < 4; ++c) {
-        std::uint32_t& j = joints[v * 4 + c];
+        const std::uint32_t j = joints[v * 4 + c];
         if (j >= map.size()) {
           fail(where, "vertex " + std::to_string(v) + " JOINTS_0 value " + std::to_string(j) + " is beyond skin " +
                           std::to_string(request.skinning->skin) + "'s " + std::to_string(map.size()) + " joints");
         }
-        j = static_cast<std::uint32_t>(map[j]);
       }
-      float* w = &weights[v * 4];
-      const float sum = w[0] + w[1] + w[2] + w[3];
-      if (std::fabs(sum - 1.f) > 2e-3f) ++renormalised;
-      if (sum > 0.f) {
-        for (int c = 0; c < 4; ++c) w[c] /= sum;
-      } else {
-        w[0] = 1.f, w[1] = w[2] = w[3] = 0.f;
-      }
+      const float* w = &weights[v * 4];
+      if (std::fabs(w[0] + w[1] + w[2] + w[3] - 1.f) > 2e-3f) ++renormalised;
     }
     if (renormalised > 0) {
       add_diagnostic(diagnostics, "skin-weights-renormalized",
@@ -155,7 +176,10 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
     const Accessor& ia = doc.accessors[prim.indices];
     if (ia.type != AccessorType::Scalar) fail(where, "indices accessor " + std::to_string(prim.indices) + " is not SCALAR");
     read_accessor_uints(asset, prim.indices, budget, indices);
-    for (std::size_t i = 0; i < indices.size(); ++i) {
+    // The largest index first (a loop the compiler vectorises); the offending one only on failure.
+    std::uint32_t largest = 0;
+    for (const std::uint32_t index : indices) largest = std::max(largest, index);
+    for (std::size_t i = 0; largest >= n && i < indices.size(); ++i) {
       if (indices[i] >= n) {
         fail(where, "index " + std::to_string(i) + " = " + std::to_string(indices[i]) + " is not below the vertex count " +
                         std::to_string(n));
@@ -193,7 +217,8 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
                                                               : nullptr;
       if (slot == nullptr) continue;  // other target attributes are not morphed
       *slot = read_attribute_floats(asset, where, ("target " + std::to_string(t) + " " + attr.semantic).c_str(),
-                                    attr.accessor, {AccessorType::Vec3}, n, budget);
+                                    attr.accessor, {AccessorType::Vec3}, n, budget)
+                  .take();
     }
   }
 
@@ -254,7 +279,7 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   std::span<std::byte> bytes(part.vertex_bytes);
   // One pass per attribute: `width` floats per source vertex into its slot (a compile-time width,
   // so each copy is a couple of moves).
-  const auto fill = [&]<std::size_t width>(A a, const std::vector<float>& values) {
+  const auto fill = [&]<std::size_t width>(A a, const auto& values) {
     if (values.empty()) return;
     std::byte* slot = bytes.data() + part.layout.offset(a);
     const std::size_t stride = part.layout.stride;
@@ -269,7 +294,16 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   fill.operator()<4>(A::Tangent, tangents);
   fill.operator()<2>(A::TexCoord0, uv0);
   fill.operator()<2>(A::TexCoord1, uv1);
-  fill.operator()<4>(A::Weights0, weights);
+  if (!weights.empty()) {
+    std::byte* slot = bytes.data() + part.layout.offset(A::Weights0);
+    for (std::size_t v = 0; v < count; ++v) {
+      const float* w = &weights[src(v) * 4];
+      const float sum = w[0] + w[1] + w[2] + w[3];
+      const float normalised[4] = {sum > 0.f ? w[0] / sum : 1.f, sum > 0.f ? w[1] / sum : 0.f,
+                                   sum > 0.f ? w[2] / sum : 0.f, sum > 0.f ? w[3] / sum : 0.f};
+      std::memcpy(slot + v * part.layout.stride, normalised, sizeof normalised);
+    }
+  }
   if (!colors.empty() && color3) {
     for (std::size_t v = 0; v < count; ++v) {
       const std::size_t s = src(v) * 3;
@@ -279,9 +313,11 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
     fill.operator()<4>(A::Color0, colors);
   }
   if (!joints.empty()) {
+    const std::vector<int>& map = *request.skinning->source_to_palette;  // every value checked above
     for (std::size_t v = 0; v < count; ++v) {
       const std::size_t s = src(v) * 4;
-      write_attribute(bytes, part.layout, v, A::Joints0, glm::u16vec4(joints[s], joints[s + 1], joints[s + 2], joints[s + 3]));
+      write_attribute(bytes, part.layout, v, A::Joints0,
+                      glm::u16vec4(map[joints[s]], map[joints[s + 1]], map[joints[s + 2]], map[joints[s + 3]]));
     }
   }
   std::vector<std::uint32_t> flat_triangles;

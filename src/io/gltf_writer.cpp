@@ -1,4 +1,5 @@
 #include "marrow/io/gltf_writer.hpp"
+#include "marrow/io/gltf_meshopt_compress.hpp"
 
 #include <fstream>
 #include <map>
@@ -328,12 +329,12 @@ class ModelWriter {
 
 gltf::GltfAsset model_to_gltf(const Model& model) { return ModelWriter(model).write(); }
 
-void write_gltf(const Model& model, const std::filesystem::path& path) {
+void write_gltf(const Model& model, const std::filesystem::path& path, const GltfWriteOptions& options) {
   const std::string ext = path.extension().string();
   if (ext != ".glb" && ext != ".gltf") {
     throw std::invalid_argument("write_gltf: " + path.string() + " is neither .glb nor .gltf");
   }
-  const gltf::GltfAsset asset = model_to_gltf(model);
+  const gltf::GltfAsset asset = options.meshopt ? gltf::compress_meshopt(model_to_gltf(model)) : model_to_gltf(model);
   std::ofstream out(path, std::ios::binary);
   if (!out) throw std::runtime_error("write_gltf: cannot open " + path.string());
   if (ext == ".glb") {

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <string>
 
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/assimp_importer.hpp"
+#include "marrow/io/file_bytes.hpp"
 #include "marrow/io/file_signature.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/io/gltf_writer.hpp"
@@ -82,12 +82,7 @@ Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extens
 
 Model load_model_file(const std::filesystem::path& path, const ModelFileOptions& options) {
   // The first bytes are enough to recognise GLB and native files and the usual impostors.
-  std::vector<std::byte> head(32);
-  {
-    std::ifstream in(path, std::ios::binary);
-    in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
-    head.resize(in ? head.size() : static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  }
+  const std::vector<std::byte> head = read_file_head(path, 32);
   const ModelFormat format = detect_model_format(head, path.extension().string());
   try {
     std::error_code ec;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/file_bytes.hpp"
 #include "marrow/io/native_format.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
 #include "native_layout.hpp"
@@ -91,20 +91,15 @@ T load_value(const std::byte* p) {
   return v;
 }
 
-// A keyframe record: i64 time, f32 translation xyz, rotation xyzw, scale xyz (48 bytes).
+// A keyframe record: i64 time, f32 translation xyz, rotation xyzw, scale xyz (48 bytes): the
+// memory image of Keyframe (glm stores a quaternion x, y, z, w), so each record is one copy.
+static_assert(std::is_trivially_copyable_v<Keyframe> && sizeof(Keyframe) == kKeyframeBytes &&
+              offsetof(Keyframe, time) == 0 && offsetof(Keyframe, translation) == 8 &&
+              offsetof(Keyframe, rotation) == 20 && offsetof(Keyframe, scale) == 36 &&
+              offsetof(glm::quat, x) == 0 && offsetof(glm::quat, w) == 12);
 Keyframe load_keyframe(const std::byte* p) {
-  std::int64_t t;
-  float f[10];
-  std::memcpy(&t, p, 8);
-  std::memcpy(f, p + 8, 40);
   Keyframe k;
-  k.time = Ticks{t};
-  k.translation = glm::vec3(f[0], f[1], f[2]);
-  k.rotation.x = f[3];
-  k.rotation.y = f[4];
-  k.rotation.z = f[5];
-  k.rotation.w = f[6];
-  k.scale = glm::vec3(f[7], f[8], f[9]);
+  std::memcpy(static_cast<void*>(&k), p, kKeyframeBytes);
   return k;
 }
 
@@ -777,9 +772,9 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
 }
 
 Model read_native_file(const std::filesystem::path& path, const ImportLimits& limits) {
-  const std::vector<std::byte> bytes = read_file_bytes(path, limits);
+  const FileBytes bytes = read_file(path, limits);
   try {
-    return read_native(bytes, limits);
+    return read_native(bytes.bytes(), limits);
   } catch (const ImportError& e) {
     throw ImportError(e.code(), path.filename().string() + ": " + e.detail());
   }

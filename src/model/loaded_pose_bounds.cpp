@@ -5,8 +5,11 @@
 #include <span>
 #include <vector>
 
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
 #include <glm/gtc/type_precision.hpp>
 
+#include "marrow/core/strided_span.hpp"
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/model/bounds.hpp"
 #include "marrow/runtime/skinning_job.hpp"
@@ -24,35 +27,69 @@ bool is_identity(const glm::mat4& m) noexcept {
   return true;
 }
 
+bool posed_by_palette(const ModelMesh& mesh, const ModelMeshPart& part) {
+  if (mesh.skin < 0 || !part.skinned_material) return false;
+  const auto palette = part.skinned_material->bone_transforms();
+  return !std::all_of(palette.begin(), palette.end(), is_identity);
+}
+
 }  // namespace
 
+// The sphere of bounding_sphere_of (the box's centre, the farthest point's distance) over every
+// part's vertices, read where they are: only parts a bind palette moves are posed into a scratch
+// buffer (sized once per mesh), nothing else is copied.
 void compute_loaded_pose_bounds(Model& model) {
-  std::vector<glm::vec3> points, posed;
+  std::vector<glm::vec3> posed;
+  std::vector<StridedSpan<const glm::vec3>> points;
   for (ModelMesh& mesh : model.meshes) {
+    std::size_t posed_count = 0;
+    for (const ModelMeshPart& part : mesh.parts) posed_count += posed_by_palette(mesh, part) ? part.vertex_count() : 0;
+    posed.resize(posed_count);
     points.clear();
+    std::size_t at = 0;
     for (const ModelMeshPart& part : mesh.parts) {
-      const std::size_t n = part.vertex_count();
       const auto positions = attribute_view<glm::vec3>(part.vertex_bytes, part.layout, VertexAttribute::Position);
-      const auto palette = part.skinned_material ? part.skinned_material->bone_transforms() : std::span<const glm::mat4>();
       // A bind palette of identities (inverse binds that exactly undo the bind pose, the common
-      // case) leaves the vertices where they are: skip the skinning pass.
-      if (mesh.skin >= 0 && part.skinned_material && !std::all_of(palette.begin(), palette.end(), is_identity)) {
-        posed.resize(n);
-        SkinningJob job;
-        job.palette = palette;
-        job.joints = attribute_view<glm::u16vec4>(part.vertex_bytes, part.layout, VertexAttribute::Joints0);
-        job.weights = attribute_view<glm::vec4>(part.vertex_bytes, part.layout, VertexAttribute::Weights0);
-        job.in_positions = positions;
-        job.out_positions = std::span<glm::vec3>(posed);
-        job.run();
-        points.insert(points.end(), posed.begin(), posed.end());
-      } else {
-        const std::size_t first = points.size();
-        points.resize(first + n);
-        for (std::size_t v = 0; v < n; ++v) points[first + v] = positions.load(v);
+      // case) leaves the vertices where they are: no skinning pass.
+      if (!posed_by_palette(mesh, part)) {
+        points.push_back(positions);
+        continue;
+      }
+      const std::span<glm::vec3> out = std::span<glm::vec3>(posed).subspan(at, part.vertex_count());
+      at += out.size();
+      SkinningJob job;
+      job.palette = part.skinned_material->bone_transforms();
+      job.joints = attribute_view<glm::u16vec4>(part.vertex_bytes, part.layout, VertexAttribute::Joints0);
+      job.weights = attribute_view<glm::vec4>(part.vertex_bytes, part.layout, VertexAttribute::Weights0);
+      job.in_positions = positions;
+      job.out_positions = out;
+      job.run();
+      points.push_back(StridedSpan<const glm::vec3>(std::span<const glm::vec3>(out)));
+    }
+    BoundingBox box;
+    for (const StridedSpan<const glm::vec3>& part : points) {
+      if (part.size() == 0) continue;
+      glm::vec3 lo = part.load(0), hi = lo;
+      for (std::size_t v = 0; v < part.size(); ++v) {
+        const glm::vec3 p = part.load(v);
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+      }
+      box.extend(lo);
+      box.extend(hi);
+    }
+    mesh.bounding_sphere = {};
+    if (box.empty) continue;
+    const glm::vec3 center = box.center();
+    float r2 = 0.f;
+    for (const StridedSpan<const glm::vec3>& part : points) {
+      for (std::size_t v = 0; v < part.size(); ++v) {
+        const glm::vec3 d = part.load(v) - center;
+        const float d2 = glm::dot(d, d);
+        r2 = d2 > r2 ? d2 : r2;
       }
     }
-    mesh.bounding_sphere = bounding_sphere_of(points);
+    mesh.bounding_sphere = BoundingSphere{center, std::sqrt(r2)};
   }
 }
 

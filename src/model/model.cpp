@@ -1,5 +1,6 @@
 #include "marrow/model/model.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,13 @@ std::string part_name(std::size_t mesh, std::size_t part) {
 // Every JOINTS_0 value of the vertices must name a bone of the skin that draws them.
 void check_joints(std::span<const std::byte> bytes, const VertexLayout& layout, int palette_size, const std::string& where) {
   const auto joints = attribute_view<glm::u16vec4>(bytes, layout, VertexAttribute::Joints0);
+  // The largest joint first, without a branch per value; the offending vertex only on failure.
+  std::uint16_t largest = 0;
+  for (std::size_t v = 0; v < joints.size(); ++v) {
+    const glm::u16vec4 j = joints.load(v);
+    largest = std::max({largest, j.x, j.y, j.z, j.w});
+  }
+  if (joints.size() == 0 || largest < palette_size) return;
   for (std::size_t v = 0; v < joints.size(); ++v) {
     const glm::u16vec4 j = joints.load(v);
     for (int c = 0; c < 4; ++c) {
@@ -47,7 +55,10 @@ void validate_part(const ModelMeshPart& part, std::size_t m, std::size_t p, int 
          " vertex bytes are not a multiple of stride " + std::to_string(part.layout.stride));
   }
   const std::size_t n = part.vertex_count();
-  for (std::size_t i = 0; i < part.indices.size(); ++i) {
+  // The largest index first (a loop the compiler vectorises); the offending one only on failure.
+  std::uint32_t largest = 0;
+  for (const std::uint32_t index : part.indices) largest = std::max(largest, index);
+  for (std::size_t i = 0; !part.indices.empty() && largest >= n && i < part.indices.size(); ++i) {
     if (part.indices[i] >= n) {
       fail(part_name(m, p) + ": index " + std::to_string(i) + " = " + std::to_string(part.indices[i]) +
            " is not below the vertex count " + std::to_string(n));

@@ -36,6 +36,7 @@ endfunction()
 build_and_run(consumer ${SOURCE_DIR})
 build_and_run(model_consumer ${SOURCE_DIR}/model_only
               -DCMAKE_DISABLE_FIND_PACKAGE_assimp=ON -DCMAKE_DISABLE_FIND_PACKAGE_simdjson=ON
+              -DCMAKE_DISABLE_FIND_PACKAGE_draco=ON -DCMAKE_DISABLE_FIND_PACKAGE_meshoptimizer=ON
               -DCMAKE_DISABLE_FIND_PACKAGE_GIF=ON -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON)
 
 # pkg-config: the model-only program again, compiled and linked with marrow.pc's flags alone.

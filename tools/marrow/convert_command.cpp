@@ -1,4 +1,4 @@
-// `marrow convert IN... OUT [--format marrow|glb|gltf] [--unit-scale S] [--jobs N]`: converts
+// `marrow convert IN... OUT [--format marrow|glb|gltf] [--meshopt] [--unit-scale S] [--jobs N]`: converts
 // models to marrow's native format (.marrow) or to glTF (.glb, .gltf). One input: OUT is a file
 // whose extension names the format, or an existing folder. Several inputs: OUT is a folder
 // (created when missing) that receives <name>.<format> for each, converted in parallel with a
@@ -59,14 +59,14 @@ struct Job {
   std::string error;
 };
 
-void convert_one(Job& job, Format format, const ModelFileOptions& options, float unit_scale) {
+void convert_one(Job& job, Format format, const ModelFileOptions& options, float unit_scale, const GltfWriteOptions& gltf) {
   try {
     Model model = load_model_file(job.in, options);
     if (unit_scale != 1.f) apply_unit_scale(model, unit_scale);
     if (format == Format::Marrow) {
       write_native_file(model, job.out);
     } else {
-      write_gltf(model, job.out);
+      write_gltf(model, job.out, gltf);
     }
   } catch (const std::exception& e) {
     job.error = e.what();
@@ -154,6 +154,8 @@ int run_convert(const Args& arguments) {
     if (v < 1 || v > 256 || v != std::floor(v)) throw UsageError("--jobs '" + *j + "' must be a whole number from 1 to 256");
     jobs = static_cast<unsigned>(v);
   }
+  GltfWriteOptions gltf;
+  gltf.meshopt = take_flag(args, "--meshopt");
   std::optional<Format> format;
   if (const auto f = take_option(args, "--format")) {
     format = format_named(*f);
@@ -166,6 +168,7 @@ int run_convert(const Args& arguments) {
   const fs::path out = args.back();
   args.pop_back();
   Plan p = plan(args, out, format);
+  if (gltf.meshopt && p.format == Format::Marrow) throw UsageError("--meshopt applies to glTF output (.glb, .gltf)");
   std::vector<Job>& work = p.work;
   if (p.folder) fs::create_directories(out);
 
@@ -174,7 +177,7 @@ int run_convert(const Args& arguments) {
   ProgressBar progress("convert", work.size());
   const auto worker = [&] {
     for (std::size_t i = next++; i < work.size(); i = next++) {
-      convert_one(work[i], p.format, options, unit_scale);
+      convert_one(work[i], p.format, options, unit_scale, gltf);
       const std::size_t finished = ++done;
       std::lock_guard<std::mutex> lock(progress_lock);
       progress.update(finished, work[i].in.filename().string());

@@ -28,6 +28,7 @@ enum class ImportErrorCode {
   VersionMismatch,       // a file version marrow cannot read
   ExternalImporter,      // Assimp refused the file
   EmptyFile,             // the file has no bytes at all
+  InvalidCompression,    // a Draco or meshopt payload that does not decode, or decodes to other counts
 };
 
 std::string_view to_string(ImportErrorCode code) noexcept;

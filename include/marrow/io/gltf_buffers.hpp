@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "marrow/core/diagnostic.hpp"
+#include "marrow/io/base64.hpp"
 #include "marrow/io/gltf_document.hpp"
 #include "marrow/io/import_options.hpp"
 
@@ -30,9 +31,5 @@ struct BufferSources {
 std::vector<std::vector<std::byte>> load_gltf_buffers(const Document& document, const BufferSources& sources,
                                                       const ImportLimits& limits,
                                                       std::vector<Diagnostic>& diagnostics);
-
-// Base64 (RFC 4648, padding optional, no whitespace). Throws ImportError(InvalidUri) on bad input.
-std::vector<std::byte> decode_base64(std::string_view text);
-std::string encode_base64(std::span<const std::byte> bytes);
 
 }  // namespace marrow::gltf

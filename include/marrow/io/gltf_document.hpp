@@ -46,8 +46,27 @@ struct Buffer {
   std::string uri;                 // empty: the GLB binary chunk (buffer 0 only) or none
   std::uint64_t byte_length = 0;
   std::string name;
+  // EXT_meshopt_compression "fallback": the buffer has no bytes of its own (no uri allowed); only
+  // the meshopt-compressed views that decode into its range are read.
+  bool meshopt_fallback = false;
 
   friend bool operator==(const Buffer&, const Buffer&) = default;
+};
+
+// EXT_meshopt_compression on a bufferView: its bytes are decoded from a range of another buffer.
+enum class MeshoptMode : std::uint8_t { Attributes, Triangles, Indices };
+enum class MeshoptFilter : std::uint8_t { None, Octahedral, Quaternion, Exponential };
+
+struct MeshoptCompression {
+  std::uint32_t buffer = 0;        // the compressed bytes: buffer, byteOffset, byteLength
+  std::uint64_t byte_offset = 0;
+  std::uint64_t byte_length = 0;
+  std::uint32_t byte_stride = 0;   // bytes per decoded element
+  std::uint64_t count = 0;         // decoded elements (count * byte_stride == the view's byteLength)
+  MeshoptMode mode = MeshoptMode::Attributes;
+  MeshoptFilter filter = MeshoptFilter::None;
+
+  friend bool operator==(const MeshoptCompression&, const MeshoptCompression&) = default;
 };
 
 struct BufferView {
@@ -57,6 +76,7 @@ struct BufferView {
   std::uint32_t byte_stride = 0;   // 0 = tightly packed (property absent)
   std::uint32_t target = 0;        // 0 = absent; 34962 ARRAY_BUFFER, 34963 ELEMENT_ARRAY_BUFFER
   std::string name;
+  std::optional<MeshoptCompression> meshopt;
 
   friend bool operator==(const BufferView&, const BufferView&) = default;
 };
@@ -110,12 +130,29 @@ struct Attribute {
   friend bool operator==(const Attribute&, const Attribute&) = default;
 };
 
+// KHR_draco_mesh_compression on a primitive: its indices and the named attributes are decoded
+// from a Draco bitstream; the accessors keep their count, type and componentType.
+struct DracoAttribute {
+  std::string semantic;
+  std::uint32_t id = 0;  // the Draco attribute's unique id
+
+  friend bool operator==(const DracoAttribute&, const DracoAttribute&) = default;
+};
+
+struct DracoCompression {
+  std::uint32_t buffer_view = 0;
+  std::vector<DracoAttribute> attributes;
+
+  friend bool operator==(const DracoCompression&, const DracoCompression&) = default;
+};
+
 struct Primitive {
   std::vector<Attribute> attributes;
   std::uint32_t indices = kNone;
   std::uint32_t material = kNone;
   std::uint32_t mode = 4;             // 0 points .. 6 triangle fan; 4 triangles
   std::vector<std::vector<Attribute>> targets;  // morph targets: POSITION/NORMAL/TANGENT deltas
+  std::optional<DracoCompression> draco;
 
   // The accessor of a semantic, or kNone.
   std::uint32_t find(const std::string& semantic) const noexcept;

@@ -35,7 +35,4 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options = {
 gltf::GltfAsset load_gltf_asset(std::span<const std::byte> bytes, const ImportOptions& options,
                                 const std::filesystem::path* base_dir, std::vector<Diagnostic>& diagnostics);
 
-// The whole file, with the size limit checked first. Throws ImportError (IoError, LimitExceeded).
-std::vector<std::byte> read_file_bytes(const std::filesystem::path& path, const ImportLimits& limits);
-
 }  // namespace marrow

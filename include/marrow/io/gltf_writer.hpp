@@ -18,8 +18,12 @@ namespace marrow {
 // scene, an invalid model).
 gltf::GltfAsset model_to_gltf(const Model& model);
 
+struct GltfWriteOptions {
+  bool meshopt = false;  // EXT_meshopt_compression for the bulk data (gltf_meshopt_compress.hpp)
+};
+
 // Writes .glb (binary) or .gltf (JSON with base64 data: URIs) by the path's extension.
 // Throws std::invalid_argument for another extension, std::runtime_error when writing fails.
-void write_gltf(const Model& model, const std::filesystem::path& path);
+void write_gltf(const Model& model, const std::filesystem::path& path, const GltfWriteOptions& options = {});
 
 }  // namespace marrow
