@@ -272,9 +272,9 @@ Model make_demo_character() {
   model.skins.push_back(std::move(skin));
 
   model.animations.push_back(ModelAnimation{"Wave", ticks_from_seconds(2.0), buoy_clip("Wave", 2.0, false),
-                                            {MorphWeightChannel{0, wave_weights()}}});
+                                            {MorphWeightChannel{0, wave_weights()}}, {}});
   model.animations.push_back(ModelAnimation{"Curl", ticks_from_seconds(3.0), buoy_clip("Curl", 3.0, true),
-                                            {MorphWeightChannel{0, curl_weights()}}});
+                                            {MorphWeightChannel{0, curl_weights()}}, {}});
   // The mesh part's default weight track (the seed's single WeightTrack slot).
   model.meshes[0].parts[0].morph->weight_track = wave_weights();
   apply_bind_pose_bone_transforms(model, 0);
