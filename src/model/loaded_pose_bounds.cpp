@@ -28,6 +28,8 @@ bool is_identity(const glm::mat4& m) noexcept {
 
 void compute_loaded_pose_bounds(Model& model) {
   std::vector<glm::vec3> points, posed;
+  std::vector<SkinDualQuaternion> dual_quaternions;
+  std::vector<glm::mat4> scale_shear;
   for (ModelMesh& mesh : model.meshes) {
     points.clear();
     for (const ModelMeshPart& part : mesh.parts) {
@@ -40,8 +42,17 @@ void compute_loaded_pose_bounds(Model& model) {
         posed.resize(n);
         SkinningJob job;
         job.palette = palette;
+        job.influences = part.layout.influences;
         job.joints = attribute_view<glm::u16vec4>(part.vertex_bytes, part.layout, VertexAttribute::Joints0);
         job.weights = attribute_view<glm::vec4>(part.vertex_bytes, part.layout, VertexAttribute::Weights0);
+        if (part.skinning == SkinningMode::DualQuaternion) {  // as the Animator poses it (S3)
+          dual_quaternions.resize(palette.size());
+          scale_shear.resize(palette.size());
+          DualQuaternionPaletteJob{palette, dual_quaternions, scale_shear}.run();
+          job.mode = SkinningMode::DualQuaternion;
+          job.dual_quaternions = dual_quaternions;
+          job.scale_shear = scale_shear;
+        }
         job.in_positions = positions;
         job.out_positions = std::span<glm::vec3>(posed);
         job.run();

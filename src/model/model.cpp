@@ -26,15 +26,18 @@ std::string part_name(std::size_t mesh, std::size_t part) {
   return "mesh " + std::to_string(mesh) + " part " + std::to_string(part);
 }
 
-// Every JOINTS_0 value of the vertices must name a bone of the skin that draws them.
+// Every joint index of the vertices (all `influences` of each, S1) must name a bone of the skin
+// that draws them.
 void check_joints(std::span<const std::byte> bytes, const VertexLayout& layout, int palette_size, const std::string& where) {
-  const auto joints = attribute_view<glm::u16vec4>(bytes, layout, VertexAttribute::Joints0);
-  for (std::size_t v = 0; v < joints.size(); ++v) {
-    const glm::u16vec4 j = joints.load(v);
-    for (int c = 0; c < 4; ++c) {
-      if (j[c] >= palette_size) {
-        fail(where + ": vertex " + std::to_string(v) + " joint " + std::to_string(j[c]) +
-             " is not below the skin's bone_count " + std::to_string(palette_size));
+  const std::size_t n = bytes.size() / layout.stride;
+  const std::byte* row = bytes.data() + layout.offset(VertexAttribute::Joints0);
+  for (std::size_t v = 0; v < n; ++v, row += layout.stride) {
+    for (std::size_t i = 0; i < layout.influences; ++i) {
+      std::uint16_t j;
+      std::memcpy(&j, row + 2 * i, sizeof j);
+      if (j >= palette_size) {
+        fail(where + ": vertex " + std::to_string(v) + " joint " + std::to_string(j) + " (influence " + std::to_string(i) +
+             ") is not below the skin's bone_count " + std::to_string(palette_size));
       }
     }
   }
