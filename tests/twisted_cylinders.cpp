@@ -1,5 +1,6 @@
 #include "twisted_cylinders.hpp"
 
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -23,6 +24,11 @@ Model twisted_cylinders() {
     f.child(base, tip);
     roots.insert(roots.end(), {base, body});
     MeshData m;
+    // Warm for linear blending, cool for dual quaternions (the picture tells them apart).
+    m.material = static_cast<std::uint32_t>(f.doc().materials.size());
+    f.doc().materials.push_back(gltf::Material{name, side == 0 ? std::array<float, 4>{0.95f, 0.55f, 0.3f, 1.f}
+                                                               : std::array<float, 4>{0.35f, 0.6f, 0.95f, 1.f},
+                                               false, "OPAQUE"});
     for (int r = 0; r < C::kRings; ++r) {
       const float y = C::kHeight * static_cast<float>(r) / (C::kRings - 1);
       const float w = std::fmin(std::fmax(y - 0.5f, 0.f), 1.f);

@@ -8,7 +8,7 @@
 //   r at y = kHeight * r / (kRings - 1)); joint 0 at its foot, joint 1 at y = 1; the weight of
 //   joint 1 ramps linearly from 0 at y = 0.5 to 1 at y = 1.5, so the middle ring (y = 1) is
 //   half and half; glTF mesh 0 (LBS) stands at x = -kSpacing, mesh 1 (DQS) at x = +kSpacing
-//   (ModelMesh::source_mesh)
+//   (ModelMesh::source_mesh), in an orange and a blue material
 //   animation 0 "Twist": joint 1 turned about +Y by 0, 90, 180 degrees at 0, 1, 2 seconds
 #include <cstddef>
 

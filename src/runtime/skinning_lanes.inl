@@ -288,10 +288,6 @@ MARROW_LANES_INLINE Quad operator*(Quad a, Quad b) { return {_mm512_mul_ps(a.v, 
 MARROW_LANES_INLINE Quad fma(Quad a, Quad b, Quad c) { return {_mm512_fmadd_ps(a.v, b.v, c.v)}; }   // a b + c
 MARROW_LANES_INLINE Quad fnma(Quad a, Quad b, Quad c) { return {_mm512_fnmadd_ps(a.v, b.v, c.v)}; }  // c - a b
 MARROW_LANES_INLINE Quad splat(float x) { return {_mm512_set1_ps(x)}; }
-// The same four values in every lane group.
-MARROW_LANES_INLINE Quad lanes(float a, float b, float c, float d) {
-  return {_mm512_broadcast_f32x4(_mm_setr_ps(a, b, c, d))};
-}
 template <int a, int b, int c, int d>
 MARROW_LANES_INLINE Quad perm(Quad q) {
   return {_mm512_permute_ps(q.v, MARROW_PERM(a, b, c, d))};
@@ -556,10 +552,6 @@ MARROW_LANES_INLINE Quad fnma(Quad a, Quad b, Quad c) {
   return {_mm256_fnmadd_ps(a.ab, b.ab, c.ab), _mm256_fnmadd_ps(a.cd, b.cd, c.cd)};
 }
 MARROW_LANES_INLINE Quad splat(float x) { return {_mm256_set1_ps(x), _mm256_set1_ps(x)}; }
-MARROW_LANES_INLINE Quad lanes(float a, float b, float c, float d) {
-  const __m256 v = _mm256_setr_ps(a, b, c, d, a, b, c, d);
-  return {v, v};
-}
 template <int a, int b, int c, int d>
 MARROW_LANES_INLINE Quad perm(Quad q) {
   return {_mm256_permute_ps(q.ab, MARROW_PERM(a, b, c, d)), _mm256_permute_ps(q.cd, MARROW_PERM(a, b, c, d))};
@@ -792,7 +784,6 @@ MARROW_LANES_INLINE Quad fnma(Quad a, Quad b, Quad c) {
   return each([&](int k) { return _mm_sub_ps(c.v[k], _mm_mul_ps(a.v[k], b.v[k])); });
 }
 MARROW_LANES_INLINE Quad splat(float x) { return each([&](int) { return _mm_set1_ps(x); }); }
-MARROW_LANES_INLINE Quad lanes(float a, float b, float c, float d) { return each([&](int) { return _mm_setr_ps(a, b, c, d); }); }
 template <int a, int b, int c, int d>
 MARROW_LANES_INLINE Quad perm(Quad q) {
   return each([&](int k) { return _mm_shuffle_ps(q.v[k], q.v[k], MARROW_PERM(a, b, c, d)); });

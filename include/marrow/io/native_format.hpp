@@ -8,6 +8,7 @@
 //   sections {u32 tag, u32 flags, u64 payload length, payload}: MATL materials, SMAT skinned
 //            materials, BONE, SKIN, PRFX skeleton-root prefixes (optional), MESH, ANIM, DIAG,
 //            SRCE. A reader skips sections it does not know unless their "required" flag is set.
+//            Version 2 adds each vertex layout's influence count and each part's skinning mode.
 //
 // Everything in a Model round-trips exactly (floats bitwise): shared materials and skinned
 // materials are written once and shared again after reading; skinned-material palettes are
