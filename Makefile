@@ -6,7 +6,7 @@ FILE ?=
 
 TARGET ?= import_gltf
 SECONDS ?= 60
-FUZZ_TARGETS := gltf_json glb import_gltf native assimp morph_blend player jobs
+FUZZ_TARGETS := gltf_json glb import_gltf native assimp morph_blend player jobs animator
 
 .PHONY: deps configure build demo test bench test-sanitize test-tsan fuzz fuzz-smoke clean
 
@@ -19,8 +19,9 @@ configure: deps
 build: configure
 	@cmake --build build/$(PRESET) -j $(JOBS)
 
+# The demo's pictures go to build/<preset>/demo (it prints where), never into the source tree.
 demo: build
-	@build/$(PRESET)/tools/marrow/marrow demo $(FILE)
+	@build/$(PRESET)/tools/marrow/marrow demo $(FILE) --out build/$(PRESET)/demo
 
 test: build
 	@ctest --test-dir build/$(PRESET) --output-on-failure -j $(JOBS)

@@ -10,6 +10,7 @@
 //                               sample_compose_skin measures)
 //   animator_layered/big_skinned  the Animator (the instance API) with the same layers and a
 //                               two-bone IK chain; animator_single/big_skinned: one clip
+//   palette_export/big_skinned  Animator::write_palette, 200 joints as 3x4 row-major floats (S6)
 //
 // Counter: ns_per_joint (the skeleton's joints).
 #include <filesystem>
@@ -151,7 +152,23 @@ void animator_frame(benchmark::State& state, bool layered) {
   set_counters(state, static_cast<double>(r->clip.joint_count()));
 }
 
+void palette_export(benchmark::State& state) {
+  const Rig* r = rig();
+  if (r == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
+  Animator a(r->model);
+  a.play(0);
+  a.update(kFrame);
+  std::vector<float> gpu(r->clip.joint_count() * 12);
+  for (auto _ : state) {
+    a.write_palette(0, PaletteFormat::RowMajor3x4, gpu);
+    benchmark::DoNotOptimize(gpu.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, static_cast<double>(r->clip.joint_count()));
+}
+
 [[maybe_unused]] const bool registered = [] {
+  benchmark::RegisterBenchmark("palette_export/big_skinned", palette_export);
   benchmark::RegisterBenchmark("layered_frame/big_skinned", [](benchmark::State& s) { job_frame(s, true); });
   benchmark::RegisterBenchmark("single_frame/big_skinned", [](benchmark::State& s) { job_frame(s, false); });
   benchmark::RegisterBenchmark("animator_layered/big_skinned", [](benchmark::State& s) { animator_frame(s, true); });

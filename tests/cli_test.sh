@@ -19,13 +19,54 @@ check "usage without a command" 2 "$marrow"
 check "unknown command" 2 "$marrow" frobnicate
 check "pose without a file" 2 "$marrow" pose
 check "unknown option" 2 "$marrow" pose x.glb --frob
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# Help per command (its usage, options and an example, exit 0) and the version.
+for cmd in demo info pose render convert; do
+  for flag in --help -h; do
+    check "$cmd $flag" 0 "$marrow" $cmd $flag
+    head -1 "$work/out" | grep -q "^usage: marrow $cmd" && grep -q "^example" "$work/out" && grep -q -- "--max-palette" "$work/out" ||
+      fail "$cmd $flag prints its usage, options and an example"
+  done
+done
+check "help COMMAND" 0 "$marrow" help render
+head -1 "$work/out" | grep -q "^usage: marrow render" || fail "help render"
+# The README shows the help texts as the program prints them.
+readme=$(dirname "$data")/../README.md
+for cmd in "--help" "convert --help"; do
+  "$marrow" $cmd >"$work/help.txt"
+  awk -v marker="<!-- marrow $cmd -->" '$0 == marker {getline; p = 1; next} p && /^```/ {exit} p' "$readme" >"$work/readme_help.txt"
+  [ -s "$work/readme_help.txt" ] && cmp -s "$work/help.txt" "$work/readme_help.txt" ||
+    fail "README's 'marrow $cmd' differs from the program's: $(diff "$work/help.txt" "$work/readme_help.txt" | head -5)"
+done
+check "help of an unknown command" 2 "$marrow" help frobnicate
+check "help" 0 "$marrow" --help
+grep -q "render" "$work/out" && grep -q -- "--help" "$work/out" || fail "marrow --help lists the commands"
+for v in --version version; do
+  check "marrow $v" 0 "$marrow" $v
+  for want in "^marrow [0-9]*\.[0-9]*\.[0-9]* (.* build)" "^SIMD level: \(sse2\|avx2\|avx512\)" "glm  *[0-9]" "simdjson  *[0-9]" \
+              "Assimp  *[0-9]" "libspng  *[0-9]" "giflib  *[0-9]"; do
+    grep -q "$want" "$work/out" || fail "marrow $v shows $want"
+  done
+  grep -q "usage" "$work/out" && fail "marrow $v prints the usage"
+done
 check "missing file" 1 "$marrow" info "$work/nope.glb"
+# Bytes of another kind are named, not parsed: one line, exit 1.
+check "a PNG named .glb" 1 "$marrow" info "$data/malformed/png_named_glb.glb"
+[ "$(wc -l <"$work/err")" = 1 ] && grep -q "not a glTF file (PNG signature)" "$work/err" || fail "a PNG named .glb is named as a PNG"
+: >"$work/empty.fbx"
+check "an empty file" 1 "$marrow" info "$work/empty.fbx"
+grep -q "\[empty-file\] .*empty.fbx: empty file" "$work/err" || fail "an empty file is reported as empty"
 check "malformed file" 1 "$marrow" info "$data/malformed/graph_cycle.gltf"
 if [ "$(wc -l <"$work/err")" != 1 ] || ! grep -q "invalid-node-graph" "$work/err"; then
   echo "FAIL: a refused file gives one line naming the code"; cat "$work/err"; failures=$((failures + 1))
 fi
-(cd "$work" && check "demo writes and re-imports demo.glb" 0 "$marrow" demo)
-[ -s "$work/demo.glb" ] || { echo "FAIL: demo.glb was not written"; failures=$((failures + 1)); }
+# demo writes nothing where it runs unless asked: --out DIR gets demo.glb and demo.png.
+mkdir -p "$work/here"
+(cd "$work/here" && check "demo" 0 "$marrow" demo)
+[ -z "$(ls -A "$work/here")" ] || fail "demo wrote into the current folder: $(ls -A "$work/here")"
+check "demo --out" 0 "$marrow" demo --out "$work"
+[ -s "$work/demo.glb" ] && [ -s "$work/demo.png" ] && grep -q "wrote $work/demo.png" "$work/out" ||
+  fail "demo --out DIR writes demo.glb and demo.png there and says where"
 check "info --json" 0 "$marrow" info "$work/demo.glb" --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["skins"][0]["jointCount"] == 9' "$work/out" ||
   { echo "FAIL: info --json"; failures=$((failures + 1)); }
@@ -43,6 +84,19 @@ PY
 check "pose clamps past the end" 0 "$marrow" pose "$work/demo.glb" --clip 1 --time 99 --json
 grep -q '"sampledTime":3' "$work/out" || { echo "FAIL: sampledTime not clamped"; failures=$((failures + 1)); }
 check "pose of an unknown clip" 2 "$marrow" pose "$work/demo.glb" --clip Jump
+grep -q "0 'Wave', 1 'Curl'" "$work/err" || fail "an unknown clip's error lists the clips"
+# A time without a clip: the only clip, else a usage error listing the clips (pose and render agree).
+for cmd in pose render; do
+  check "$cmd --time without --clip, two clips" 2 "$marrow" $cmd "$work/demo.glb" --time 1
+  [ "$(wc -l <"$work/err")" = 1 ] && grep -q "0 'Wave', 1 'Curl'" "$work/err" || fail "$cmd --time without --clip lists the clips"
+  check "$cmd: negative time" 2 "$marrow" $cmd "$work/demo.glb" --clip Wave --time -1
+done
+check "render --gif without --clip, two clips" 2 "$marrow" render "$work/demo.glb" --gif "$work/x.gif"
+# The palette limit: the error names the flag that lifts it; the flag takes a joint count.
+check "a skin over the palette limit" 1 "$marrow" info "$data/malformed/skin_73_joints.glb"
+grep -q -- "--max-palette N" "$work/err" && ! grep -q "ImportOptions" "$work/err" || fail "the palette error names --max-palette"
+check "--max-palette lifts it" 0 "$marrow" info "$data/malformed/skin_73_joints.glb" --max-palette 73
+for bad in 0 -3 1.5 lots; do check "--max-palette $bad" 2 "$marrow" info "$data/malformed/skin_73_joints.glb" --max-palette $bad; done
 # Poses past one clip (DESIGN.md's contract): layers, masks, additive layers, IK, root motion.
 check "pose --layer" 0 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=1 --layer Curl@1=1/Seg4 --additive Curl@2=0.5 --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["clip"] is None and len(d["meshes"][0]["positions"]) > 0' "$work/out" ||
@@ -108,14 +162,68 @@ check "render: --time with --frames" 2 "$marrow" render "$work/demo.glb" --frame
 check "render: bad fps" 2 "$marrow" render "$work/demo.glb" --gif "$work/x.gif" --fps 0
 check "render: unwritable output" 1 "$marrow" render "$work/demo.glb" --out "$work/no/such/dir.png"
 [ "$(wc -l <"$work/err")" = 1 ] || { echo "FAIL: an unwritable output gives one line"; cat "$work/err"; failures=$((failures + 1)); }
-(cd "$work" && "$marrow" demo >"$work/demo.out" 2>&1) && grep -q "wrote .*demo.png" "$work/demo.out" && [ -s "$work/demo.png" ] ||
-  { echo "FAIL: demo writes demo.png and says where"; failures=$((failures + 1)); }
+# info: vertices, triangles and materials per mesh.
+check "info" 0 "$marrow" info "$work/demo.glb"
+grep -q '^mesh 0 "Tentacle" (skin 0): 1 part, 592 vertices, 1152 triangles, 1 material "TentacleSkin"' "$work/out" ||
+  fail "info shows vertices, triangles and materials per mesh"
+# Progress: a bar redrawn with \r on a terminal only.
+check "render --gif to a file" 0 "$marrow" render "$work/demo.glb" --clip 0 --gif "$work/p.gif" --fps 20 --size 16x16
+! grep -q $'\r' "$work/err" || fail "render draws a progress bar into a file"
+# (script gives the command a pseudo-terminal; skipped where it cannot.)
+if command -v script >/dev/null && script -qec "test -t 2" /dev/null </dev/null >/dev/null 2>&1; then
+  script -qec "'$marrow' render '$work/demo.glb' --clip 0 --gif '$work/p.gif' --fps 20 --size 16x16" /dev/null </dev/null >"$work/tty" 2>&1
+  grep -q $'\rrender \[' "$work/tty" || fail "render --gif shows progress on a terminal"
+fi
+# convert: outputs decided and collisions refused before anything is written; OUT's extension
+# names the format; --format for folders.
+mkdir -p "$work/a" "$work/b"
+cp "$work/demo.glb" "$work/a/tentacle.glb"; cp "$work/demo.glb" "$work/b/tentacle.glb"
+check "convert: two inputs, one output name" 2 "$marrow" convert "$work/a/tentacle.glb" "$work/b/tentacle.glb" "$work/conv" --jobs 4
+grep -q "would both write" "$work/err" && [ ! -e "$work/conv" ] || fail "colliding outputs are refused before anything is written"
+check "convert: several inputs into OUT.glb" 2 "$marrow" convert "$work/a/tentacle.glb" "$work/demo.glb" "$work/out.glb"
+[ ! -e "$work/out.glb" ] || fail "convert made out.glb for several inputs"
+check "convert: OUT of no format" 2 "$marrow" convert "$work/demo.glb" "$work/out.xyz"
+check "convert: OUT without extension" 2 "$marrow" convert "$work/demo.glb" "$work/out"
+check "convert: --format disagrees with OUT" 2 "$marrow" convert "$work/demo.glb" "$work/out.glb" --format gltf
+check "convert: unknown --format" 2 "$marrow" convert "$work/demo.glb" "$work/a/demo.glb" "$work/conv" --format obj
+check "convert: bad --jobs" 2 "$marrow" convert "$work/demo.glb" "$work/a/demo.glb" "$work/conv" --jobs 0
+check "convert: OUT over IN" 2 "$marrow" convert "$work/a/tentacle.glb" "$work/a" --format glb
+check "convert --format glb into a folder" 0 "$marrow" convert "$work/a/tentacle.glb" "$work/demo.glb" "$work/conv" --format glb
+[ "$(head -c 4 "$work/conv/tentacle.glb")" = glTF ] && [ -s "$work/conv/demo.glb" ] && grep -q "converted 2 of 2 files" "$work/out" ||
+  fail "convert --format glb writes .glb files into the folder"
+! grep -q $'\r' "$work/err" || fail "convert draws a progress bar on a file"
+check "convert one file to .gltf" 0 "$marrow" convert "$work/demo.glb" "$work/one.gltf"
+head -c 1 "$work/one.gltf" | grep -q '{' || fail "convert to .gltf writes JSON"
+check "convert one file to .marrow" 0 "$marrow" convert "$work/demo.glb" "$work/one.marrow"
+# render: the output's extension is the format written.
+check "render --out x.jpg" 2 "$marrow" render "$work/demo.glb" --out "$work/x.jpg"
+check "render --gif x.png" 2 "$marrow" render "$work/demo.glb" --clip 0 --gif "$work/x.png"
+[ ! -e "$work/x.jpg" ] && [ ! -e "$work/x.png" ] || fail "render wrote a file of the wrong format"
 if [ -d "$assets/gltf" ]; then
   check "pose of a shared asset" 0 "$marrow" pose "$assets/gltf/CesiumMan/cesium_man.gltf" --clip 0 --time 1
+  cp "$work/out" "$work/clip0.txt"
+  # CesiumMan has one clip: --time alone plays it, in pose and in render.
+  check "pose --time of a one-clip file" 0 "$marrow" pose "$assets/gltf/CesiumMan/cesium_man.gltf" --time 1
+  cmp -s "$work/out" "$work/clip0.txt" || fail "pose --time without --clip plays the only clip"
+  check "render --time of a one-clip file" 0 "$marrow" render "$assets/gltf/CesiumMan/cesium_man.gltf" --time 1 --size 32x32 --out "$work/one.png"
+  grep -q "clip 0 'animation_0' at 1.000 s" "$work/out" || fail "render --time without --clip plays the only clip"
   fox=$(readlink -f "$assets/gltf/Fox/Fox.gltf")
-  cd "$work"  # demo.png lands here
-  check "demo of a shared asset" 0 "$marrow" demo "$fox"
-  cd - >/dev/null
+  check "demo of a shared asset" 0 "$marrow" demo "$fox" --out "$work/fox"
+  [ -s "$work/fox/demo.png" ] && [ ! -e "$work/fox/demo.glb" ] || fail "demo FILE --out writes demo.png only"
+  # Every help's example runs as printed (from a folder beside shared/, into a scratch folder).
+  mkdir -p "$work/examples"
+  for cmd in demo info pose render convert; do
+    "$marrow" $cmd --help | awk '/^example/ {p = 1; next} p {sub(/^  /, ""); print}' | while read -r example; do
+      example=${example//..\/shared\/assets/$assets}
+      example=${example//\/tmp\/fox/$work/examples/fox}
+      (cd "$work/examples" && eval "\"$marrow\"${example#marrow}" >/dev/null 2>"$work/examples/err") ||
+        echo "FAIL: the example of $cmd --help fails: $example: $(cat "$work/examples/err")" >>"$work/example_failures"
+    done
+  done
+  [ ! -s "$work/example_failures" ] || { cat "$work/example_failures"; failures=$((failures + 1)); }
+  # A skeleton-only file: demo watches its joints, not its cameras.
+  check "demo of a skeleton-only file" 0 "$marrow" demo "$assets/fbx/pab/jog.fbx"
+  grep -q "^ *time  Hips " "$work/out" && ! grep -q "^ *time .*Camera" "$work/out" || fail "demo watches the skeleton's joints"
   check "render of a shared asset" 0 "$marrow" render "$assets/gltf/CesiumMan/cesium_man.gltf" --clip 0 --time 1 --size 64x64 --out "$work/cesium.png"
 fi
 [ "$failures" = 0 ] && echo "cli_test: all passed"

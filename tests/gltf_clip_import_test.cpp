@@ -264,6 +264,62 @@ TEST(GltfMorph, G16_WeightTracksKeepCubicTangents) {
   EXPECT_TRUE(near(posed[0], {2, 0, 1}));
 }
 
+// KHR_animation_pointer: a pointer to a node's TRS or weights, or a mesh's weights, imports
+// exactly like the standard channel; any other pointer is counted (G11).
+void to_pointer(gltf::AnimationChannel& c, const std::string& pointer) {
+  c.path = "pointer";
+  c.node = gltf::kNone;
+  c.pointer = pointer;
+}
+
+TEST(GltfClips, G9_G11_KhrAnimationPointerToNodeTrsImportsLikeTheStandardChannel) {
+  RigidFixture standard, pointed;
+  for (RigidFixture* r : {&standard, &pointed}) {
+    r->f.channel(r->anim, r->mover, "translation", SamplerInterpolation::Linear, {0.f, 1.f}, {0, 0, 5, 4, 0, 5});
+    r->f.channel(r->anim, r->mover, "rotation", SamplerInterpolation::Linear, {0.f, 2.f}, {0, 0, 0, 1, 0, 1, 0, 0});
+  }
+  auto& channels = pointed.f.doc().animations[pointed.anim].channels;
+  to_pointer(channels[0], "/nodes/" + std::to_string(pointed.mover) + "/translation");
+  to_pointer(channels[1], "/nodes/" + std::to_string(pointed.mover) + "/rotation");
+  pointed.f.doc().extensions_used.push_back("KHR_animation_pointer");
+  pointed.f.doc().extensions_required.push_back("KHR_animation_pointer");
+  const Model a = standard.f.import(), b = pointed.f.import();
+  EXPECT_EQ(find_diagnostic(b.diagnostics, "unsupported-channel-path"), nullptr);
+  for (double t : {0.0, 0.3, 1.0, 1.7, 3.0}) EXPECT_EQ(standard.local_at(a, t), pointed.local_at(b, t)) << t;
+}
+
+TEST(GltfClips, G9_G11_KhrAnimationPointerToMeshWeightsAnimatesItsDefaultWeights) {
+  MorphFixture standard, pointed;
+  standard.f.doc().nodes[standard.node].weights.clear();  // both show the mesh's own weights
+  pointed.f.doc().nodes[pointed.node].weights.clear();
+  to_pointer(pointed.f.doc().animations[0].channels[0], "/meshes/0/weights");
+  const Model a = standard.f.import(), b = pointed.f.import();
+  ASSERT_EQ(b.animations[0].morph_channels.size(), 1u);
+  EXPECT_EQ(b.animations[0].morph_channels[0].track.values, a.animations[0].morph_channels[0].track.values);
+  EXPECT_EQ(b.animations[0].morph_channels[0].track.out_tangents, a.animations[0].morph_channels[0].track.out_tangents);
+  const auto posed_a = test::posed_positions(a, 0, 0, 1.3), posed_b = test::posed_positions(b, 0, 0, 1.3);
+  for (std::size_t v = 0; v < posed_a.size(); ++v) EXPECT_TRUE(near(posed_a[v], posed_b[v], 0.f)) << v;
+}
+
+TEST(GltfClips, G11_OtherAnimationPointersAreCountedAndBadIndicesRefused) {
+  RigidFixture r;
+  r.f.channel(r.anim, r.mover, "translation", SamplerInterpolation::Linear, {0.f, 1.f}, {0, 0, 0, 1, 0, 0});
+  r.f.channel(r.anim, r.mover, "translation", SamplerInterpolation::Linear, {0.f, 1.f}, {0, 0, 0, 1, 0, 0});
+  to_pointer(r.f.doc().animations[r.anim].channels[1], "/materials/0/pbrMetallicRoughness/baseColorFactor");
+  const Model model = r.f.import();
+  const Diagnostic* d = find_diagnostic(model.diagnostics, "unsupported-channel-path");
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->message.find("/materials/0/pbrMetallicRoughness/baseColorFactor"), std::string::npos) << d->message;
+  to_pointer(r.f.doc().animations[r.anim].channels[1], "/nodes/99/rotation");
+  try {
+    r.f.import();
+    ADD_FAILURE() << "a pointer to node 99 was accepted";
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), ImportErrorCode::IndexOutOfRange);
+    EXPECT_NE(std::string(e.what()).find("/nodes/99/rotation"), std::string::npos) << e.what();
+  }
+}
+
 TEST(GltfUnits, G18_UnitScaleScalesTranslationsAndPositionDeltasOnly) {
   RigidFixture r;
   const glm::quat q = glm::angleAxis(0.5f, glm::vec3(0, 1, 0));

@@ -83,5 +83,38 @@ TEST(GltfWriter, ImportedFilesRoundTripToo) {
   expect_same_poses(original, back);
 }
 
+// skin.skeleton is a common root of every joint (glTF 2.0, 5.28), also when the skin has several
+// root joints (the hand's wrist and its metacarpals side by side); vertex and index bufferViews
+// carry their targets; no TEXCOORD is written (nothing in the file could use it).
+TEST(GltfWriter, SkinSkeletonIsACommonRootAndViewsHaveTargets) {
+  const auto file = std::filesystem::path(MARROW_SHARED_ASSETS) / "gltf/WebXRGenericHand/left.glb";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "shared assets not found at " << file;
+  const gltf::GltfAsset asset = model_to_gltf(import_gltf(file));
+  const gltf::Document& doc = asset.document;
+  std::vector<std::uint32_t> parent(doc.nodes.size(), gltf::kNone);
+  for (std::uint32_t n = 0; n < doc.nodes.size(); ++n) {
+    for (std::uint32_t c : doc.nodes[n].children) parent[c] = n;
+  }
+  ASSERT_EQ(doc.skins.size(), 1u);
+  const gltf::Skin& skin = doc.skins[0];
+  ASSERT_NE(skin.skeleton, gltf::kNone);
+  for (std::uint32_t joint : skin.joints) {
+    std::uint32_t n = joint;
+    while (n != gltf::kNone && n != skin.skeleton) n = parent[n];
+    EXPECT_EQ(n, skin.skeleton) << "joint node " << joint << " is not below skin.skeleton " << skin.skeleton;
+  }
+  for (const gltf::Mesh& mesh : doc.meshes) {
+    for (const gltf::Primitive& prim : mesh.primitives) {
+      for (const gltf::Attribute& a : prim.attributes) {
+        EXPECT_EQ(a.semantic.rfind("TEXCOORD", 0), std::string::npos);
+        EXPECT_EQ(doc.buffer_views[doc.accessors[a.accessor].buffer_view].target, 34962u) << a.semantic;
+      }
+      if (prim.indices != gltf::kNone) {
+        EXPECT_EQ(doc.buffer_views[doc.accessors[prim.indices].buffer_view].target, 34963u);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace marrow

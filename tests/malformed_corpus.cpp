@@ -97,6 +97,17 @@ std::vector<MalformedFile> malformed_corpus() {
     out.push_back(MalformedFile{std::move(name), std::move(bytes), code, std::move(why)});
   };
 
+  // Not glTF at all: named for what the bytes are, not reported as broken JSON.
+  add("empty_file.glb", {}, C::EmptyFile, "no bytes");
+  add("png_named_glb.glb", [] {
+        const unsigned char png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                                     0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89};
+        std::vector<std::byte> b(sizeof png);
+        std::memcpy(b.data(), png, sizeof png);
+        return b;
+      }(),
+      C::UnsupportedFormat, "a PNG (its signature and header) renamed .glb");
+
   // GLB container.
   add("glb_truncated_header.glb", edited_glb([](auto& b) { b.resize(8); }), C::InvalidContainer, "8 bytes of a 12-byte header");
   add("glb_truncated_half.glb", edited_glb([](auto& b) { b.resize(b.size() / 2); }), C::InvalidContainer,
@@ -149,6 +160,13 @@ std::vector<MalformedFile> malformed_corpus() {
       "skin 0 joint node 99");
   add("index_accessor_attribute.gltf", edited_gltf([](auto& a) { a.document.meshes[0].primitives[0].attributes[0].accessor = 500; }),
       C::IndexOutOfRange, "POSITION accessor 500");
+  add("index_animation_pointer_node.gltf", edited_gltf([](auto& a) {
+        gltf::AnimationChannel& c = a.document.animations[0].channels[0];
+        c.path = "pointer";
+        c.node = gltf::kNone;
+        c.pointer = "/nodes/42/translation";
+      }),
+      C::IndexOutOfRange, "a KHR_animation_pointer to node 42 of 3");
   add("index_channel_sampler.gltf", edited_gltf([](auto& a) { a.document.animations[0].channels[0].sampler = 3; }),
       C::IndexOutOfRange, "channel sampler 3");
 

@@ -6,10 +6,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <iterator>
 #include <sstream>
+#include <utility>
 
 #include "malformed_corpus.hpp"
 #include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/model_file.hpp"
 
 namespace marrow {
 namespace {
@@ -79,6 +82,46 @@ TEST(Malformed, CorpusMatchesItsGenerator) {
     ASSERT_EQ(expected.count(f.name), 1u) << f.name << " is not in MANIFEST.tsv";
     EXPECT_EQ(expected.at(f.name), to_string(f.code)) << f.name;
   }
+}
+
+// Any loader, any extension: an empty file is `empty-file`; bytes of another kind are named by
+// their signature instead of reaching a parser that reports them as broken (load_model_file).
+TEST(Malformed, ForeignBytesAreNamedWhateverTheExtension) {
+  const fs::path dir = fs::temp_directory_path() / "marrow_foreign_bytes";
+  fs::create_directories(dir);
+  std::ifstream png_in(fs::path(MARROW_TEST_DATA) / "malformed" / "png_named_glb.glb", std::ios::binary);
+  const std::string png((std::istreambuf_iterator<char>(png_in)), std::istreambuf_iterator<char>());
+  const std::pair<const char*, const char*> cases[] = {
+      {"a.glb", "not a glTF file (PNG signature)"}, {"a.gltf", "not a glTF file (PNG signature)"},
+      {"a.fbx", "not a .fbx file (PNG signature)"}, {"a.marrow", "not a marrow native file (PNG signature)"},
+      {"a", "not a model file (PNG signature)"}};
+  for (const auto& [name, message] : cases) {
+    std::ofstream(dir / name, std::ios::binary) << png;
+    try {
+      (void)load_model_file(dir / name);
+      ADD_FAILURE() << name << " was accepted";
+    } catch (const ImportError& e) {
+      EXPECT_EQ(e.code(), ImportErrorCode::UnsupportedFormat) << e.what();
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+  for (const char* name : {"e.glb", "e.dae", "e.marrow"}) {
+    std::ofstream(dir / name, std::ios::binary).flush();
+    try {
+      (void)load_model_file(dir / name);
+      ADD_FAILURE() << name << " was accepted";
+    } catch (const ImportError& e) {
+      EXPECT_EQ(e.code(), ImportErrorCode::EmptyFile) << e.what();
+      EXPECT_NE(std::string(e.what()).find(std::string(name) + ": empty file"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW((void)load_model_file(dir / "missing.glb"), ImportError);  // io-error, not "empty"
+  try {
+    (void)load_model_file(dir / "missing.glb");
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), ImportErrorCode::IoError) << e.what();
+  }
+  fs::remove_all(dir);
 }
 
 // docs/errors.md documents every refusal: each corpus file appears in the table row of its code.

@@ -1,6 +1,7 @@
 // model/: palettes (M1-M3), absolute transforms (M4), rigid clips (G10), validation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -11,6 +12,7 @@
 #include "marrow/model/bind_pose_palette.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/draw_item.hpp"
+#include "marrow/model/skeleton_bones.hpp"
 #include "test_util.hpp"
 
 namespace marrow {
@@ -203,6 +205,35 @@ TEST(ModelValidation, RefusesBadReferencesNamingThem) {
     EXPECT_TRUE(throws_with<std::invalid_argument>([&] { validate(model); }, {"skin 1", "bind_pose has 0"}));
   }
   EXPECT_NO_THROW(validate(make_demo_character()));
+}
+
+// A skeleton-only file: a container holding a camera, its target and a three-joint skeleton,
+// all animated. The skeleton is the tree with the most animated nodes, whole (its unanimated
+// end site too); the camera and target are left out. With skins: the joints; with meshes and
+// no skins: every scene node.
+TEST(SkeletonBones, SkinJointsElseTheMainAnimatedTreeWithoutCameras) {
+  Model model;
+  const char* names[] = {"root", "Scene", "Camera", "Camera.Target", "Hips", "Spine", "Leg", "LegNub"};
+  const int parents[] = {-1, 0, 1, 1, 1, 4, 4, 6};
+  for (int b = 0; b < 8; ++b) model.bones.push_back(ModelBone{names[b], parents[b], glm::mat4(1.f)});
+  ModelAnimation clip;
+  clip.name = "Take";
+  clip.duration = ticks_from_seconds(1.0);
+  for (int b : {2, 3, 4, 5, 6}) clip.scene_clip.tracks.push_back(BoneTrack{b, {Keyframe{}}});
+  model.animations.push_back(clip);
+  EXPECT_EQ(skeleton_bones(model), (std::vector<std::uint8_t>{0, 0, 0, 0, 1, 1, 1, 1}));
+  // Nothing animated: the largest tree.
+  model.animations.clear();
+  EXPECT_EQ(skeleton_bones(model), (std::vector<std::uint8_t>{0, 1, 1, 1, 1, 1, 1, 1}));
+  const Model skinned = make_demo_character();  // nine joints; the buoy and the mesh node are no joints
+  const std::vector<std::uint8_t> joints = skeleton_bones(skinned);
+  ASSERT_EQ(joints.size(), skinned.bones.size());
+  EXPECT_EQ(std::count(joints.begin(), joints.end(), std::uint8_t{1}), 9);
+  for (int b : skinned.skins[0].palette_to_scene) EXPECT_EQ(joints[static_cast<std::size_t>(b)], 1) << b;
+  Model rigid = two_skin_model();
+  rigid.skins.clear();
+  for (ModelMesh& m : rigid.meshes) m.skin = -1;
+  EXPECT_EQ(skeleton_bones(rigid), (std::vector<std::uint8_t>{0, 1, 1, 1, 1}));
 }
 
 }  // namespace

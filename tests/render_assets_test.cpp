@@ -9,6 +9,7 @@
 
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/demo_character.hpp"
+#include "marrow/model/skeleton_bones.hpp"
 #include "marrow/render/animated_bounds.hpp"
 #include "marrow/render/clip_sheet.hpp"
 #include "marrow/render/png_file.hpp"
@@ -77,6 +78,34 @@ TEST(RenderAssets, EverySharedGltfAssetFillsASensiblePartOfThePicture) {
     EXPECT_GT(m.min_y, 0);
     EXPECT_LT(m.max_x, kSize - 1);
     EXPECT_LT(m.max_y, kSize - 1);
+  }
+}
+
+// Skeleton-only animation files (no mesh; cameras, lights and their targets beside the
+// skeleton) are drawn as their skeleton, framed on its joints: before, the picture was empty,
+// and the cameras set the framing.
+TEST(RenderAssets, SkeletonOnlyFilesDrawTheirSkeletonFramedOnItsJoints) {
+  for (const char* name : {"fbx/pab/jog.fbx", "dae/pab/walk.dae"}) {
+    const fs::path file = kAssets / name;
+    if (!fs::exists(file)) GTEST_SKIP() << "no shared asset " << file.string();
+    SCOPED_TRACE(name);
+    const Model model = load(file);
+    ASSERT_TRUE(model.meshes.empty());
+    // The skeleton holds Hips and not the cameras (names as the exporter wrote them).
+    const std::vector<std::uint8_t> skeleton = skeleton_bones(model);
+    bool hips = false;
+    for (std::size_t b = 0; b < model.bones.size(); ++b) {
+      if (skeleton[b] == 0) continue;
+      hips = hips || model.bones[b].name == "Hips";
+      EXPECT_EQ(model.bones[b].name.find("Camera"), std::string::npos) << model.bones[b].name;
+      EXPECT_EQ(model.bones[b].name.find("Sky"), std::string::npos) << model.bones[b].name;
+    }
+    EXPECT_TRUE(hips);
+    constexpr int kSize = 160;
+    const render::Image image = render_midway(model, kSize);  // no RenderSettings::skeleton
+    const test::ShapeMeasure m = test::touched_pixels(image, background_srgb());
+    EXPECT_GT(m.area, 200.0) << "almost nothing drawn";
+    EXPECT_GT(std::max(m.max_x - m.min_x, m.max_y - m.min_y) + 1, kSize * 3 / 10) << "the skeleton is a speck";
   }
 }
 

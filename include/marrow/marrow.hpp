@@ -48,6 +48,7 @@
 #include "marrow/model/demo_character.hpp"
 
 #include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/info_report.hpp"
 #include "marrow/io/pose_report.hpp"
 #include "marrow/io/gltf_writer.hpp"
 #include "marrow/io/import_options.hpp"

@@ -22,6 +22,7 @@ std::string_view to_string(ImportErrorCode code) noexcept {
     case ImportErrorCode::LimitExceeded: return "limit-exceeded";
     case ImportErrorCode::VersionMismatch: return "version-mismatch";
     case ImportErrorCode::ExternalImporter: return "external-importer";
+    case ImportErrorCode::EmptyFile: return "empty-file";
   }
   return "unknown";
 }

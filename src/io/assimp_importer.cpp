@@ -214,18 +214,19 @@ Model import_in_process(const std::string& where, const AssimpOptions& options, 
   }
 }
 
-// import_in_process, in a limited child process unless the options ask otherwise.
+// import_in_process, in the limited worker process unless the options ask otherwise.
 template <class Read>
-Model import_with(const std::string& where, const AssimpOptions& options, Read read) {
+Model import_with(detail::WorkerRequest request, const AssimpOptions& options, Read read) {
   check_options(options);
   if (options.isolation == AssimpOptions::Isolation::ChildProcess && detail::can_isolate()) {
+    request.limits = {options.worker_memory_bytes, options.worker_cpu_seconds};
+    request.options = options;
     // The native copy coming back is bounded by the total budget, not by the source file's size.
     ImportLimits read_limits = options.import.limits;
     read_limits.max_file_bytes = std::max(read_limits.max_file_bytes, read_limits.max_total_bytes);
-    return detail::import_in_child(where, {options.worker_memory_bytes, options.worker_cpu_seconds}, read_limits,
-                                   [&] { return import_in_process(where, options, read); });
+    return detail::import_in_worker(detail::find_assimp_worker(options.worker_executable), request, read_limits);
   }
-  return import_in_process(where, options, read);
+  return import_in_process(request.where, options, read);
 }
 
 }  // namespace
@@ -241,7 +242,11 @@ Model import_assimp(const std::filesystem::path& path, const AssimpOptions& opti
                                                           std::to_string(options.import.limits.max_file_bytes) + ")");
   }
   // Assimp reads the file itself, so the files it references resolve next to it.
-  return import_with(where, options,
+  detail::WorkerRequest request;
+  request.where = where;
+  request.path = std::filesystem::absolute(path, ec).string();
+  if (ec) throw ImportError(ImportErrorCode::IoError, where + ": " + ec.message());
+  return import_with(std::move(request), options,
                      [&](Assimp::Importer& importer) { return importer.ReadFile(path.string(), kPostProcess); });
 }
 
@@ -255,7 +260,12 @@ Model import_assimp(std::span<const std::byte> bytes, std::string_view extension
                                                           std::to_string(options.import.limits.max_file_bytes) + ")");
   }
   if (bytes.empty()) throw ImportError(ImportErrorCode::ExternalImporter, where + ": assimp: the buffer is empty");
-  return import_with(where, options, [&](Assimp::Importer& importer) {
+  detail::WorkerRequest request;
+  request.where = where;
+  request.from_memory = true;
+  request.extension_hint = hint;
+  request.bytes = bytes;
+  return import_with(std::move(request), options, [&](Assimp::Importer& importer) {
     return importer.ReadFileFromMemory(bytes.data(), bytes.size(), kPostProcess, hint.c_str());
   });
 }

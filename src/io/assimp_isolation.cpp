@@ -1,104 +1,122 @@
 #include "assimp_isolation.hpp"
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/native_format.hpp"
 
 #if defined(__unix__) || defined(__APPLE__)
+#include <dlfcn.h>
 #include <signal.h>
-#include <sys/resource.h>
+#include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#define MARROW_CAN_FORK 1
+#define MARROW_CAN_SPAWN 1
+extern char** environ;
 #else
-#define MARROW_CAN_FORK 0
-#endif
-
-#if defined(__SANITIZE_ADDRESS__)
-#define MARROW_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MARROW_ASAN 1
-#endif
+#define MARROW_CAN_SPAWN 0
 #endif
 
 namespace marrow::detail {
 
-bool can_isolate() noexcept { return MARROW_CAN_FORK != 0; }
+bool can_isolate() noexcept { return MARROW_CAN_SPAWN != 0; }
 
-#if MARROW_CAN_FORK
+#if MARROW_CAN_SPAWN
 
 namespace {
 
-// The child's answer: 'M' + native bytes, or 'E' + code (u32) + message.
-bool write_all(int fd, const void* data, std::size_t size) {
-  const auto* p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t n = ::write(fd, p, size);
+constexpr const char* kWorkerName = "marrow-assimp-worker";
+
+bool is_executable(const std::filesystem::path& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// MSG_NOSIGNAL: a worker that died before reading everything is an error, not SIGPIPE.
+bool send_all(int fd, std::span<const std::byte> data) {
+  while (!data.empty()) {
+    const ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
-    p += n;
-    size -= static_cast<std::size_t>(n);
+    data = data.subspan(static_cast<std::size_t>(n));
   }
   return true;
 }
 
-[[noreturn]] void child_main(int fd, const WorkerLimits& limits, const std::function<Model()>& import) {
-#if !defined(MARROW_ASAN)
-  // (AddressSanitizer reserves terabytes of address space: no address-space limit under it.)
-  const rlimit memory{limits.memory_bytes, limits.memory_bytes};
-  ::setrlimit(RLIMIT_AS, &memory);
-#endif
-  const rlimit cpu{limits.cpu_seconds, limits.cpu_seconds + 1};
-  ::setrlimit(RLIMIT_CPU, &cpu);
-  std::vector<char> answer;
-  const auto error_answer = [&answer](ImportErrorCode code, const std::string& message) {
-    const auto value = static_cast<std::uint32_t>(code);
-    answer.resize(1 + 4 + message.size());
-    answer[0] = 'E';
-    std::memcpy(answer.data() + 1, &value, 4);
-    std::memcpy(answer.data() + 5, message.data(), message.size());
-  };
-  try {
-    const std::vector<std::byte> bytes = write_native(import());
-    answer.resize(1 + bytes.size());
-    answer[0] = 'M';
-    std::memcpy(answer.data() + 1, bytes.data(), bytes.size());
-  } catch (const ImportError& e) {
-    error_answer(e.code(), e.detail());
-  } catch (const std::exception& e) {
-    error_answer(ImportErrorCode::ExternalImporter, std::string("assimp: ") + e.what());
-  }
-  const bool ok = write_all(fd, answer.data(), answer.size());
-  ::_exit(ok ? 0 : 3);  // no destructors, atexit handlers or stdio flushing of the parent's state
-}
-
 }  // namespace
 
-Model import_in_child(const std::string& where, const WorkerLimits& limits, const ImportLimits& read_limits,
-                      const std::function<Model()>& import) {
+std::filesystem::path find_assimp_worker(const std::filesystem::path& configured) {
+  if (!configured.empty()) return configured;
+  if (const char* given = std::getenv("MARROW_ASSIMP_WORKER"); given != nullptr && *given != '\0') return given;
+  std::vector<std::filesystem::path> candidates;
+  // Next to the executable or shared object this code was linked into (a program, a Python
+  // extension whose package carries the worker).
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&find_assimp_worker), &info) != 0 && info.dli_fname != nullptr) {
+    std::error_code ec;
+    const auto self = std::filesystem::canonical(info.dli_fname, ec);
+    if (!ec) candidates.push_back(self.parent_path() / kWorkerName);
+  }
+#if defined(MARROW_ASSIMP_WORKER_BUILD_PATH)
+  candidates.emplace_back(MARROW_ASSIMP_WORKER_BUILD_PATH);
+#endif
+#if defined(MARROW_ASSIMP_WORKER_INSTALL_PATH)
+  candidates.emplace_back(MARROW_ASSIMP_WORKER_INSTALL_PATH);
+#endif
+  for (const auto& candidate : candidates) {
+    if (is_executable(candidate)) return candidate;
+  }
+  return {};
+}
+
+Model import_in_worker(const std::filesystem::path& worker, const WorkerRequest& request, const ImportLimits& read_limits) {
+  const std::string& where = request.where;
+  if (worker.empty()) {
+    throw ImportError(ImportErrorCode::ExternalImporter,
+                      where + ": the Assimp worker executable (" + kWorkerName +
+                          ") was not found next to the program, in the build tree or in the install folder; "
+                          "set MARROW_ASSIMP_WORKER or AssimpOptions::worker_executable, or import trusted files "
+                          "with AssimpOptions::Isolation::InProcess");
+  }
+  const std::vector<std::byte> head = encode_worker_request(request);
   int fds[2];
-  if (::pipe(fds) != 0) throw ImportError(ImportErrorCode::ExternalImporter, where + ": cannot create a pipe for the Assimp worker");
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    throw ImportError(ImportErrorCode::ExternalImporter, where + ": cannot start the Assimp worker process");
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+    throw ImportError(ImportErrorCode::ExternalImporter, where + ": cannot create a socket for the Assimp worker");
   }
-  if (pid == 0) {
-    ::close(fds[0]);
-    child_main(fds[1], limits, import);
-  }
+  // The worker's stdin and stdout are one end of the socket; nothing else of ours leaks in.
+  posix_spawn_file_actions_t actions;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawn_file_actions_adddup2(&actions, fds[1], 0);
+  ::posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  ::posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
+  const std::string program = worker.string();
+  std::string flag = "--marrow-assimp-worker";
+  char* argv[] = {const_cast<char*>(program.c_str()), flag.data(), nullptr};
+  pid_t pid = 0;
+  const int started = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  ::posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
-  std::vector<char> answer;
-  char chunk[65536];
+  if (started != 0) {
+    ::close(fds[0]);
+    throw ImportError(ImportErrorCode::ExternalImporter,
+                      where + ": cannot start the Assimp worker " + program + " (" + std::strerror(started) + ")");
+  }
+  // A worker that dies early stops reading; what it says (or its exit status) explains why.
+  if (send_all(fds[0], head) && request.from_memory) send_all(fds[0], request.bytes);
+  ::shutdown(fds[0], SHUT_WR);
+  std::vector<std::byte> answer;
+  std::byte chunk[65536];
   for (;;) {
-    const ssize_t n = ::read(fds[0], chunk, sizeof chunk);
+    const ssize_t n = ::recv(fds[0], chunk, sizeof chunk, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    // The child's model is bounded by the same limits the reader will apply.
+    // The worker's model is bounded by the same limits the reader will apply.
     if (answer.size() + static_cast<std::size_t>(n) > read_limits.max_total_bytes + 64) {
       ::kill(pid, SIGKILL);
       break;
@@ -121,20 +139,15 @@ Model import_in_child(const std::string& where, const WorkerLimits& limits, cons
                       where + ": the Assimp worker process ended without an answer (exit status " +
                           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
   }
-  if (answer[0] == 'E' && answer.size() >= 5) {
-    std::uint32_t code = 0;
-    std::memcpy(&code, answer.data() + 1, 4);
-    if (code > static_cast<std::uint32_t>(ImportErrorCode::ExternalImporter)) code = static_cast<std::uint32_t>(ImportErrorCode::ExternalImporter);
-    throw ImportError(static_cast<ImportErrorCode>(code), std::string(answer.data() + 5, answer.size() - 5));
-  }
-  const std::span<const std::byte> model(reinterpret_cast<const std::byte*>(answer.data() + 1), answer.size() - 1);
-  return read_native(model, read_limits);
+  return decode_worker_answer(answer, where, read_limits);
 }
 
 #else
 
-Model import_in_child(const std::string&, const WorkerLimits&, const ImportLimits&, const std::function<Model()>& import) {
-  return import();
+std::filesystem::path find_assimp_worker(const std::filesystem::path& configured) { return configured; }
+
+Model import_in_worker(const std::filesystem::path&, const WorkerRequest& request, const ImportLimits&) {
+  throw ImportError(ImportErrorCode::ExternalImporter, request.where + ": no worker processes on this platform");
 }
 
 #endif

@@ -179,9 +179,47 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
 
     std::vector<std::unique_ptr<ChannelCurve>> curves;
     std::map<std::pair<int, int>, Target> targets;  // (skin or -1, bone) -> channels
+    // A weights channel of `mesh` (count targets) shown by the file nodes `users`: a morph
+    // channel for each of their model meshes, and the mesh part's default track.
+    const auto add_weights = [&](const AnimationChannel& channel, std::uint32_t mesh, std::size_t count,
+                                 const std::vector<std::uint32_t>& users) {
+      curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, count, false, budget, key_times));
+      const MorphWeightTrack track = weight_track(*curves.back());
+      for (std::uint32_t node : users) {
+        const int bone = graph.node_to_bone[node];
+        for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+          if (model.meshes[m].parent_bone == bone && model.meshes[m].source_mesh == static_cast<int>(mesh)) {
+            out.morph_channels.push_back(MorphWeightChannel{static_cast<int>(m), track});
+          }
+        }
+        if (first_instancing_node[mesh] == node && default_tracks.count(mesh) == 0) default_tracks.emplace(mesh, track);
+      }
+    };
     for (std::size_t c = 0; c < anim.channels.size(); ++c) {
       const AnimationChannel& channel = anim.channels[c];
       const std::string here = "animation " + std::to_string(a) + " channel " + std::to_string(c);
+      if (channel.mesh != kNone) {  // KHR_animation_pointer "/meshes/i/weights": the default weights
+        const std::size_t count = morph_target_count(doc, channel.mesh);
+        std::vector<std::uint32_t> users;  // nodes in the scene showing the mesh's own weights
+        for (std::uint32_t n = 0; n < doc.nodes.size(); ++n) {
+          if (doc.nodes[n].mesh == channel.mesh && doc.nodes[n].weights.empty() && graph.node_to_bone[n] >= 0) {
+            users.push_back(n);
+          }
+        }
+        if (count == 0 || users.empty()) {
+          add_diagnostic(diagnostics, "weights-channel-without-morph-targets",
+                         here + " animates the weights of mesh " + std::to_string(channel.mesh) +
+                             (count == 0 ? ", which has no morph targets" : ", which no node in the scene shows"));
+          continue;
+        }
+        add_weights(channel, channel.mesh, count, users);
+        continue;
+      }
+      if (!channel.pointer.empty()) {
+        add_diagnostic(diagnostics, "unsupported-channel-path",
+                       here + " has KHR_animation_pointer '" + channel.pointer + "' (not a node's TRS or weights)");
+        continue;
+      }
       if (channel.node == kNone) {
         add_diagnostic(diagnostics, "channel-without-target", here + " has no target node");
         continue;
@@ -201,16 +239,7 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
                          here + " targets node " + std::to_string(channel.node) + ", outside the scene");
           continue;
         }
-        curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, count, false, budget, key_times));
-        MorphWeightTrack track = weight_track(*curves.back());
-        for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-          if (model.meshes[m].parent_bone == bone && model.meshes[m].source_mesh == static_cast<int>(mesh)) {
-            out.morph_channels.push_back(MorphWeightChannel{static_cast<int>(m), track});
-          }
-        }
-        if (first_instancing_node[mesh] == channel.node && default_tracks.count(mesh) == 0) {
-          default_tracks.emplace(mesh, std::move(track));
-        }
+        add_weights(channel, mesh, count, {channel.node});
         continue;
       }
       const int path = channel.path == "translation" ? kTranslation

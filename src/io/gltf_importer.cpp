@@ -12,6 +12,7 @@
 #include "gltf_skeleton.hpp"
 #include "import_unit_scale.hpp"
 #include "marrow/core/import_error.hpp"
+#include "marrow/io/file_signature.hpp"
 #include "marrow/io/glb.hpp"
 #include "marrow/io/gltf_buffers.hpp"
 #include "marrow/io/gltf_json.hpp"
@@ -197,6 +198,12 @@ gltf::GltfAsset load_asset(std::span<const std::byte> bytes, const ImportOptions
     throw ImportError(ImportErrorCode::LimitExceeded, std::to_string(bytes.size()) +
                                                           " bytes exceed ImportLimits::max_file_bytes (" +
                                                           std::to_string(options.limits.max_file_bytes) + ")");
+  }
+  // Name what the bytes are before a JSON parser reports them as broken JSON.
+  const Container container = detect_container(bytes);
+  if (container.kind == ContainerKind::Empty) throw ImportError(ImportErrorCode::EmptyFile, "empty file");
+  if (container.kind != ContainerKind::Glb && container.kind != ContainerKind::GltfJson && !container.name.empty()) {
+    throw ImportError(ImportErrorCode::UnsupportedFormat, "not a glTF file (" + std::string(container.name) + " signature)");
   }
   gltf::GltfAsset asset;
   gltf::BufferSources sources;

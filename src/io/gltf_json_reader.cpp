@@ -739,6 +739,43 @@ class DocumentReader {
     return s;
   }
 
+  // KHR_animation_pointer: a pointer that names a node's TRS or weights, or a mesh's weights,
+  // becomes that standard target; its index is checked like any other.
+  void read_animation_pointer(object target, const std::string& where, AnimationChannel& channel) {
+    const std::optional<element> extensions = member(target, "extensions");
+    if (!extensions) return;
+    const std::optional<element> ext = member(as_object(*extensions, where + ": extensions"), "KHR_animation_pointer");
+    if (!ext) return;
+    const std::string what = where + ": KHR_animation_pointer";
+    const std::string pointer = as_string(required(as_object(*ext, what), "pointer", what), what + ": pointer");
+    channel.pointer = pointer;
+    // "/<collection>/<index>/<property>", the index plain decimal digits.
+    const auto second = pointer.find('/', 1), third = second == std::string::npos ? second : pointer.find('/', second + 1);
+    if (pointer.empty() || pointer[0] != '/' || third == std::string::npos) return;
+    const std::string collection = pointer.substr(1, second - 1), digits = pointer.substr(second + 1, third - second - 1);
+    const std::string property = pointer.substr(third + 1);
+    if (digits.empty() || digits.size() > 10 || digits.find_first_not_of("0123456789") != std::string::npos) return;
+    const std::uint64_t index = std::stoull(digits);
+    if (collection == "nodes" && (property == "translation" || property == "rotation" || property == "scale" ||
+                                  property == "weights")) {
+      if (index >= counts_.nodes) {
+        fail(ImportErrorCode::IndexOutOfRange, what + ": pointer '" + pointer + "' names node " + num(index) + " of " +
+                                                   num(counts_.nodes) + " nodes");
+      }
+      channel.node = static_cast<std::uint32_t>(index);
+      channel.path = property;
+      channel.pointer.clear();
+    } else if (collection == "meshes" && property == "weights") {
+      if (index >= counts_.meshes) {
+        fail(ImportErrorCode::IndexOutOfRange, what + ": pointer '" + pointer + "' names mesh " + num(index) + " of " +
+                                                   num(counts_.meshes) + " meshes");
+      }
+      channel.mesh = static_cast<std::uint32_t>(index);
+      channel.path = "weights";
+      channel.pointer.clear();
+    }
+  }
+
   Animation read_animation(object o, const std::string& where) {
     Animation a;
     a.name = optional_string(o, "name", where);
@@ -760,6 +797,7 @@ class DocumentReader {
       }
       // Kept as written: paths of extensions (e.g. "pointer") are for the importer to count.
       channel.path = as_string(required(target, "path", what + ": target"), what + ": target path");
+      if (channel.path == "pointer") read_animation_pointer(target, what + ": target", channel);
       a.channels.push_back(std::move(channel));
       ++i;
     }
@@ -841,7 +879,7 @@ class DocumentReader {
 bool is_supported_required_extension(std::string_view name) noexcept {
   return name == "KHR_mesh_quantization" || name == "KHR_texture_transform" || name.starts_with("KHR_materials_") ||
          name == "KHR_lights_punctual" || name == "KHR_texture_basisu" || name == "EXT_texture_webp" ||
-         name == "EXT_texture_avif";
+         name == "EXT_texture_avif" || name == "KHR_animation_pointer";
 }
 
 Document parse_gltf_json(std::string_view json, const ImportLimits& limits, std::vector<Diagnostic>& diagnostics) {

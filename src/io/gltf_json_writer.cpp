@@ -280,7 +280,18 @@ void write_animation(JsonWriter& w, const Animation& a) {
     w.key("target");
     w.begin_object();
     write_index(w, "node", c.node);
-    w.field("path", c.path);
+    if (c.mesh != kNone || !c.pointer.empty()) {  // KHR_animation_pointer
+      w.field("path", "pointer");
+      w.key("extensions");
+      w.begin_object();
+      w.key("KHR_animation_pointer");
+      w.begin_object();
+      w.field("pointer", c.mesh != kNone ? "/meshes/" + std::to_string(c.mesh) + "/weights" : c.pointer);
+      w.end_object();
+      w.end_object();
+    } else {
+      w.field("path", c.path);
+    }
     w.end_object();
     w.end_object();
   }

@@ -110,6 +110,12 @@ class ModelWriter {
     return out;
   }
 
+  static constexpr std::uint32_t kArrayBuffer = 34962, kElementArrayBuffer = 34963;
+
+  void set_target(std::uint32_t accessor, std::uint32_t target) {
+    doc().buffer_views[doc().accessors[accessor].buffer_view].target = target;
+  }
+
   gltf::Primitive write_part(const ModelMeshPart& part) {
     using A = VertexAttribute;
     gltf::Primitive prim;
@@ -124,12 +130,6 @@ class ModelWriter {
     }
     if (l.has(A::Tangent) && !flat) {
       prim.attributes.push_back({"TANGENT", builder_.add_floats(gather<glm::vec4>(bytes, l, A::Tangent, 4), AccessorType::Vec4)});
-    }
-    if (l.has(A::TexCoord0)) {
-      prim.attributes.push_back({"TEXCOORD_0", builder_.add_floats(gather<glm::vec2>(bytes, l, A::TexCoord0, 2), AccessorType::Vec2)});
-    }
-    if (l.has(A::TexCoord1)) {
-      prim.attributes.push_back({"TEXCOORD_1", builder_.add_floats(gather<glm::vec2>(bytes, l, A::TexCoord1, 2), AccessorType::Vec2)});
     }
     if (l.has(A::Color0)) {
       prim.attributes.push_back({"COLOR_0", builder_.add_floats(gather<glm::vec4>(bytes, l, A::Color0, 4), AccessorType::Vec4)});
@@ -153,6 +153,9 @@ class ModelWriter {
       }
     }
     if (!part.indices.empty()) prim.indices = builder_.add_uint32(part.indices, AccessorType::Scalar);
+    // The bufferViews say what they hold (validators ask for it; GPU loaders upload by it).
+    for (const gltf::Attribute& a : prim.attributes) set_target(a.accessor, kArrayBuffer);
+    if (prim.indices != kNone) set_target(prim.indices, kElementArrayBuffer);
     prim.mode = static_cast<std::uint32_t>(part.mode);
     if (part.material) prim.material = material_index_.at(part.material.get());
     if (part.morph) {
@@ -169,6 +172,7 @@ class ModelWriter {
         if (!flat && t < m.tangent_deltas.size() && !m.tangent_deltas[t].empty()) {
           target.push_back({"TANGENT", builder_.add_floats(flatten(m.tangent_deltas[t]), AccessorType::Vec3)});
         }
+        for (const gltf::Attribute& a : target) set_target(a.accessor, kArrayBuffer);
         prim.targets.push_back(std::move(target));
       }
     }
@@ -214,6 +218,27 @@ class ModelWriter {
     return bone_node_[static_cast<std::size_t>(bone)];
   }
 
+  // The deepest node that is every joint or an ancestor of it (glTF's skin.skeleton), kNone when
+  // the joints hang under different scene roots. The first joint is not enough: a skin may have
+  // several root joints (a hand's wrist and its fingers' metacarpals side by side).
+  std::uint32_t common_root(const std::vector<std::uint32_t>& joints) {
+    std::vector<std::uint32_t> parent(doc().nodes.size(), kNone);
+    for (std::uint32_t n = 0; n < doc().nodes.size(); ++n) {
+      for (std::uint32_t c : doc().nodes[n].children) parent[c] = n;
+    }
+    const auto holds = [&](std::uint32_t root, std::uint32_t node) {
+      for (; node != kNone; node = parent[node]) {
+        if (node == root) return true;
+      }
+      return false;
+    };
+    std::uint32_t root = joints[0];
+    for (std::uint32_t j : joints) {
+      while (root != kNone && !holds(root, j)) root = parent[root];
+    }
+    return root;
+  }
+
   void write_skins() {
     for (const Skin& skin : model_.skins) {
       gltf::Skin out;
@@ -228,7 +253,7 @@ class ModelWriter {
       }
       if (!out.joints.empty()) {
         out.inverse_bind_matrices = builder_.add_floats(ibm, AccessorType::Mat4);
-        out.skeleton = out.joints[0];
+        out.skeleton = common_root(out.joints);
       }
       const auto skin_index = static_cast<std::uint32_t>(doc().skins.size());
       doc().skins.push_back(std::move(out));

@@ -7,8 +7,9 @@
 
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/assimp_importer.hpp"
-#include "marrow/io/glb.hpp"
+#include "marrow/io/file_signature.hpp"
 #include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf_writer.hpp"
 #include "marrow/io/native_format.hpp"
 
 namespace marrow {
@@ -33,17 +34,42 @@ AssimpOptions assimp_options(const ModelFileOptions& options) {
 }  // namespace
 
 ModelFormat detect_model_format(std::span<const std::byte> bytes, std::string_view extension) noexcept {
-  if (gltf::is_glb(bytes)) return ModelFormat::Gltf;
-  if (is_native(bytes)) return ModelFormat::Native;
+  const Container container = detect_container(bytes);
+  if (container.kind == ContainerKind::Glb) return ModelFormat::Gltf;
+  if (container.kind == ContainerKind::Native) return ModelFormat::Native;
   const std::string ext = lower(extension);
   if (ext == "gltf" || ext == "glb") return ModelFormat::Gltf;
   if (ext == "marrow") return ModelFormat::Native;
+  // A JSON object without a model extension of its own (scene.json, a file without extension).
+  if (container.kind == ContainerKind::GltfJson && (ext.empty() || ext == "json")) return ModelFormat::Gltf;
   return ModelFormat::Assimp;
 }
 
+namespace {
+
+// Refuses bytes that are plainly not what the chosen reader reads, naming what they are: an empty
+// file, a PNG named .marrow or .fbx. (The glTF importer checks its own input the same way.)
+void refuse_foreign_bytes(std::span<const std::byte> head, bool empty, ModelFormat format, std::string_view extension) {
+  const Container container = detect_container(head);
+  if (empty) throw ImportError(ImportErrorCode::EmptyFile, "empty file");
+  if (container.name.empty()) return;
+  const std::string signature = " (" + std::string(container.name) + " signature)";
+  if (format == ModelFormat::Native && container.kind != ContainerKind::Native) {
+    throw ImportError(ImportErrorCode::UnsupportedFormat, "not a marrow native file" + signature);
+  }
+  if (format == ModelFormat::Assimp && container.kind == ContainerKind::NotAModel) {
+    const std::string ext = lower(extension);
+    throw ImportError(ImportErrorCode::UnsupportedFormat, (ext.empty() ? "not a model file" : "not a ." + ext + " file") + signature);
+  }
+}
+
+}  // namespace
+
 Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extension, const ModelFileOptions& options,
                        const std::filesystem::path* base_dir) {
-  switch (detect_model_format(bytes, extension)) {
+  const ModelFormat format = detect_model_format(bytes, extension);
+  refuse_foreign_bytes(bytes, bytes.empty(), format, extension);
+  switch (format) {
     case ModelFormat::Gltf: return import_gltf(bytes, options.import, base_dir);
     case ModelFormat::Native: {
       Model model = read_native(bytes, options.import.limits);
@@ -55,8 +81,8 @@ Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extens
 }
 
 Model load_model_file(const std::filesystem::path& path, const ModelFileOptions& options) {
-  // The first bytes are enough to recognise GLB and native files.
-  std::vector<std::byte> head(16);
+  // The first bytes are enough to recognise GLB and native files and the usual impostors.
+  std::vector<std::byte> head(32);
   {
     std::ifstream in(path, std::ios::binary);
     in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
@@ -64,6 +90,10 @@ Model load_model_file(const std::filesystem::path& path, const ModelFileOptions&
   }
   const ModelFormat format = detect_model_format(head, path.extension().string());
   try {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    // A file that cannot be read is left to the reader, which names the io-error.
+    if (!ec) refuse_foreign_bytes(head, size == 0, format, path.extension().string());
     switch (format) {
       case ModelFormat::Gltf: return import_gltf(path, options.import);
       case ModelFormat::Native: return read_native_file(path, options.import.limits);
@@ -75,6 +105,15 @@ Model load_model_file(const std::filesystem::path& path, const ModelFileOptions&
     throw ImportError(e.code(), path.string() + ": " + e.detail());
   }
   throw ImportError(ImportErrorCode::UnsupportedFormat, path.string() + ": unknown format");
+}
+
+void write_model_file(const Model& model, const std::filesystem::path& path) {
+  const std::string ext = lower(path.extension().string());
+  if (ext == "glb" || ext == "gltf") {
+    write_gltf(model, path);
+  } else {
+    write_native_file(model, path);
+  }
 }
 
 }  // namespace marrow

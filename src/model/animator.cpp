@@ -18,8 +18,8 @@ namespace marrow {
 
 namespace {
 
-// The matrices' largest element difference, relative to their size.
-bool close(const glm::mat4& a, const glm::mat4& b) {
+// The matrices' largest element difference, relative to their size, within tolerance.
+bool close(const glm::mat4& a, const glm::mat4& b, float tolerance = 1e-4f) {
   float diff = 0.f, size = 1.f;
   for (int c = 0; c < 4; ++c) {
     for (int r = 0; r < 4; ++r) {
@@ -27,7 +27,7 @@ bool close(const glm::mat4& a, const glm::mat4& b) {
       size = std::max(size, std::fabs(a[c][r]));
     }
   }
-  return diff <= 1e-4f * size;
+  return diff <= tolerance * size;
 }
 
 }  // namespace
@@ -96,6 +96,9 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
       for (std::size_t p = 0; p < n && state.with_scene; ++p) {
         state.with_scene = close(state.scene_to_palette * bind_worlds_[scene_of(p)], state.pose.worlds_[p]);
       }
+      // The usual case: palette space is scene space (up to the rounding of the inverse above);
+      // then the palette needs one matrix product per joint, not two.
+      state.palette_is_scene = close(state.scene_to_palette, glm::mat4(1.f), 1e-6f);
     }
     if (!state.with_scene && has_root_prefix(data) && skin.palette_to_scene.size() == n) {
       // Root joints whose parent is a scene node: their prefix can follow that node's animation.
@@ -157,11 +160,19 @@ void Animator::play(int index, const PlayOptions& options) {
   }
   Layer& layer = layer_at(options.layer);
   if (options.fade > 0.0 && !layer.actions.empty()) {
-    // B4: what plays now fades out from its present weight while the new clip fades in.
+    // B4: what plays now fades out from its present weight while the new clip fades in; a clip
+    // already at weight 0 (faded out, or never faded in) has nothing left to show and goes.
+    std::size_t kept = 0;
     for (Action* action : layer.actions) {
+      if (action->weight <= 0.f) {
+        release(action);
+        continue;
+      }
       action->fade_from = action->weight;
       action->fading_out = true;
+      layer.actions[kept++] = action;
     }
+    layer.actions.resize(kept);
     layer.fade_elapsed = 0.0;
     layer.fade_duration = options.fade;
     layer.curve = options.curve;
@@ -475,6 +486,16 @@ int Animator::install_palettes() const {
     }
   }
   return installed;
+}
+
+std::size_t Animator::write_palette(std::size_t skin, PaletteFormat format, std::span<float> out) const {
+  const std::span<const glm::mat4> palette = skins_.at(skin).pose.skin_transforms();
+  const std::size_t need = palette.size() * palette_floats_per_joint(format);
+  if (out.size() < need) {
+    throw std::invalid_argument("Animator::write_palette: skin " + std::to_string(skin) + " needs " +
+                                std::to_string(need) + " floats, out holds " + std::to_string(out.size()));
+  }
+  return write_gpu_palette(palette, format, out);
 }
 
 std::span<const std::byte> Animator::vertex_bytes(std::size_t mesh, std::size_t part) const {

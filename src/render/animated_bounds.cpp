@@ -5,17 +5,22 @@
 #include <vector>
 
 #include "marrow/model/animator.hpp"
+#include "marrow/model/skeleton_bones.hpp"
 #include "marrow/render/frame_times.hpp"
 
 namespace marrow::render {
 
 namespace {
 
-void extend_with_pose(Animator& animator, bool vertices, std::vector<glm::vec3>& scratch, BoundingBox& box) {
+void extend_with_pose(Animator& animator, bool vertices, const std::vector<std::uint8_t>& skeleton,
+                      std::vector<glm::vec3>& scratch, BoundingBox& box) {
   const Model& model = animator.model();
   if (!vertices) {
+    // The skeleton's joints, not the cameras and lights beside it (skeleton_bones.hpp).
     const auto worlds = animator.absolute_bone_transforms();
-    for (std::size_t b = 1; b < worlds.size(); ++b) box.extend(glm::vec3(worlds[b][3]));
+    for (std::size_t b = 1; b < worlds.size(); ++b) {
+      if (skeleton[b] != 0) box.extend(glm::vec3(worlds[b][3]));
+    }
     return;
   }
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
@@ -39,14 +44,15 @@ BoundingBox animated_bounds(const Model& model, int samples_per_clip) {
     for (const ModelMeshPart& part : mesh.parts) vertices = vertices || part.vertex_count() > 0;
   }
   std::vector<glm::vec3> scratch;
+  const std::vector<std::uint8_t> skeleton = skeleton_bones(model);
   BoundingBox box;
-  extend_with_pose(animator, vertices, scratch, box);
+  extend_with_pose(animator, vertices, skeleton, scratch, box);
   for (std::size_t a = 0; a < model.animations.size(); ++a) {
     animator.play(static_cast<int>(a));
     const Ticks duration = model.animations[a].duration;
     for (int k = 0; k <= samples_per_clip; ++k) {
       animator.update(spread_frame_time(duration, k, samples_per_clip + 1), false, false);
-      extend_with_pose(animator, vertices, scratch, box);
+      extend_with_pose(animator, vertices, skeleton, scratch, box);
     }
   }
   return box;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "marrow/model/skeleton_bones.hpp"
 #include "marrow/render/box_overlay.hpp"
 #include "marrow/render/caption.hpp"
 #include "marrow/render/draw_mesh_job.hpp"
@@ -18,6 +19,8 @@ ModelRenderer::ModelRenderer(const Model& model) : model_(model) {
   positions_.resize(most);
   normals_.resize(most);
   clip_.resize(most);
+  skeleton_ = skeleton_bones(model);
+  has_vertices_ = most > 0;
 }
 
 void ModelRenderer::render(Animator& animator, const Camera& camera, const RenderSettings& settings, Image& out) {
@@ -50,7 +53,7 @@ void ModelRenderer::render(Animator& animator, const Camera& camera, const Rende
     }
   }
   if (settings.bounds_overlay) draw_box(*settings.bounds_overlay, camera, framebuffer_);
-  if (settings.skeleton) draw_skeleton(model_, animator.absolute_bone_transforms(), camera, framebuffer_);
+  if (settings.skeleton || !has_vertices_) draw_skeleton(model_, skeleton_, animator.absolute_bone_transforms(), camera, framebuffer_);
   framebuffer_.resolve(out);
   if (!settings.caption.empty()) {
     draw_caption(out, settings.caption, CaptionPlace::Top, caption_scale(out.width(), out.height()));

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "marrow/model/skeleton_bones.hpp"
 #include "marrow/render/box_overlay.hpp"
 #include "marrow/render/overlay_drawing.hpp"
 
@@ -11,28 +12,18 @@ namespace marrow::render {
 
 namespace {
 
-bool is_joint(const Model& model, int bone) {
-  if (bone <= 0) return false;
-  if (model.skins.empty()) return true;  // no skin: every scene node
-  for (const Skin& skin : model.skins) {
-    const auto b = static_cast<std::size_t>(bone);
-    if (b < skin.scene_to_palette.size() && skin.scene_to_palette[b] >= 0) return true;
-  }
-  return false;
-}
-
 // The nearest ancestor that is a joint, or -1. Parents come before children (validate(Model)),
 // so the walk ends.
-int parent_joint(const Model& model, int bone) {
+int parent_joint(const Model& model, std::span<const std::uint8_t> joints, int bone) {
   for (int b = model.bones[static_cast<std::size_t>(bone)].parent; b >= 0; b = model.bones[static_cast<std::size_t>(b)].parent) {
-    if (is_joint(model, b)) return b;
+    if (joints[static_cast<std::size_t>(b)] != 0) return b;
   }
   return -1;
 }
 
-int joint_depth(const Model& model, int bone) {
+int joint_depth(const Model& model, std::span<const std::uint8_t> joints, int bone) {
   int depth = 0;
-  for (int b = parent_joint(model, bone); b >= 0; b = parent_joint(model, b)) ++depth;
+  for (int b = parent_joint(model, joints, bone); b >= 0; b = parent_joint(model, joints, b)) ++depth;
   return depth;
 }
 
@@ -53,27 +44,37 @@ glm::vec3 skeleton_depth_colour(int depth) noexcept {
 }
 
 void draw_skeleton(const Model& model, std::span<const glm::mat4> bone_worlds, const Camera& camera, Framebuffer& target) {
+  draw_skeleton(model, skeleton_bones(model), bone_worlds, camera, target);
+}
+
+void draw_skeleton(const Model& model, std::span<const std::uint8_t> joints, std::span<const glm::mat4> bone_worlds,
+                   const Camera& camera, Framebuffer& target) {
   if (bone_worlds.size() != model.bones.size()) {
     throw std::invalid_argument("draw_skeleton: " + std::to_string(bone_worlds.size()) + " transforms for " +
                                 std::to_string(model.bones.size()) + " bones");
   }
+  if (joints.size() != model.bones.size()) {
+    throw std::invalid_argument("draw_skeleton: " + std::to_string(joints.size()) + " joint flags for " +
+                                std::to_string(model.bones.size()) + " bones");
+  }
   const float w = overlay_half_width(target);
   const int bones = static_cast<int>(model.bones.size());
+  const auto is_joint = [&](int b) { return b > 0 && joints[static_cast<std::size_t>(b)] != 0; };
   // Lines first, then every dot over them.
   for (int b = 1; b < bones; ++b) {
-    if (!is_joint(model, b)) continue;
-    const int parent = parent_joint(model, b);
+    if (!is_joint(b)) continue;
+    const int parent = parent_joint(model, joints, b);
     if (parent < 0) continue;
     const auto a = project_to_samples(camera, target, position_of(bone_worlds[static_cast<std::size_t>(parent)]));
     const auto c = project_to_samples(camera, target, position_of(bone_worlds[static_cast<std::size_t>(b)]));
-    if (a && c) draw_line(target, *a, *c, skeleton_depth_colour(joint_depth(model, b)), w);
+    if (a && c) draw_line(target, *a, *c, skeleton_depth_colour(joint_depth(model, joints, b)), w);
   }
   for (int b = 1; b < bones; ++b) {
-    if (!is_joint(model, b)) continue;
+    if (!is_joint(b)) continue;
     const auto p = project_to_samples(camera, target, position_of(bone_worlds[static_cast<std::size_t>(b)]));
     if (!p) continue;
     draw_disc(target, *p, w * 3.2f, glm::vec3(0.02f));
-    draw_disc(target, *p, w * 2.2f, skeleton_depth_colour(joint_depth(model, b)));
+    draw_disc(target, *p, w * 2.2f, skeleton_depth_colour(joint_depth(model, joints, b)));
   }
 }
 

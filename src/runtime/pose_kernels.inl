@@ -303,7 +303,7 @@ void palette(const PaletteArgs& a) {
       if (a.root != nullptr) {
         mul_store(a.root, model, skin_model);
       } else {
-        for (int k = 0; k < 16; ++k) skin_model[k] = model[k];
+        store_mat(skin_model, load_mat(model));
       }
       mul_store(skin_model, a.inverse_binds + 16 * i, out);
       continue;

@@ -77,7 +77,7 @@ RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> r
     track_of[static_cast<std::size_t>(track.bone_index)] = i;
   }
   for (std::size_t j = 0; j < joints; ++j) keys += track_of[j] == kNone ? 1 : clip.tracks[track_of[j]].keys.size();
-  keys += joints;  // the closing copies
+  keys += 2 * joints;  // the framing copies
   if (keys > std::numeric_limits<std::uint32_t>::max()) {
     throw std::invalid_argument("compile_clip: clip '" + clip.name + "' has " + std::to_string(keys) +
                                 " keys, more than a runtime clip addresses");
@@ -92,8 +92,9 @@ RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> r
   out.records_.reserve(keys);
   out.animated_.assign(joints, 0);
   for (std::size_t j = 0; j < joints; ++j) {
-    const std::size_t first = out.records_.size();
-    out.key_offsets_.push_back(static_cast<std::uint32_t>(first));
+    const std::size_t opening = out.records_.size();
+    out.key_offsets_.push_back(static_cast<std::uint32_t>(opening));
+    out.records_.emplace_back();  // the opening copy, filled once the run is linked
     if (track_of[j] == kNone) {
       const Trs rest = decompose_trs(rest_locals[j]);
       out.records_.push_back(record_of(Ticks{0}, rest.translation, rest.rotation, rest.scale));
@@ -103,9 +104,14 @@ RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> r
         out.records_.push_back(record_of(key.time, key.translation, key.rotation, key.scale));
       }
     }
-    out.records_.push_back(out.records_.back());  // the closing copy: (k, k + 1) always exists
-    out.records_.back().time = detail::kMaxTicks;   // ... and the last key holds until then
-    link_run(std::span(out.records_).subspan(first));
+    out.records_.push_back(out.records_.back());  // the closing copy: the last key holds until
+    out.records_.back().time = detail::kMaxTicks;   // the end of time
+    link_run(std::span(out.records_).subspan(opening + 1));
+    // The first key held from the beginning of time (a hold: p = 0, its inv_span being 0).
+    out.records_[opening] = out.records_[opening + 1];
+    out.records_[opening].time = detail::kMinTicks;
+    out.records_[opening].cos_next = 1.f;
+    out.records_[opening].inv_span = 0.f;
   }
   out.key_offsets_.push_back(static_cast<std::uint32_t>(out.records_.size()));
   return out;

@@ -26,10 +26,9 @@ JobStatus SamplingJob::validate() const noexcept {
 
 namespace {
 
-// Joints are sampled in chunks: first the records every joint of the chunk last used are
-// prefetched, so the misses of many joints (of many instances) overlap; then each joint's
-// bracket is checked (and searched again where the time left it) and its blend factor found;
-// then the kernel gathers the records and interpolates.
+// Joints are sampled in chunks: each joint's pair of records is checked (and searched again
+// where the time left it) and its blend factor found, then the kernel gathers the records of
+// the chunk and interpolates.
 constexpr std::size_t kChunkBlocks = 8;
 constexpr std::size_t kChunk = kChunkBlocks * kPoseLanes;
 
@@ -39,36 +38,38 @@ bool SamplingJob::run() const noexcept {
   if (!validate()) return false;
   SamplingContext& ctx = *context;
   const std::size_t n = clip->joint_count();
-  std::uint32_t* keys = ctx.keys_.data();
+  const std::uint32_t* offsets = clip->key_offsets().data();
+  const KeyRecord* records = clip->records().data();
+  std::uint32_t* pairs = ctx.keys_.data();  // per joint: the record index of k in the pair (k, k + 1)
   if (ctx.clip_id_ != clip->id() || clip->id() == 0) {
     // Another clip: start every joint at its first key (the search below corrects it).
-    for (std::size_t j = 0; j < n; ++j) keys[j] = 0;
+    for (std::size_t j = 0; j < n; ++j) pairs[j] = offsets[j] + 1;
     ctx.clip_id_ = clip->id();
   }
   const Ticks t = time;
-  const std::uint32_t* offsets = clip->key_offsets().data();
-  const KeyRecord* records = clip->records().data();
   const auto& kernels = detail::pose_kernels(simd_level());
   alignas(32) float p[kChunk];
   const KeyRecord* brackets[kChunk];
   for (std::size_t start = 0; start < n; start += kChunk) {
     const std::size_t end = n - start < kChunk ? n : start + kChunk;
     for (std::size_t j = start; j < end; ++j) {
-      const KeyRecord* run = records + offsets[j];
-      std::uint32_t k = keys[j];
-      // The bracket (k, k + 1) holds for [t_k, t_k+1), and key 0 also before t_0.
-      if (t >= run[k + 1].time || (t < run[k].time && k != 0)) {
-        const std::size_t count = offsets[j + 1] - offsets[j] - 1;
-        k = static_cast<std::uint32_t>(
-            detail::find_key_index(count, [run](std::size_t i) { return run[i].time; }, t, k));
-        keys[j] = k;
+      const KeyRecord* a = records + pairs[j];
+      // The framing copies make every time fall in exactly one pair: t_k <= t < t_k+1.
+      if (t < a[0].time || t >= a[1].time) {
+        const std::uint32_t first = offsets[j] + 1;  // key 0; its opening copy is at first - 1
+        const std::size_t count = offsets[j + 1] - first - 1;
+        const KeyRecord* keys = records + first;
+        const std::size_t k = detail::find_key_index(count, [keys](std::size_t i) { return keys[i].time; }, t,
+                                                     pairs[j] - first);
+        const std::uint32_t index = t < keys[0].time ? first - 1 : first + static_cast<std::uint32_t>(k);
+        pairs[j] = index;
+        a = records + index;
       }
-      const KeyRecord* a = run + k;
       brackets[j - start] = a;
-      // Inside the bracket t - t_k is below the span, so it fits int64; a hold has inv_span 0.
+      // Inside the pair t - t_k is below the span, so it fits int64; a hold has inv_span 0.
       const auto since = static_cast<std::int64_t>(static_cast<std::uint64_t>(t.count()) -
                                                    static_cast<std::uint64_t>(a->time.count()));
-      p[j - start] = t < a->time ? 0.f : static_cast<float>(since) * a->inv_span;
+      p[j - start] = static_cast<float>(since) * a->inv_span;
     }
     // Padding lanes of the last block repeat the last joint (ignored by readers).
     for (std::size_t j = end; j < start + kChunk && j % kPoseLanes != 0; ++j) {

@@ -1,13 +1,19 @@
-// `marrow convert IN... OUT [--unit-scale S] [--jobs N] [--ticks-per-second T]`: converts models
-// to marrow's native format (OUT.marrow) or to glTF (OUT.glb, OUT.gltf). With several inputs,
-// OUT is a folder (created when missing) that receives <name>.marrow for each; they are
-// converted in parallel with a progress bar on stderr. Unit scale applies to translations,
-// translation keys and morph position deltas only (G18).
+// `marrow convert IN... OUT [--format marrow|glb|gltf] [--unit-scale S] [--jobs N]`: converts
+// models to marrow's native format (.marrow) or to glTF (.glb, .gltf). One input: OUT is a file
+// whose extension names the format, or an existing folder. Several inputs: OUT is a folder
+// (created when missing) that receives <name>.<format> for each, converted in parallel with a
+// progress bar on a terminal. Every output is decided, and collisions refused, before anything
+// is converted: two threads must never write one file, nor a file overwrite an input. Unit
+// scale applies to translations, translation keys and morph position deltas only (G18).
 #include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +24,7 @@
 #include "marrow/io/native_format.hpp"
 #include "marrow/model/unit_scale.hpp"
 #include "options.hpp"
+#include "progress_bar.hpp"
 
 namespace marrow::cli {
 
@@ -25,34 +32,109 @@ namespace {
 
 namespace fs = std::filesystem;
 
+enum class Format { Marrow, Glb, Gltf };
+
+constexpr const char* kFormats = ".marrow, .glb or .gltf";
+
+const char* extension_of(Format f) {
+  switch (f) {
+    case Format::Marrow: return ".marrow";
+    case Format::Glb: return ".glb";
+    case Format::Gltf: return ".gltf";
+  }
+  return "";
+}
+
+std::optional<Format> format_named(std::string name) {
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (!name.empty() && name[0] == '.') name.erase(0, 1);
+  if (name == "marrow") return Format::Marrow;
+  if (name == "glb") return Format::Glb;
+  if (name == "gltf") return Format::Gltf;
+  return std::nullopt;
+}
+
 struct Job {
   fs::path in, out;
   std::string error;
 };
 
-void convert_one(Job& job, const ModelFileOptions& options, float unit_scale) {
+void convert_one(Job& job, Format format, const ModelFileOptions& options, float unit_scale) {
   try {
     Model model = load_model_file(job.in, options);
     if (unit_scale != 1.f) apply_unit_scale(model, unit_scale);
-    const std::string ext = job.out.extension().string();
-    if (ext == ".glb" || ext == ".gltf") {
-      write_gltf(model, job.out);
-    } else {
+    if (format == Format::Marrow) {
       write_native_file(model, job.out);
+    } else {
+      write_gltf(model, job.out);
     }
   } catch (const std::exception& e) {
     job.error = e.what();
   }
 }
 
-// One line, redrawn in place: [#####.....] 12/40 file
-void draw_progress(std::size_t done, std::size_t total, const std::string& name) {
-  constexpr int kWidth = 30;
-  const int filled = total == 0 ? kWidth : static_cast<int>(kWidth * done / total);
-  std::fprintf(stderr, "\r[%s%s] %zu/%zu %-40.40s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-               std::string(static_cast<std::size_t>(kWidth - filled), '.').c_str(), done, total, name.c_str());
-  if (done == total) std::fputc('\n', stderr);
-  std::fflush(stderr);
+// The same file, whether or not it exists yet.
+fs::path identity(const fs::path& p) {
+  std::error_code ec;
+  const fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? fs::absolute(p) : c;
+}
+
+// Refuses two jobs writing one file, and a job writing over any input.
+void refuse_collisions(const std::vector<Job>& work) {
+  std::map<fs::path, const Job*> by_output;
+  std::map<fs::path, const Job*> inputs;
+  for (const Job& job : work) inputs.emplace(identity(job.in), &job);
+  for (const Job& job : work) {
+    const fs::path out = identity(job.out);
+    const auto [it, fresh] = by_output.emplace(out, &job);
+    if (!fresh) {
+      throw UsageError(it->second->in.string() + " and " + job.in.string() + " would both write " + job.out.string() +
+                       "; convert them into different folders");
+    }
+    if (const auto in = inputs.find(out); in != inputs.end()) {
+      throw UsageError(job.in.string() + " would be written over " + in->second->in.string() + "; choose another OUT");
+    }
+  }
+}
+
+struct Plan {
+  std::vector<Job> work;
+  Format format = Format::Marrow;
+  bool folder = false;
+};
+
+Plan plan(const std::vector<std::string>& inputs, const fs::path& out, std::optional<Format> format) {
+  Plan p;
+  const std::string text = out.string();
+  const bool names_folder = fs::is_directory(out) || (!text.empty() && text.back() == '/');
+  if (inputs.size() == 1 && !names_folder) {
+    const std::optional<Format> by_extension = format_named(out.extension().string());
+    if (!by_extension) {
+      throw UsageError("OUT '" + text + "' is not a folder, and its extension '" + out.extension().string() +
+                       "' names no format (" + kFormats + ")");
+    }
+    if (format && *format != *by_extension) {
+      throw UsageError(std::string("--format ") + (extension_of(*format) + 1) + " disagrees with OUT '" + text + "'");
+    }
+    p.format = *by_extension;
+    p.work.push_back(Job{inputs[0], out, {}});
+  } else {
+    if (fs::exists(out) && !fs::is_directory(out)) {
+      throw UsageError("OUT '" + text + "' is a file; several inputs go into a folder");
+    }
+    if (!fs::exists(out) && format_named(out.extension().string())) {
+      throw UsageError("OUT '" + text + "' names a " + out.extension().string() +
+                       " file, but several inputs go into a folder (use --format to choose their format)");
+    }
+    p.folder = true;
+    p.format = format.value_or(Format::Marrow);
+    for (const std::string& in : inputs) {
+      p.work.push_back(Job{in, out / (fs::path(in).stem().string() + extension_of(p.format)), {}});
+    }
+  }
+  refuse_collisions(p.work);
+  return p;
 }
 
 }  // namespace
@@ -62,54 +144,61 @@ int run_convert(const Args& arguments) {
   const ModelFileOptions options = take_load_options(args);
   float unit_scale = 1.f;
   if (const auto s = take_option(args, "--unit-scale")) {
-    unit_scale = static_cast<float>(parse_number(*s, "--unit-scale"));
-    if (!(unit_scale > 0.f)) throw UsageError("--unit-scale must be positive");
+    const double v = parse_number(*s, "--unit-scale");
+    if (!(v > 0 && v < 1e30)) throw UsageError("--unit-scale '" + *s + "' must be positive");
+    unit_scale = static_cast<float>(v);
   }
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  if (const auto j = take_option(args, "--jobs")) jobs = static_cast<unsigned>(std::max(1.0, parse_number(*j, "--jobs")));
+  if (const auto j = take_option(args, "--jobs")) {
+    const double v = parse_number(*j, "--jobs");
+    if (v < 1 || v > 256 || v != std::floor(v)) throw UsageError("--jobs '" + *j + "' must be a whole number from 1 to 256");
+    jobs = static_cast<unsigned>(v);
+  }
+  std::optional<Format> format;
+  if (const auto f = take_option(args, "--format")) {
+    format = format_named(*f);
+    if (!format || (*f)[0] == '.') throw UsageError("--format '" + *f + "' is not marrow, glb or gltf");
+  }
   for (const std::string& a : args) {
     if (a.rfind("--", 0) == 0) throw UsageError("unknown option " + a);
   }
-  if (args.size() < 2) throw UsageError("usage: marrow convert IN... OUT [--unit-scale S] [--jobs N]");
+  if (args.size() < 2) throw UsageError("usage: marrow convert IN... OUT [--format marrow|glb|gltf] (marrow convert -h)");
   const fs::path out = args.back();
   args.pop_back();
-  std::vector<Job> work;
-  if (args.size() == 1 && !fs::is_directory(out)) {
-    work.push_back(Job{args[0], out, {}});
-  } else {
-    fs::create_directories(out);
-    for (const std::string& in : args) work.push_back(Job{in, out / (fs::path(in).stem().string() + ".marrow"), {}});
-  }
+  Plan p = plan(args, out, format);
+  std::vector<Job>& work = p.work;
+  if (p.folder) fs::create_directories(out);
 
-  const bool batch = work.size() > 1;
   std::atomic<std::size_t> next{0}, done{0};
-  std::mutex progress;
+  std::mutex progress_lock;
+  ProgressBar progress("convert", work.size());
   const auto worker = [&] {
     for (std::size_t i = next++; i < work.size(); i = next++) {
-      convert_one(work[i], options, unit_scale);
+      convert_one(work[i], p.format, options, unit_scale);
       const std::size_t finished = ++done;
-      if (batch) {
-        std::lock_guard<std::mutex> lock(progress);
-        draw_progress(finished, work.size(), work[i].in.filename().string());
-      }
+      std::lock_guard<std::mutex> lock(progress_lock);
+      progress.update(finished, work[i].in.filename().string());
     }
   };
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < std::min<std::size_t>(jobs, work.size()); ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& t : threads) t.join();
+  progress.finish();
 
   int failures = 0;
   for (const Job& job : work) {
     if (job.error.empty()) {
-      if (!batch) std::printf("%s -> %s\n", job.in.string().c_str(), job.out.string().c_str());
+      if (!p.folder) std::printf("%s -> %s\n", job.in.string().c_str(), job.out.string().c_str());
       continue;
     }
     ++failures;
     std::fprintf(stderr, "marrow convert: error: %s\n", job.error.c_str());
   }
-  if (batch) std::printf("converted %zu of %zu files into %s\n", work.size() - static_cast<std::size_t>(failures), work.size(),
-                         out.string().c_str());
+  if (p.folder) {
+    std::printf("converted %zu of %zu files into %s (%s)\n", work.size() - static_cast<std::size_t>(failures), work.size(),
+                out.string().c_str(), extension_of(p.format) + 1);
+  }
   return failures == 0 ? 0 : 1;
 }
 

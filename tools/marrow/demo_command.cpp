@@ -1,19 +1,27 @@
-// `marrow demo [FILE]`: writes the built-in character to demo.glb with marrow's glTF writer and
-// imports it back (or imports FILE), then plays every clip through one Animator and prints, per
-// frame, the time, three joint positions, the morph weights and the box around the posed
-// (morphed + skinned) vertices. Ends by writing demo.png: a contact sheet of every clip
-// (marrow's software renderer; see `marrow render`).
+// `marrow demo [FILE] [--out DIR]`: plays every clip of FILE (default: the built-in character,
+// written with marrow's glTF writer and imported back from those bytes) through one Animator and
+// prints, per frame, the time, three joint positions, the morph weights and the box around the
+// posed (morphed + skinned) vertices. With --out DIR it also writes DIR/demo.png, a contact sheet
+// of every clip (marrow's software renderer; see `marrow render`), and DIR/demo.glb for the
+// built-in character; without it nothing is written, so the demo never litters the folder it
+// is run from.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "commands.hpp"
 #include "loaded_file.hpp"
+#include "marrow/io/gltf_builder.hpp"
 #include "marrow/io/gltf_writer.hpp"
+#include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/bounds.hpp"
 #include "marrow/model/demo_character.hpp"
+#include "marrow/model/skeleton_bones.hpp"
 #include "marrow/render/clip_sheet.hpp"
 #include "marrow/render/png_file.hpp"
 #include "options.hpp"
@@ -41,19 +49,25 @@ BoundingBox posed_bounds(Animator& animator) {
   return box;
 }
 
-// Three bones worth watching: the first, middle and last joint of the first skin, else the first
-// animated nodes, else the first nodes.
+// Three joints worth watching: the first, middle and last bone of the skeleton (skeleton_bones:
+// the first skin's joints, or in a file without skins its main animated hierarchy, not the
+// cameras and lights beside it), else the first nodes.
 std::vector<int> watched_bones(const Model& model) {
-  std::vector<int> bones;
-  if (!model.skins.empty() && !model.skins[0].palette_to_scene.empty()) {
-    const auto& to_scene = model.skins[0].palette_to_scene;
-    for (std::size_t p : {std::size_t{0}, to_scene.size() / 2, to_scene.size() - 1}) {
-      if (to_scene[p] >= 0 && std::find(bones.begin(), bones.end(), to_scene[p]) == bones.end()) bones.push_back(to_scene[p]);
+  std::vector<int> joints;
+  if (!model.skins.empty()) {
+    for (int b : model.skins[0].palette_to_scene) {
+      if (b > 0) joints.push_back(b);
+    }
+  } else {
+    const std::vector<std::uint8_t> skeleton = skeleton_bones(model);
+    for (std::size_t b = 1; b < skeleton.size(); ++b) {
+      if (skeleton[b] != 0) joints.push_back(static_cast<int>(b));
     }
   }
-  for (const ModelAnimation& a : model.animations) {
-    for (const BoneTrack& t : a.scene_clip.tracks) {
-      if (bones.size() < 3 && std::find(bones.begin(), bones.end(), t.bone_index) == bones.end()) bones.push_back(t.bone_index);
+  std::vector<int> bones;
+  if (!joints.empty()) {
+    for (std::size_t p : {std::size_t{0}, joints.size() / 2, joints.size() - 1}) {
+      if (std::find(bones.begin(), bones.end(), joints[p]) == bones.end()) bones.push_back(joints[p]);
     }
   }
   for (int b = 1; bones.size() < 3 && b < static_cast<int>(model.bones.size()); ++b) {
@@ -111,7 +125,7 @@ void print_clip(Animator& animator, int index, const std::vector<int>& bones, in
 }
 
 // demo.png: every clip (up to kSheetClips) at kSheetFrames times, or the loaded pose.
-void write_demo_sheet(const Model& model, const std::string& file) {
+void write_demo_sheet(const Model& model, const std::string& file, const std::filesystem::path& dir) {
   render::ClipSheetRequest sheet;
   for (int a = 0; a < static_cast<int>(model.animations.size()) && a < kSheetClips; ++a) sheet.clips.push_back(a);
   sheet.frames = sheet.clips.empty() ? 1 : kSheetFrames;
@@ -122,7 +136,8 @@ void write_demo_sheet(const Model& model, const std::string& file) {
                                     : name + "  " + std::to_string(sheet.clips.size()) + (sheet.clips.size() == 1 ? " clip x " : " clips x ") +
                                           std::to_string(kSheetFrames) + " frames";
   const render::Image image = render::render_clip_sheet(model, sheet);
-  const std::filesystem::path out = std::filesystem::absolute("demo.png");
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path out = std::filesystem::absolute(dir / "demo.png");
   render::write_png(image, out);
   std::printf("\nmarrow demo: wrote %s (%dx%d): %s\n", out.string().c_str(), image.width(), image.height(), sheet.title.c_str());
 }
@@ -131,20 +146,35 @@ void write_demo_sheet(const Model& model, const std::string& file) {
 
 int run_demo(const Args& arguments) {
   Args args = arguments;
-  ModelFileOptions load_options = take_load_options(args);
+  ModelFileOptions options = take_load_options(args);
+  const std::optional<std::string> out = take_option(args, "--out");
   std::string file;
   if (!args.empty()) file = take_file(args, "demo");
-  if (file.empty()) {
-    file = "demo.glb";
-    write_gltf(make_demo_character(), file);
-    std::printf("marrow demo: wrote the built-in character (a skinned tentacle with two morph targets and a rigid buoy) "
-                "to %s with marrow's glTF writer; importing it back\n",
-                file.c_str());
-  }
-  ModelFileOptions options = load_options;
   if (options.import.max_palette == ImportOptions{}.max_palette) options.import.max_palette = 256;  // the demo plays any file
-  const LoadedFile loaded = load_file(file, options);
-  const Model& model = loaded.model;
+  std::optional<LoadedFile> loaded;
+  if (file.empty()) {
+    // The writer and the importer both take part: the character goes through GLB bytes.
+    const std::vector<std::byte> glb = gltf::write_glb_asset(model_to_gltf(make_demo_character()));
+    file = "demo.glb";
+    if (out) {
+      std::filesystem::create_directories(*out);
+      const std::filesystem::path path = std::filesystem::absolute(std::filesystem::path(*out) / file);
+      std::ofstream stream(path, std::ios::binary);
+      stream.write(reinterpret_cast<const char*>(glb.data()), static_cast<std::streamsize>(glb.size()));
+      if (!stream) throw std::runtime_error("cannot write " + path.string());
+      file = path.string();
+      std::printf("marrow demo: wrote the built-in character (a skinned tentacle with two morph targets and a rigid buoy) "
+                  "to %s with marrow's glTF writer; importing it back\n",
+                  file.c_str());
+    } else {
+      std::printf("marrow demo: the built-in character (a skinned tentacle with two morph targets and a rigid buoy), "
+                  "written as GLB by marrow's glTF writer and imported back\n");
+    }
+    loaded = LoadedFile{file, load_model_bytes(glb, "glb", options)};
+  } else {
+    loaded = load_file(file, options);
+  }
+  const Model& model = loaded->model;
   std::printf("%s: %zu scene nodes, %zu meshes, %zu skins, %zu animations, %zu diagnostics\n", file.c_str(),
               model.bones.size() - 1, model.meshes.size(), model.skins.size(), model.animations.size(),
               model.diagnostics.size());
@@ -157,7 +187,11 @@ int run_demo(const Args& arguments) {
     print_row(animator, Ticks{0}, bones, morph_mesh);
   }
   for (std::size_t i = 0; i < model.animations.size(); ++i) print_clip(animator, static_cast<int>(i), bones, morph_mesh);
-  write_demo_sheet(model, file);
+  if (out) {
+    write_demo_sheet(model, file, *out);
+  } else {
+    std::printf("\n(marrow demo --out DIR also writes a contact sheet of every clip, DIR/demo.png)\n");
+  }
   return 0;
 }
 

@@ -1,91 +1,70 @@
-// `marrow info FILE [--json] [--scene N]`: what marrow imported from a file: scenes, the node
-// tree (which nodes are joints), skins with their palette order and both index maps, clips
-// (name, duration, target space, tracks), morph targets, and diagnostics.
+// `marrow info FILE [--json] [--scene N]`: what marrow imported from a file (InfoReport): scenes,
+// the node tree (which nodes are joints), meshes (vertices, triangles, materials), skins with
+// their palette order and both index maps, clips (name, duration, target space, tracks), morph
+// targets, and diagnostics.
 #include <cstdio>
+#include <string>
 
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "loaded_file.hpp"
+#include "marrow/io/info_report.hpp"
 #include "options.hpp"
 
 namespace marrow::cli {
 
 namespace {
 
-std::size_t key_count(const AnimationClip& clip) {
-  std::size_t keys = 0;
-  for (const BoneTrack& t : clip.tracks) keys += t.keys.size();
-  return keys;
-}
-
-// Node index of a bone, -1 for the synthetic root.
-int node_of(const Model& model, int bone) { return bone < 0 ? -1 : model.bones[static_cast<std::size_t>(bone)].source_node; }
-
-bool is_joint(const Model& model, std::size_t bone) {
-  for (const Skin& s : model.skins) {
-    if (bone < s.scene_to_palette.size() && s.scene_to_palette[bone] >= 0) return true;
-  }
-  return false;
-}
-
-void write_json(const LoadedFile& f) {
-  const Model& model = f.model;
+void write_json(const LoadedFile& f, const InfoReport& r) {
   JsonWriter j(stdout);
   j.begin_object();
   j.key("file").value(f.path.string());
-  j.key("scene").value(model.source.scene);
+  j.key("scene").value(r.scene);
   j.key("bones").begin_array();
-  for (std::size_t b = 0; b < model.bones.size(); ++b) {
-    const ModelBone& bone = model.bones[b];
-    j.begin_object().key("bone").value(b).key("node").value(bone.source_node).key("name").name(bone.name);
-    j.key("parentBone").value(bone.parent).key("joint").value(is_joint(model, b)).end_object();
+  for (const InfoReport::Bone& b : r.bones) {
+    j.begin_object().key("bone").value(b.bone).key("node").value(b.node).key("name").name(b.name);
+    j.key("parentBone").value(b.parent_bone).key("joint").value(b.joint).end_object();
   }
   j.end_array();
   j.key("meshes").begin_array();
-  for (const ModelMesh& m : model.meshes) {
-    j.begin_object().key("mesh").value(m.source_mesh).key("name").name(m.name).key("node").value(node_of(model, m.parent_bone));
-    j.key("skin").value(m.skin).key("parts").value(m.parts.size());
-    std::size_t vertices = 0, targets = 0;
-    for (const ModelMeshPart& p : m.parts) {
-      vertices += p.vertex_count();
-      if (p.morph) targets = p.morph->target_count();
-    }
-    j.key("vertices").value(vertices).key("morphTargets").value(targets);
-    j.key("initialWeights").numbers(m.morph_weights.begin(), m.morph_weights.end()).end_object();
+  for (const InfoReport::Mesh& m : r.meshes) {
+    j.begin_object().key("mesh").value(m.mesh).key("name").name(m.name).key("node").value(m.node);
+    j.key("skin").value(m.skin).key("parts").value(m.parts);
+    j.key("vertices").value(m.vertices).key("triangles").value(m.triangles).key("morphTargets").value(m.morph_targets);
+    j.key("materials").begin_array();
+    for (const std::string& name : m.materials) j.name(name);
+    j.end_array();
+    j.key("initialWeights").numbers(m.initial_weights.begin(), m.initial_weights.end()).end_object();
   }
   j.end_array();
   j.key("skins").begin_array();
-  for (const Skin& s : model.skins) {
-    j.begin_object().key("index").value(s.source_skin).key("name").name(s.name).key("jointCount").value(s.data.bone_count);
-    j.key("paletteToNode").begin_array();
-    for (int bone : s.palette_to_scene) j.value(node_of(model, bone));
-    j.end_array();
-    j.key("paletteToSourceJoint").numbers(s.source_joints.begin(), s.source_joints.end());
-    j.key("paletteToBone").numbers(s.palette_to_scene.begin(), s.palette_to_scene.end());
-    j.key("boneToPalette").numbers(s.scene_to_palette.begin(), s.scene_to_palette.end());
-    j.key("parents").numbers(s.data.skeleton_hierarchy.begin(), s.data.skeleton_hierarchy.end());
+  for (const InfoReport::Skin& s : r.skins) {
+    j.begin_object().key("index").value(s.index).key("name").name(s.name).key("jointCount").value(s.joint_count);
+    j.key("paletteToNode").numbers(s.palette_to_node.begin(), s.palette_to_node.end());
+    j.key("paletteToSourceJoint").numbers(s.palette_to_source_joint.begin(), s.palette_to_source_joint.end());
+    j.key("paletteToBone").numbers(s.palette_to_bone.begin(), s.palette_to_bone.end());
+    j.key("boneToPalette").numbers(s.bone_to_palette.begin(), s.bone_to_palette.end());
+    j.key("parents").numbers(s.parents.begin(), s.parents.end());
     j.key("meshes").numbers(s.meshes.begin(), s.meshes.end());
-    j.key("skeletonRootNode").value(s.data.skeleton_root_node_index).end_object();
+    j.key("skeletonRootNode").value(s.skeleton_root_node).end_object();
   }
   j.end_array();
   j.key("clips").begin_array();
-  for (const ModelAnimation& a : model.animations) {
-    j.begin_object().key("name").value(a.name).key("duration").value(seconds_from_ticks(a.duration));
+  for (const InfoReport::Clip& c : r.clips) {
+    j.begin_object().key("name").value(c.name).key("duration").value(c.duration);
     j.key("skeletal").begin_array();
-    for (std::size_t s = 0; s < model.skins.size(); ++s) {
-      const auto it = model.skins[s].data.animation_clips.find(a.name);
-      if (it == model.skins[s].data.animation_clips.end()) continue;
-      j.begin_object().key("skin").value(s).key("targetSpace").value("JointPalette");
-      j.key("tracks").value(it->second.tracks.size()).key("keys").value(key_count(it->second)).end_object();
+    for (const InfoReport::SkeletalClip& k : c.skeletal) {
+      j.begin_object().key("skin").value(k.skin).key("targetSpace").value("JointPalette");
+      j.key("tracks").value(k.tracks).key("keys").value(k.keys).end_object();
     }
     j.end_array();
-    j.key("rigid").begin_object().key("targetSpace").value("SceneNode").key("tracks").value(a.scene_clip.tracks.size());
-    j.key("keys").value(key_count(a.scene_clip)).end_object();
-    j.key("morphChannels").value(a.morph_channels.size()).end_object();
+    j.key("rigid").begin_object().key("targetSpace").value("SceneNode").key("tracks").value(c.rigid_tracks);
+    j.key("keys").value(c.rigid_keys).end_object();
+    j.key("morphChannels").value(c.morph_channels).end_object();
   }
   j.end_array();
   j.key("diagnostics").begin_array();
-  for (const Diagnostic& d : model.diagnostics) {
+  for (const Diagnostic& d : r.diagnostics) {
     j.begin_object().key("code").value(d.code).key("count").value(d.count).key("message").value(d.message).end_object();
   }
   j.end_array();
@@ -93,11 +72,11 @@ void write_json(const LoadedFile& f) {
   j.finish();
 }
 
-void print_tree(const Model& model, std::size_t bone, int depth) {
+void print_tree(const Model& model, const InfoReport& r, std::size_t bone, int depth) {
   const ModelBone& b = model.bones[bone];
   std::printf("  %*s%s", depth * 2, "", bone == 0 ? "(synthetic root)" : (b.name.empty() ? "(unnamed)" : b.name.c_str()));
   if (bone > 0) std::printf("  [node %d, bone %zu]", b.source_node, bone);
-  if (is_joint(model, bone)) std::printf(" joint");
+  if (r.bones[bone].joint) std::printf(" joint");
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     if (model.meshes[m].parent_bone == static_cast<int>(bone)) {
       std::printf(" mesh %d%s", model.meshes[m].source_mesh, model.meshes[m].skin >= 0 ? " (skinned)" : "");
@@ -105,45 +84,49 @@ void print_tree(const Model& model, std::size_t bone, int depth) {
   }
   std::printf("\n");
   for (std::size_t c = bone + 1; c < model.bones.size(); ++c) {
-    if (model.bones[c].parent == static_cast<int>(bone)) print_tree(model, c, depth + 1);
+    if (model.bones[c].parent == static_cast<int>(bone)) print_tree(model, r, c, depth + 1);
   }
 }
 
-void write_text(const LoadedFile& f) {
+void write_text(const LoadedFile& f, const InfoReport& r) {
   const Model& model = f.model;
-  std::printf("%s: scene %d, %zu bones, %zu meshes, %zu skins, %zu animations\n", f.path.string().c_str(),
-              model.source.scene, model.bones.size(), model.meshes.size(), model.skins.size(), model.animations.size());
+  std::printf("%s: scene %d, %zu bones, %zu meshes, %zu skins, %zu animations\n", f.path.string().c_str(), r.scene,
+              r.bones.size(), r.meshes.size(), r.skins.size(), r.clips.size());
   std::printf("node tree:\n");
-  print_tree(model, 0, 0);
-  for (std::size_t s = 0; s < model.skins.size(); ++s) {
-    const Skin& skin = model.skins[s];
-    std::printf("skin %zu (file skin %d \"%s\"): %d joints, drives meshes", s, skin.source_skin, skin.name.c_str(),
-                skin.data.bone_count);
-    for (int m : skin.meshes) std::printf(" %d", m);
-    std::printf("\n  palette -> node:");
-    for (int bone : skin.palette_to_scene) std::printf(" %d", node_of(model, bone));
-    std::printf("\n  palette -> file joint:");
-    for (int k : skin.source_joints) std::printf(" %d", k);
-    std::printf("\n");
-  }
-  for (const ModelAnimation& a : model.animations) {
-    std::printf("clip \"%s\": %.4g s, %zu rigid tracks, %zu morph channels", a.name.c_str(), seconds_from_ticks(a.duration),
-                a.scene_clip.tracks.size(), a.morph_channels.size());
-    for (std::size_t s = 0; s < model.skins.size(); ++s) {
-      const auto it = model.skins[s].data.animation_clips.find(a.name);
-      if (it != model.skins[s].data.animation_clips.end()) {
-        std::printf(", skin %zu: %zu tracks / %zu keys", s, it->second.tracks.size(), key_count(it->second));
-      }
+  print_tree(model, r, 0, 0);
+  for (const InfoReport::Mesh& m : r.meshes) {
+    std::printf("mesh %d \"%s\"%s: %zu %s, %zu vertices, %zu triangles, %zu %s", m.mesh, m.name.c_str(),
+                m.skin >= 0 ? (" (skin " + std::to_string(m.skin) + ")").c_str() : "", m.parts,
+                m.parts == 1 ? "part" : "parts", m.vertices, m.triangles, m.materials.size(),
+                m.materials.size() == 1 ? "material" : "materials");
+    for (std::size_t i = 0; i < m.materials.size(); ++i) {
+      std::printf("%s\"%s\"", i == 0 ? " " : ", ", m.materials[i].empty() ? "(none)" : m.materials[i].c_str());
     }
     std::printf("\n");
   }
-  for (const ModelMesh& m : model.meshes) {
-    if (m.morph_weights.empty()) continue;
-    std::printf("mesh %d \"%s\": %zu morph targets, initial weights", m.source_mesh, m.name.c_str(), m.morph_weights.size());
-    for (float w : m.morph_weights) std::printf(" %.4g", w);
+  for (std::size_t s = 0; s < r.skins.size(); ++s) {
+    const InfoReport::Skin& skin = r.skins[s];
+    std::printf("skin %zu (file skin %d \"%s\"): %d joints, drives meshes", s, skin.index, skin.name.c_str(), skin.joint_count);
+    for (int m : skin.meshes) std::printf(" %d", m);
+    std::printf("\n  palette -> node:");
+    for (int node : skin.palette_to_node) std::printf(" %d", node);
+    std::printf("\n  palette -> file joint:");
+    for (int k : skin.palette_to_source_joint) std::printf(" %d", k);
     std::printf("\n");
   }
-  for (const Diagnostic& d : model.diagnostics) std::printf("diagnostic %s (x%d): %s\n", d.code.c_str(), d.count, d.message.c_str());
+  for (const InfoReport::Clip& c : r.clips) {
+    std::printf("clip \"%s\": %.4g s, %zu rigid tracks, %zu morph channels", c.name.c_str(), c.duration, c.rigid_tracks,
+                c.morph_channels);
+    for (const InfoReport::SkeletalClip& k : c.skeletal) std::printf(", skin %zu: %zu tracks / %zu keys", k.skin, k.tracks, k.keys);
+    std::printf("\n");
+  }
+  for (const InfoReport::Mesh& m : r.meshes) {
+    if (m.initial_weights.empty()) continue;
+    std::printf("mesh %d \"%s\": %zu morph targets, initial weights", m.mesh, m.name.c_str(), m.initial_weights.size());
+    for (float w : m.initial_weights) std::printf(" %.4g", w);
+    std::printf("\n");
+  }
+  for (const Diagnostic& d : r.diagnostics) std::printf("diagnostic %s (x%d): %s\n", d.code.c_str(), d.count, d.message.c_str());
 }
 
 }  // namespace
@@ -153,10 +136,11 @@ int run_info(const Args& arguments) {
   const ModelFileOptions options = take_load_options(args);
   const bool json = take_flag(args, "--json");
   const LoadedFile loaded = load_file(take_file(args, "info"), options);
+  const InfoReport report = make_info_report(loaded.model);
   if (json) {
-    write_json(loaded);
+    write_json(loaded, report);
   } else {
-    write_text(loaded);
+    write_text(loaded, report);
   }
   return 0;
 }

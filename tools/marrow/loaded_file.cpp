@@ -1,6 +1,9 @@
 #include "loaded_file.hpp"
 
+#include <cmath>
 #include <cstdlib>
+
+#include "marrow/core/import_error.hpp"
 
 #include "options.hpp"
 
@@ -10,7 +13,12 @@ ModelFileOptions take_load_options(Args& args) {
   ModelFileOptions options;
   if (const auto scene = take_option(args, "--scene")) options.import.scene = static_cast<int>(parse_number(*scene, "--scene"));
   if (const auto p = take_option(args, "--max-palette")) {
-    options.import.max_palette = static_cast<int>(parse_number(*p, "--max-palette"));
+    const double joints = parse_number(*p, "--max-palette");
+    // Joint indices are 16-bit; 0 would refuse every skin.
+    if (joints < 1 || joints > 65536 || joints != std::floor(joints)) {
+      throw UsageError("--max-palette '" + *p + "' must be a whole number of joints from 1 to 65536");
+    }
+    options.import.max_palette = static_cast<int>(joints);
   }
   if (const auto tps = take_option(args, "--ticks-per-second")) {
     const double value = parse_number(*tps, "--ticks-per-second");
@@ -21,7 +29,38 @@ ModelFileOptions take_load_options(Args& args) {
 }
 
 LoadedFile load_file(const std::string& path, const ModelFileOptions& options) {
-  return LoadedFile{path, load_model_file(path, options)};
+  try {
+    return LoadedFile{path, load_model_file(path, options)};
+  } catch (const ImportError& e) {
+    if (e.code() != ImportErrorCode::PaletteLimit) throw;
+    // The library names its option; a user of the tool needs the flag that lifts the limit.
+    std::string detail = e.detail();
+    const std::string field = "ImportOptions::max_palette";
+    if (const auto at = detail.find(field); at != std::string::npos) {
+      detail.replace(at, field.size(), "--max-palette N lifts it");
+    } else {
+      detail += " (--max-palette N lifts it)";
+    }
+    throw ImportError(e.code(), detail);
+  }
+}
+
+std::string clip_list(const Model& model) {
+  constexpr std::size_t kShown = 12;
+  std::string out;
+  for (std::size_t a = 0; a < model.animations.size() && a < kShown; ++a) {
+    out += (a == 0 ? "" : ", ") + std::to_string(a) + " '" + model.animations[a].name + "'";
+  }
+  if (model.animations.size() > kShown) out += ", ...";
+  return out;
+}
+
+int clip_for_time(const Model& model, const std::optional<std::string>& clip, const std::string& what) {
+  if (clip) return find_clip(model, *clip);
+  if (model.animations.size() == 1) return 0;
+  if (model.animations.empty()) throw UsageError(what + ": the file has no animations");
+  throw UsageError(what + " without --clip: the file has " + std::to_string(model.animations.size()) + " clips (" +
+                   clip_list(model) + "); choose one with --clip");
 }
 
 int find_clip(const Model& model, const std::string& clip) {
@@ -31,7 +70,8 @@ int find_clip(const Model& model, const std::string& clip) {
   }
   const int by_name = model.find_animation(clip);
   if (by_name < 0) {
-    throw UsageError("no clip '" + clip + "' (the file has " + std::to_string(model.animations.size()) + " animations)");
+    throw UsageError("no clip '" + clip + "' (" +
+                     (model.animations.empty() ? std::string("the file has no animations") : "clips: " + clip_list(model)) + ")");
   }
   return by_name;
 }

@@ -1,6 +1,8 @@
 #include "options.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <cmath>
 #include <cstdlib>
 
@@ -39,6 +41,20 @@ double parse_number(const std::string& text, const char* what) {
     throw UsageError(std::string(what) + " '" + text + "' is not a number");
   }
   return v;
+}
+
+double parse_seconds(const std::string& text, const char* what) {
+  const double v = parse_number(text, what);
+  if (v < 0) throw UsageError(std::string(what) + " '" + text + "' must not be negative");
+  return v;
+}
+
+void require_extension(const std::string& path, const std::string& extension, const char* what) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext != extension) {
+    throw UsageError(std::string(what) + " '" + path + "' must end in " + extension + " (the format it is written in)");
+  }
 }
 
 }  // namespace marrow::cli

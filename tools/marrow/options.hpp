@@ -20,5 +20,10 @@ bool take_flag(Args& args, const std::string& name);
 // The single remaining positional argument (the file); throws UsageError otherwise.
 std::string take_file(Args& args, const char* command);
 double parse_number(const std::string& text, const char* what);
+// A time in seconds: a number >= 0 (UsageError otherwise; times before a clip's start mean nothing).
+// An output file's extension must name the format written (case-insensitive), e.g. ".png":
+// a picture named .jpg that holds a PNG misleads every program that opens it.
+void require_extension(const std::string& path, const std::string& extension, const char* what);
+double parse_seconds(const std::string& text, const char* what);
 
 }  // namespace marrow::cli

@@ -3,7 +3,8 @@
 //                   [--two-bone-ik START,MID,END=X,Y,Z[,PX,PY,PZ]]... [--root-motion | --root-motion-yaw]`:
 // the pose at that time (clamped to the clip, no looping), or a blend of layers (pose_flags.hpp),
 // in the schema of the oracle (../shared/tools/oracle) with --json, else a short readable
-// summary. Any format marrow loads.
+// summary. Any format marrow loads. --time without --clip plays the file's only clip (a file
+// with several is a usage error listing them, as in `marrow render`); a negative time is refused.
 #include <cstdio>
 
 #include "commands.hpp"
@@ -167,12 +168,13 @@ int run_pose(const Args& arguments) {
   PoseFlags flags = take_pose_flags(args);
   if (!flags.layers.empty() && (clip || time)) throw UsageError("--clip and --time may not be combined with --layer");
   if (flags.root_motion && !clip && flags.layers.empty()) throw UsageError("--root-motion needs --clip (or --layer)");
+  if (time) parse_seconds(*time, "--time");  // a usage error before the file is read
   const std::string file = take_file(args, "pose");
   const LoadedFile loaded = load_file(file, options);
   const Model& model = loaded.model;
   resolve_pose_flags(flags, model);
-  const int index = clip ? find_clip(model, *clip) : -1;
-  const double seconds = time ? parse_number(*time, "--time") : 0.0;
+  const double seconds = time ? parse_seconds(*time, "--time") : 0.0;
+  const int index = clip || (time && flags.layers.empty()) ? clip_for_time(model, clip, "--time") : -1;
   PoseReport report;
   std::optional<RootMotionReport> root;
   if (!flags.blends() && flags.two_bone_ik.empty() && !flags.root_motion) {

@@ -5,6 +5,8 @@
 // One frame, a contact sheet of N frames spread over a clip (or over every clip), an animated
 // GIF of a clip or of a cross-fade from clip A to clip B, drawn by marrow's software renderer
 // from the vertices `marrow pose` computes. The pose flags (pose_flags.hpp) make one frame.
+// --time and --gif without --clip play the file's only clip; --out must be .png, --gif .gif;
+// GIFs show a progress bar on a terminal.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -24,6 +26,7 @@
 #include "marrow/render/png_file.hpp"
 #include "options.hpp"
 #include "pose_flags.hpp"
+#include "progress_bar.hpp"
 
 namespace marrow::cli {
 
@@ -91,6 +94,8 @@ Request parse(Args args) {
   const auto time = take_option(args, "--time");
   r.out = take_option(args, "--out");
   r.gif = take_option(args, "--gif");
+  if (r.out) require_extension(*r.out, ".png", "--out");
+  if (r.gif) require_extension(*r.gif, ".gif", "--gif");
   const auto size = take_option(args, "--size");
   const auto frames = take_option(args, "--frames");
   const auto fps = take_option(args, "--fps");
@@ -115,10 +120,7 @@ Request parse(Args args) {
   }
   if (fps && !r.gif) throw UsageError("--fps goes with --gif");
   if (r.out && r.gif && !frames) throw UsageError("--out names a frame or a contact sheet; --gif names its own file");
-  if (time) {
-    r.seconds = parse_number(*time, "--time");
-    if (*r.seconds < 0) throw UsageError("--time '" + *time + "' must not be negative");
-  }
+  if (time) r.seconds = parse_seconds(*time, "--time");
   if (time && (r.frames > 0 || r.gif)) throw UsageError("--time picks one frame; --frames and --gif spread frames over the clip");
   const int default_size = (r.frames > 0 || r.gif) ? kDefaultTileSize : kDefaultFrameSize;
   r.settings.width = r.settings.height = default_size;
@@ -152,14 +154,11 @@ Request parse(Args args) {
   return r;
 }
 
-// The clip a request plays: --clip, else the first clip when time matters, else none (-1).
+// The clip a request plays: --clip, else the file's only clip when time matters (as `marrow
+// pose` chooses), else none (-1).
 int chosen_clip(const Model& model, const Request& r) {
-  if (r.clip) return find_clip(model, *r.clip);
-  if (!r.seconds && !r.gif) return -1;
-  if (model.animations.empty()) {
-    throw UsageError(std::string(r.gif ? "--gif" : "--time") + ": " + r.file + " has no animations");
-  }
-  return 0;
+  if (!r.clip && !r.seconds && !r.gif) return -1;
+  return clip_for_time(model, r.clip, r.gif ? "--gif" : "--time");
 }
 
 void write_single(const Model& model, const Request& r, const render::Camera& camera, int clip) {
@@ -235,13 +234,17 @@ void write_animation(const Model& model, const Request& r, const render::Camera&
   render::RenderSettings settings = r.settings;
   const std::string name = std::filesystem::path(r.file).filename().string();
   std::vector<Image> frames(static_cast<std::size_t>(count));
+  ProgressBar progress("render", static_cast<std::size_t>(count) + 1);
   for (int f = 0; f < count; ++f) {
+    progress.update(static_cast<std::size_t>(f), "frame " + std::to_string(f + 1));
     const Ticks t = std::min(ticks_from_seconds(f / r.fps), duration);
     animator.update(t, false, false);
     if (r.caption) settings.caption = name + "  " + clip_text(model, clip) + "  " + seconds_text(t);
     renderer.render(animator, camera, settings, frames[static_cast<std::size_t>(f)]);
   }
+  progress.update(static_cast<std::size_t>(count), "palette and encoding");
   render::write_gif(frames, r.fps, *r.gif);
+  progress.finish();
   std::printf("marrow render: wrote %s (%dx%d, %d frames at %g fps): %s\n", r.gif->c_str(), r.settings.width, r.settings.height,
               count, r.fps, clip_text(model, clip).c_str());
 }
@@ -267,7 +270,9 @@ void write_fade(const Model& model, const Request& r, const render::Camera& came
   std::vector<Image> frames(static_cast<std::size_t>(count));
   Ticks now{0};
   bool fading = false;
+  ProgressBar progress("render", static_cast<std::size_t>(count) + 1);
   for (int f = 0; f < count; ++f) {
+    progress.update(static_cast<std::size_t>(f), "frame " + std::to_string(f + 1));
     const Ticks t = ticks_from_seconds(f / r.fps);
     if (!fading && t >= ticks_from_seconds(fade)) {
       animator.update(ticks_from_seconds(fade) - now);  // exactly at the fade's start
@@ -285,7 +290,9 @@ void write_fade(const Model& model, const Request& r, const render::Camera& came
     }
     renderer.render(animator, camera, settings, frames[static_cast<std::size_t>(f)]);
   }
+  progress.update(static_cast<std::size_t>(count), "palette and encoding");
   render::write_gif(frames, r.fps, *r.gif);
+  progress.finish();
   std::printf("marrow render: wrote %s (%dx%d, %d frames at %g fps): %s -> %s over %g s\n", r.gif->c_str(),
               r.settings.width, r.settings.height, count, r.fps, clip_text(model, a).c_str(), clip_text(model, b).c_str(), fade);
 }

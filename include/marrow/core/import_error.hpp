@@ -10,7 +10,7 @@ namespace marrow {
 
 enum class ImportErrorCode {
   IoError,               // the file cannot be opened or read
-  UnsupportedFormat,     // not a format marrow reads
+  UnsupportedFormat,     // not a format marrow reads (e.g. a PNG named .glb: its signature is named)
   InvalidContainer,      // GLB header, chunk lengths or alignment; native-format framing
   InvalidJson,           // not well-formed JSON
   InvalidDocument,       // a required property is missing or has the wrong type or value
@@ -27,6 +27,7 @@ enum class ImportErrorCode {
   LimitExceeded,         // an ImportOptions resource limit
   VersionMismatch,       // a file version marrow cannot read
   ExternalImporter,      // Assimp refused the file
+  EmptyFile,             // the file has no bytes at all
 };
 
 std::string_view to_string(ImportErrorCode code) noexcept;

@@ -45,15 +45,21 @@ struct AssimpOptions {
   bool skeleton_meshes = false;
 
   // Assimp's parsers are third-party code that can, on a hostile file, allocate without bound,
-  // spin, or crash. By default (on POSIX) each import runs Assimp in a child process limited to
-  // worker_memory_bytes of address space and worker_cpu_seconds of CPU; the child returns the
-  // model in marrow's native format, which the caller's process reads with its own validating
-  // reader. A worker that dies or hits a limit is an ImportError (ExternalImporter) instead of
-  // the end of the caller's process. InProcess skips the child (faster, trusted files only).
+  // spin, or crash. By default (on POSIX) each import runs Assimp in the worker executable
+  // marrow-assimp-worker, started with posix_spawn (never a fork of the calling process, so a
+  // multithreaded engine is safe), limited to worker_memory_bytes of address space and
+  // worker_cpu_seconds of CPU; the worker returns the model in marrow's native format, which
+  // the caller's process reads with its own validating reader. A worker that dies or hits a
+  // limit is an ImportError (ExternalImporter) instead of the end of the caller's process.
+  // InProcess skips the worker (faster, trusted files only).
   enum class Isolation { ChildProcess, InProcess };
   Isolation isolation = Isolation::ChildProcess;
   std::uint64_t worker_memory_bytes = 4ull << 30;
   unsigned worker_cpu_seconds = 120;
+  // The worker to start. Empty: $MARROW_ASSIMP_WORKER, else marrow-assimp-worker next to the
+  // program (or the shared object marrow is linked into), in marrow's build tree, or in
+  // <prefix>/libexec/marrow where `cmake --install` puts it; none found is an ImportError saying so.
+  std::filesystem::path worker_executable;
 };
 
 // A file; files it references (textures, .mtl, .bin) are read by Assimp next to it. Throws

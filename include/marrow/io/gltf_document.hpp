@@ -151,10 +151,16 @@ struct AnimationSampler {
   friend bool operator==(const AnimationSampler&, const AnimationSampler&) = default;
 };
 
+// A KHR_animation_pointer channel (path "pointer") whose pointer names what a standard channel
+// animates is read as that channel: "/nodes/i/translation|rotation|scale|weights" as node i and
+// that path, "/meshes/i/weights" as path "weights" of mesh i (its default weights). Any other
+// pointer keeps path "pointer" and the pointer text, for the importer to count.
 struct AnimationChannel {
   std::uint32_t sampler = 0;
   std::uint32_t node = kNone;  // kNone: no target node (ignored, as the spec allows)
   std::string path;            // "translation", "rotation", "scale", "weights", or another path
+  std::uint32_t mesh = kNone;  // "/meshes/i/weights" pointers: the mesh whose weights move
+  std::string pointer{};       // KHR_animation_pointer's pointer when it is none of the above
 
   friend bool operator==(const AnimationChannel&, const AnimationChannel&) = default;
 };

@@ -4,7 +4,9 @@
 // morph targets, skins list their joints in palette order (so JOINTS_0 are palette indices), and
 // each animation writes its skeletal and rigid tracks as LINEAR channels (the keys are already
 // resampled) and its morph weight tracks with their own interpolation (STEP, LINEAR or
-// CUBICSPLINE with tangents).
+// CUBICSPLINE with tangents). Vertex and index bufferViews carry their target; skin.skeleton is
+// the joints' deepest common root (absent when they have none). Texture coordinates are not
+// written: marrow keeps no textures, so nothing in the file could use them.
 #include <filesystem>
 
 #include "marrow/io/gltf_document.hpp"

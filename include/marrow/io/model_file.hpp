@@ -1,7 +1,9 @@
 #pragma once
 // One entry point for every format marrow loads: glTF (.gltf, .glb) through marrow's importer,
 // the native format (.marrow) through its reader, anything else through Assimp. The format is
-// recognised by content first (GLB and native magic), then by extension.
+// recognised by content first (GLB and native magic, file_signature.hpp), then by extension; empty
+// files and files of another kind (a PNG named .fbx) are refused naming what they are. And one
+// entry point for the two formats it writes.
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -27,5 +29,9 @@ ModelFormat detect_model_format(std::span<const std::byte> bytes, std::string_vi
 Model load_model_file(const std::filesystem::path& path, const ModelFileOptions& options = {});
 Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extension, const ModelFileOptions& options = {},
                        const std::filesystem::path* base_dir = nullptr);
+
+// Writes glTF for a path ending in .glb or .gltf (write_gltf), marrow's native format for any
+// other (write_native_file): what `marrow convert` writes. Throws what those writers throw.
+void write_model_file(const Model& model, const std::filesystem::path& path);
 
 }  // namespace marrow

@@ -56,6 +56,7 @@
 #include "marrow/model/play_options.hpp"
 #include "marrow/model/root_motion.hpp"
 #include "marrow/runtime/blending_job.hpp"
+#include "marrow/runtime/gpu_palette.hpp"
 #include "marrow/runtime/local_pose.hpp"
 #include "marrow/runtime/playback_clock.hpp"
 #include "marrow/runtime/sampling_job.hpp"
@@ -165,6 +166,12 @@ class Animator {
 
   // Step 4. Returns how many materials received a palette.
   int install_palettes() const;
+  // S6: skin `skin`'s palette (skin_transforms(): the glTF joint matrices) into caller memory as
+  // GPU data (gpu_palette.hpp), from a const instance, writing nothing shared: the route for
+  // engines that keep one palette buffer per instance. Returns the floats written. Throws
+  // std::out_of_range for an unknown skin and std::invalid_argument (naming both sizes) when
+  // out is too small.
+  std::size_t write_palette(std::size_t skin, PaletteFormat format, std::span<float> out) const;
 
   // Per-instance results.
   const SkinPose& player(std::size_t skin) const { return skins_.at(skin).pose; }
@@ -218,6 +225,7 @@ class Animator {
     std::vector<int> scene_to_joint;    // per scene node: its palette entry, or -1
     // Composed with the scene: palette space = scene_to_palette * scene space.
     bool with_scene = false;
+    bool palette_is_scene = false;      // scene_to_palette is the identity (within 1e-6)
     glm::mat4 scene_to_palette{1.f};
     // Composed on its own (with_scene false): prefixes following moving ancestors.
     std::vector<RootJoint> roots;

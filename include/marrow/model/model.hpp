@@ -88,7 +88,7 @@ struct ModelAnimation {
   Ticks duration{};
   AnimationClip scene_clip;  // target_space SceneNode; may have no tracks
   std::vector<MorphWeightChannel> morph_channels;
-  std::vector<AnimationMarker> markers;  // sorted by time, within [0, duration] (add_marker)
+  std::vector<AnimationMarker> markers{};  // sorted by time, within [0, duration] (add_marker)
 };
 
 // Where an imported model came from, so tools can report in the file's own index spaces.

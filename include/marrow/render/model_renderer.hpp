@@ -5,9 +5,12 @@
 //
 // A frame: clear to the background; for every mesh part, Animator::pose_part (the CPU-skinned,
 // morph-blended vertices of `marrow pose`) and a DrawMeshJob with the part's material; the
-// overlays (bounding box, skeleton); resolve (2x2 supersampling by default); the caption.
+// overlays (bounding box, skeleton); resolve (2x2 supersampling by default); the caption. A
+// model without vertices (a skeleton-only animation file) is drawn as its skeleton
+// (skeleton_bones.hpp), whatever RenderSettings::skeleton says.
 //
 // Per-frame state: one thread uses a ModelRenderer at a time. The Model must outlive it.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +59,8 @@ class ModelRenderer {
   std::vector<glm::vec3> positions_;
   std::vector<glm::vec3> normals_;
   std::vector<glm::vec4> clip_;
+  std::vector<std::uint8_t> skeleton_;  // skeleton_bones(model), once
+  bool has_vertices_ = false;
 };
 
 }  // namespace marrow::render

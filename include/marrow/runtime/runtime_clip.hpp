@@ -8,8 +8,10 @@
 // sampler writes the pose without a scatter. A key is one 64-byte record (KeyRecord): its
 // time, its values and what interpolating towards the next key needs (the cosine between the
 // two rotations, 1 / span), so sampling a joint reads two adjacent records of the shared clip
-// and the per-instance context holds only a key index per joint (4 bytes). Each run ends with
-// a copy of its last key, so the pair (k, k + 1) always exists. Rotations are stored with
+// and the per-instance context holds only a record index per joint (4 bytes). Each run is
+// framed by copies of its first key (at the earliest time: the hold before the clip) and of its
+// last key (at the latest time: the hold after it), so the pair (k, k + 1) always exists and a
+// time is inside its pair exactly when t_k <= t < t_k+1. Rotations are stored with
 // their signs chained so that consecutive keys lie in one hemisphere, and `sign` restores the
 // authored sign: the sampled rotation is exactly the one sampler's, sign included.
 //
@@ -19,7 +21,7 @@
 // stay integer ticks, so brackets and holds are exactly those of the one sampler
 // (track_sampler.hpp).
 //
-// Memory: 64 bytes per key, plus one record and 5 bytes per joint.
+// Memory: 64 bytes per key, plus two records and 5 bytes per joint.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -59,11 +61,10 @@ class RuntimeClip {
   const std::string& name() const noexcept { return name_; }
   Ticks duration() const noexcept { return duration_; }
   std::size_t joint_count() const noexcept { return animated_.size(); }
-  // Keys of every joint, the closing copies not counted.
-  std::size_t key_count() const noexcept { return records_.size() - animated_.size(); }
-  // Joint j's keys are records()[key_offsets()[j] + k] for k < key_offsets()[j + 1] -
-  // key_offsets()[j] - 1 (never none); the record after them repeats the last key at time
-  // kMaxTicks (the last key holds until then).
+  // Keys of every joint, the framing copies not counted.
+  std::size_t key_count() const noexcept { return records_.size() - 2 * animated_.size(); }
+  // Joint j's records are [key_offsets()[j], key_offsets()[j + 1]): a copy of its first key at
+  // the minimum of Ticks, its keys (never none), a copy of its last key at the maximum.
   std::span<const std::uint32_t> key_offsets() const noexcept { return key_offsets_; }
   std::span<const KeyRecord> records() const noexcept { return records_; }
   // True when a track of the clip drives joint j (otherwise it holds its rest transform).

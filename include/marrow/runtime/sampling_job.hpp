@@ -11,7 +11,7 @@
 // slerp everywhere else, chosen per block of eight joints. Set exact_slerp to use the slerp
 // everywhere. Results equal the one sampler's within 1e-6.
 //
-// The context keeps, per joint, the index of the key bracketing the last time it saw (4 bytes
+// The context keeps, per joint, the record of the key bracketing the last time it saw (4 bytes
 // a joint); the values come from the shared clip, whose records hold everything a bracket
 // needs. A joint whose time left its bracket searches again (forward play: the next key or
 // two; a seek: a binary search), so the result never depends on what the context saw before.
@@ -48,7 +48,7 @@ class SamplingContext {
 
  private:
   friend struct SamplingJob;
-  std::vector<std::uint32_t> keys_;  // per joint: k of its bracket (k, k + 1) last time
+  std::vector<std::uint32_t> keys_;  // per joint: the record index of k in its last pair (k, k + 1)
   std::uint64_t clip_id_ = 0;        // whose brackets these are (0: none)
 };
 

@@ -1,0 +1,49 @@
+// convert(): what `marrow convert IN OUT` does for one file: load any format, scale units when
+// asked (G18), write glTF (.glb, .gltf) or marrow's native format (any other name).
+#include <optional>
+#include <string>
+
+#include <pybind11/stl.h>
+
+#include "arguments.hpp"
+#include "bindings.hpp"
+#include "load_options.hpp"
+#include "loaded_model.hpp"
+#include "marrow/io/model_file.hpp"
+#include "marrow/model/unit_scale.hpp"
+
+namespace marrow::python {
+
+void bind_convert(py::module_& m) {
+  m.def(
+      "convert",
+      [](const py::object& source, const py::object& destination, float unit_scale, std::optional<int> scene,
+         int max_palette, const std::string& palette, std::optional<double> ticks_per_second, bool skeletal) {
+        const std::string out = path_text(destination);
+        std::shared_ptr<LoadedModel> loaded;
+        std::string in;
+        if (py::isinstance<LoadedModel>(source)) {
+          loaded = source.cast<std::shared_ptr<LoadedModel>>();
+          loaded->freeze();
+        } else {
+          in = path_text(source);
+        }
+        const ModelFileOptions options = load_options(scene, max_palette, palette, ticks_per_second, skeletal);
+        py::gil_scoped_release unlocked;
+        if (loaded && unit_scale == 1.f) {
+          write_model_file(loaded->model(), out);
+        } else {
+          Model model = loaded ? loaded->model() : load_model_file(in, options);  // a copy: scaling changes it
+          if (unit_scale != 1.f) apply_unit_scale(model, unit_scale);
+          write_model_file(model, out);
+        }
+      },
+      py::arg("source"), py::arg("destination"), py::kw_only(), py::arg("unit_scale") = 1.f,
+      py::arg("scene") = py::none(), py::arg("max_palette") = 72, py::arg("palette") = "refuse",
+      py::arg("ticks_per_second") = py::none(), py::arg("skeletal") = true,
+      R"(Converts a file (any format marrow loads, or a loaded Model) to glTF (destination ending in
+.glb or .gltf) or marrow's native format (any other name, e.g. .marrow), as `marrow convert`.
+unit_scale multiplies translations (G18). The loading keywords are load()'s.)");
+}
+
+}  // namespace marrow::python

@@ -1,0 +1,33 @@
+#include "load_options.hpp"
+
+#include <cmath>
+
+#include <pybind11/pybind11.h>
+
+namespace marrow::python {
+
+namespace py = pybind11;
+
+ModelFileOptions load_options(std::optional<int> scene, int max_palette, const std::string& palette,
+                              std::optional<double> ticks_per_second, bool skeletal) {
+  ModelFileOptions options;
+  if (scene) options.import.scene = *scene;
+  options.import.max_palette = max_palette;
+  if (palette == "refuse") {
+    options.import.palette_policy = PalettePolicy::Refuse;
+  } else if (palette == "static") {
+    options.import.palette_policy = PalettePolicy::LoadStatic;
+  } else {
+    throw py::value_error("palette='" + palette + "': use 'refuse' or 'static'");
+  }
+  if (ticks_per_second) {
+    if (!(std::isfinite(*ticks_per_second) && *ticks_per_second > 0)) {
+      throw py::value_error("ticks_per_second must be positive and finite");
+    }
+    options.ticks_per_second = *ticks_per_second;
+  }
+  options.load_skeletal_data = skeletal;
+  return options;
+}
+
+}  // namespace marrow::python

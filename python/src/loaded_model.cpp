@@ -1,0 +1,29 @@
+#include "loaded_model.hpp"
+
+#include <stdexcept>
+
+#include "marrow/render/animated_bounds.hpp"
+
+namespace marrow::python {
+
+Model& LoadedModel::model_to_edit() {
+  if (frozen_) {
+    throw std::logic_error(path_ + ": the model is in use (instances, poses or pictures were made from it); "
+                           "add markers right after load()");
+  }
+  return model_;
+}
+
+std::shared_ptr<const CompiledAnimations> LoadedModel::animations() {
+  freeze();
+  if (!animations_) animations_ = compile_animations(model_);
+  return animations_;
+}
+
+BoundingBox LoadedModel::framing_box() {
+  const std::lock_guard<std::mutex> lock(box_mutex_);
+  if (!box_) box_ = render::animated_bounds(model_);
+  return *box_;
+}
+
+}  // namespace marrow::python

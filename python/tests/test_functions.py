@@ -1,0 +1,151 @@
+"""pose(), sample(), render(), convert(): the model-level calls, and that the long ones let other
+Python threads run (they release the GIL)."""
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import marrow
+
+
+def world_of(pose, node):
+    """A node's world matrix from a pose dict, [row, column]."""
+    entry = next(n for n in pose["nodes"] if n["index"] == node)
+    return np.array(entry["world"], np.float32).reshape(4, 4).T
+
+
+def test_pose_of_a_model(fox, fox_path):
+    pose = marrow.pose(fox, clip="Run", time=0.5)
+    assert pose["file"] == fox_path
+    assert pose["clip"] == {"index": 2, "name": "Run", "duration": pytest.approx(1.1583333)}
+    assert pose["time"] == 0.5 and pose["sampledTime"] == 0.5
+    assert pose["meshes"][0]["vertexCount"] == 1728 and len(pose["meshes"][0]["positions"]) == 3 * 1728
+    assert "normals" not in marrow.pose(fox, clip="Run", time=0.5, normals=False)["meshes"][0]
+    assert marrow.pose(fox, clip=2, time=0.5) == pose
+    clamped = marrow.pose(fox, clip="Run", time=99)
+    assert clamped["sampledTime"] == pytest.approx(1.1583333)
+    rest = marrow.pose(fox)
+    assert rest["clip"] is None and rest["time"] is None
+
+
+def test_pose_of_an_instance(fox):
+    a = fox.instance()
+    a.play("Run", loop="once", start=0.5)
+    a.update(0)
+    layered = marrow.pose(a)
+    single = marrow.pose(fox, clip="Run", time=0.5)
+    assert layered["clip"] is None and "rootMotion" not in layered
+    assert layered["meshes"] == single["meshes"] and layered["skins"] == single["skins"]
+    with pytest.raises(ValueError, match="play the clip on it"):
+        marrow.pose(a, clip="Run")
+    with pytest.raises(ValueError, match="play the clip on it"):
+        marrow.pose(a, time=0.5)
+    a.enable_root_motion()
+    a.update(0)
+    moved = marrow.pose(a)
+    assert set(moved["rootMotion"]) == {"node", "translation", "yaw"}
+
+
+def test_sample_is_the_pose_at_each_frame(fox):
+    frames = marrow.sample(fox, clip="Walk", fps=30)
+    duration = fox.duration("Walk")
+    assert frames.shape == (round(duration * 30), 24, 4, 4) and frames.dtype == np.float32
+    assert frames.flags.c_contiguous
+    info = fox.info()
+    nodes = info["skins"][0]["paletteToNode"]
+    for f in (0, 7, frames.shape[0] - 1):
+        pose = marrow.pose(fox, clip="Walk", time=f / 30)
+        for j in (0, 5, 23):
+            np.testing.assert_array_equal(frames[f, j], world_of(pose, nodes[j]))
+    every = marrow.sample(fox, clip="Walk", fps=30, skin=None)
+    assert every.shape == (frames.shape[0], len(info["bones"]), 4, 4)
+    np.testing.assert_array_equal(every[:, info["skins"][0]["paletteToBone"]], frames)
+    assert marrow.sample(fox, clip=1, fps=1000).shape[0] == round(duration * 1000)
+    with pytest.raises(ValueError):
+        marrow.sample(fox, clip="Walk", fps=0)
+    with pytest.raises(KeyError):
+        marrow.sample(fox, clip="Jump")
+
+
+def test_render_draws_rgb(fox):
+    image = marrow.render(fox, clip="Run", time=0.5, size=(96, 64))
+    assert image.shape == (64, 96, 3) and image.dtype == np.uint8
+    background = image[0, 0].copy()
+    assert (image != background).any(axis=2).sum() > 200  # the fox covers part of it
+    a = fox.instance()
+    a.play("Run", loop="once", start=0.5)
+    a.update(0)
+    np.testing.assert_array_equal(marrow.render(a, size=(96, 64)), image)  # one camera for both
+    side = marrow.render(fox, clip="Run", time=0.5, size=(96, 64), view="side", skeleton=True, samples=1)
+    assert not np.array_equal(side, image)
+    with pytest.raises(ValueError, match="view"):
+        marrow.render(fox, view="below")
+    with pytest.raises(ValueError):
+        marrow.render(fox, size=(0, 10))
+    with pytest.raises(ValueError, match="play the clip on it"):
+        marrow.render(a, clip="Run")
+
+
+def test_convert_round_trips(fox, fox_path, tmp_path):
+    marrow.convert(fox_path, tmp_path / "fox.glb")
+    marrow.convert(fox, tmp_path / "fox.marrow")
+    for out in ("fox.glb", "fox.marrow"):
+        back = marrow.load(tmp_path / out)
+        assert back.animations == fox.animations
+        np.testing.assert_allclose(marrow.sample(back, clip="Run"), marrow.sample(fox, clip="Run"), atol=1e-4)
+    marrow.convert(fox, tmp_path / "half.glb", unit_scale=0.5)
+    half = marrow.load(tmp_path / "half.glb")
+    np.testing.assert_allclose(half.instance().positions(), fox.instance().positions() * 0.5, atol=1e-3)
+    np.testing.assert_array_equal(marrow.load(fox_path).instance().positions(), fox.instance().positions())
+    with pytest.raises(marrow.LoadError):
+        marrow.convert(tmp_path / "missing.fbx", tmp_path / "out.glb")
+    with pytest.raises(ValueError):
+        marrow.convert(fox, tmp_path / "bad.glb", unit_scale=-1.0)
+
+
+def python_runs_during(call):
+    """Runs call() on a thread while this thread keeps executing Python; returns how long the call
+    took and how often this thread ran in the middle half of it. A call that holds the GIL
+    leaves no room for that (the margins absorb a switch interval at either end)."""
+    span = {}
+    started = threading.Event()
+
+    def worker():
+        started.set()
+        span["start"] = time.perf_counter()
+        call()
+        span["end"] = time.perf_counter()
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    started.wait()
+    stamps = []
+    while thread.is_alive():
+        stamps.append(time.perf_counter())
+    thread.join()
+    duration = span["end"] - span["start"]
+    low, high = span["start"] + duration / 4, span["end"] - duration / 4
+    return duration, sum(low < t < high for t in stamps)
+
+
+def test_the_gil_check_sees_a_call_that_holds_it():
+    duration, during = python_runs_during(lambda: sum(range(30_000_000)))  # C, holding the GIL
+    assert duration > 0.02 and during == 0
+
+
+@pytest.mark.parametrize("name", ["load", "sample", "render", "convert"])
+def test_long_calls_release_the_gil(assets, fox, tmp_path, name):
+    big_path = assets / "perf" / "big_skinned.glb"  # 200 joints, 100k vertices, a 10 s clip
+    if not big_path.exists():
+        pytest.skip(f"{big_path} is absent")
+    big = marrow.load(big_path, max_palette=256)
+    calls = {
+        "load": lambda: marrow.load(big_path, max_palette=256),
+        "sample": lambda: marrow.sample(big, clip=0, fps=200, skin=None),
+        "render": lambda: marrow.render(fox, size=(2048, 2048)),
+        "convert": lambda: marrow.convert(big, tmp_path / "big.gltf"),
+    }
+    duration, during = python_runs_during(calls[name])
+    assert duration > 0.02, f"{name} took {duration:.3f} s: too short to tell"
+    assert during > 0, f"no Python ran during the middle of {name} ({duration:.3f} s): the GIL was held"

@@ -1,0 +1,138 @@
+#include "command_help.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace marrow::cli {
+
+namespace {
+
+// What every loading command takes (loaded_file.hpp).
+#define MARROW_LOAD_OPTIONS                                                                            \
+  "loading options:\n"                                                                                 \
+  "  --scene N                the file's scene N (default: its default scene)\n"                     \
+  "  --max-palette N          joints one skin may have (default 72; a larger skin is refused)\n"     \
+  "  --ticks-per-second T     the key rate of formats that count in ticks (Assimp's; default: the\n" \
+  "                           file's, else 25)\n"
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kHelp{{
+    {"demo",
+     "usage: marrow demo [FILE] [--out DIR] [loading options]\n"
+     "Plays every clip of FILE (default: the built-in character, written with marrow's glTF writer\n"
+     "and imported back) through one Animator and prints a table per clip: time, three joints'\n"
+     "world positions, the morph weights and the box around the posed vertices.\n"
+     "options:\n"
+     "  --out DIR                also write DIR/demo.png, a contact sheet of every clip (and, for the\n"
+     "                           built-in character, DIR/demo.glb); without it nothing is written\n"
+     "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
+     "example:\n"
+     "  marrow demo ../shared/assets/gltf/Fox/Fox.gltf --out /tmp/fox\n"},
+    {"info",
+     "usage: marrow info FILE [--json] [loading options]\n"
+     "What marrow imported: scenes, the node tree (joints marked), meshes (vertices, triangles,\n"
+     "materials), skins with their palette order and both index maps, clips (duration, target\n"
+     "space, tracks), morph targets and diagnostics.\n"
+     "options:\n"
+     "  --json                   one JSON object on stdout\n"
+     "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
+     "example:\n"
+     "  marrow info ../shared/assets/gltf/CesiumMan/cesium_man.gltf\n"},
+    {"pose",
+     "usage: marrow pose FILE [--clip NAME|INDEX] [--time SECONDS] [--json] [--no-normals] [options]\n"
+     "The pose at that time, clamped to the clip (no looping): node world transforms, joint\n"
+     "matrices, posed vertices and morph weights. --time without --clip plays the file's only clip\n"
+     "(a file with several clips needs --clip); without --time, the clip's start; with neither,\n"
+     "the loaded pose.\n"
+     "options:\n"
+     "  --clip NAME|INDEX        the clip (a name, or its index as listed by marrow info)\n"
+     "  --time SECONDS           the time in the clip (>= 0; clamped to its duration)\n"
+     "  --json                   the schema of ../shared/tools/oracle, in the file's index spaces\n"
+     "  --no-normals             leave normals out of the JSON\n"
+     "  --layer CLIP@SECONDS=WEIGHT[/NODE]     a blended layer (repeatable; instead of --clip/--time),\n"
+     "                           masked to NODE's subtree when given\n"
+     "  --additive CLIP@SECONDS=WEIGHT[/NODE]  an additive layer: the clip's delta from its first frame\n"
+     "  --two-bone-ik START,MID,END=X,Y,Z[,PX,PY,PZ]   a two-bone IK chain, target and pole in scene space\n"
+     "  --root-motion | --root-motion-yaw      take the root joint's motion out of the pose, report it\n"
+     "  --root-joint NODE        the root joint for --root-motion (default: the first skin's root)\n"
+     "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
+     "example:\n"
+     "  marrow pose ../shared/assets/gltf/Fox/Fox.gltf --clip Run --time 0.5 --json\n"},
+    {"render",
+     "usage: marrow render FILE [--clip C] [--time T] [--out F.png] [options]\n"
+     "A picture of a pose drawn by marrow's software renderer (default render.png), a contact sheet\n"
+     "of N frames over a clip (over every clip without --clip; default sheet.png), or a looping GIF\n"
+     "of a clip. A file without meshes is drawn as its skeleton. --time and --gif without --clip\n"
+     "play the file's only clip (a file with several clips needs --clip).\n"
+     "options:\n"
+     "  --clip NAME|INDEX        the clip\n"
+     "  --time SECONDS           the time in the clip (>= 0; clamped to its duration)\n"
+     "  --out F.png              the picture or contact sheet to write (PNG)\n"
+     "  --frames N               a contact sheet of N frames spread over the clip(s)\n"
+     "  --gif F.gif              an animated GIF of the clip; --fps R frames per second (default 12)\n"
+     "  --fade A:B:SECONDS       with --gif: clip A, a cross-fade to B over SECONDS, then B\n"
+     "  --size WxH               pixels (default 512x512; 256x256 tiles for --frames and --gif)\n"
+     "  --view front|side|top|iso, --yaw DEG, --pitch DEG   the camera (default iso)\n"
+     "  --skeleton, --bounds     draw the skeleton, the animated bounds\n"
+     "  --aa N                   N x N samples per pixel (default 2)\n"
+     "  --no-caption             no caption\n"
+     "  --layer, --additive, --two-bone-ik, --root-motion   one frame of a blend (see marrow pose -h)\n"
+     "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
+     "Progress is shown on stderr when it is a terminal.\n"
+     "example:\n"
+     "  marrow render ../shared/assets/gltf/Fox/Fox.gltf --clip Walk --gif walk.gif --size 200x200\n"},
+    {"convert",
+     "usage: marrow convert IN... OUT [--format marrow|glb|gltf] [--unit-scale S] [--jobs N]\n"
+     "Converts models to marrow's native format (.marrow) or glTF (.glb binary, .gltf embedded JSON).\n"
+     "One input: OUT is a file whose extension names the format (or an existing folder). Several\n"
+     "inputs: OUT is a folder (created when missing) that receives <name>.<format> for each,\n"
+     "converted in parallel; inputs that would write the same file are refused before anything\n"
+     "is converted.\n"
+     "options:\n"
+     "  --format marrow|glb|gltf the format written into a folder (default marrow); with one output\n"
+     "                           file it must agree with OUT's extension\n"
+     "  --unit-scale S           scale translations, translation keys and morph position deltas (G18)\n"
+     "  --jobs N                 convert N files at a time (default: one per core)\n"
+     "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
+     "Progress is shown on stderr when it is a terminal.\n"
+     "examples:\n"
+     "  marrow convert ../shared/assets/dae/seymour.dae seymour.glb\n"
+     "  marrow convert ../shared/assets/gltf/*/*.gltf converted --format glb --jobs 2\n"},
+    {"version",
+     "usage: marrow version   (or marrow --version)\n"
+     "marrow's version, build type, the SIMD level its kernels use on this processor (MARROW_SIMD=\n"
+     "sse2|avx2|avx512 lowers it) and the versions of the libraries it was built with.\n"},
+}};
+
+#undef MARROW_LOAD_OPTIONS
+
+}  // namespace
+
+std::string_view general_usage() noexcept {
+  return "usage: marrow <command> [options]   (marrow <command> --help: its options and an example)\n"
+         "commands:\n"
+         "  info FILE [--json]             what marrow imported: nodes, meshes, skins, clips, diagnostics\n"
+         "  pose FILE [--clip C] [--time T] [--json]\n"
+         "                                 the pose at that time (clamped, no looping); --json uses the\n"
+         "                                 oracle's schema; layers, IK and root motion: pose --help\n"
+         "  render FILE [--clip C] [--time T] [--out F.png] [--frames N] [--gif F.gif]\n"
+         "                                 a picture of a pose, a contact sheet or an animated GIF\n"
+         "  convert IN... OUT [--format marrow|glb|gltf]\n"
+         "                                 to marrow's native format or glTF; several inputs into a folder\n"
+         "  demo [FILE] [--out DIR]        play every clip of a model (default: the built-in character)\n"
+         "  version                        version, build, SIMD level, library versions (also --version)\n"
+         "  help [COMMAND]                 this text, or a command's\n"
+         "FILE may be glTF (.gltf/.glb), native (.marrow) or any format Assimp reads (.fbx, .dae, ...).\n"
+         "Errors are one line on stderr; exit code 2 for usage, 1 for a refused file.\n";
+}
+
+std::string_view command_help(std::string_view command) noexcept {
+  const auto it = std::find_if(kHelp.begin(), kHelp.end(), [&](const auto& h) { return h.first == command; });
+  return it == kHelp.end() ? std::string_view{} : it->second;
+}
+
+bool asks_for_help(const Args& args) noexcept {
+  return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-h" || a == "--help"; });
+}
+
+}  // namespace marrow::cli
