@@ -1,7 +1,8 @@
 // SkinningJob::run with 4 influences per vertex into one 64-matrix palette (G19), the workload of
 // ozz-animation's skinning benchmark: a synthetic mesh (random positions, unit normals, four
 // random joints, weights summing to 1) in separate tightly packed arrays, skinned into separate
-// packed outputs. Rows:
+// packed outputs; the palette rotates, translates and scales each joint by one factor in
+// [0.8, 1.2] (a uniform palette: S2 keeps the blended matrix for normals). Rows:
 //   skinning_p/100k, skinning_p/1m           positions only
 //   skinning_pn/100k, skinning_pn/1m         positions + normals (normals not renormalised, as ozz)
 //   skinning_pn_normalized/100k              positions + normals, renormalised (the default)
@@ -10,6 +11,16 @@
 //   skinning_pn_interleaved/100k             the same from and into interleaved vertex bytes
 //   skinning_pn_interleaved_to_separate/100k from interleaved bytes into separate arrays,
 //                                            renormalised (what Animator::pose_part does)
+//   skinning_pn8/100k                        8 influences (S1), positions + normals
+//   skinning_pn12/100k                       12 influences (the loop for any count)
+//   skinning_pn_nonuniform/100k              positions + normals under a non-uniform palette
+//                                            (S2: normals through the cofactor)
+//   skinning_pn_dqs/100k                     dual quaternions (S3), 4 influences, positions +
+//                                            normals, the same rotations and translations
+//                                            without the scale factors (a rigid palette, DQS's
+//                                            own case: no scale phase)
+//   skinning_pn_dqs_scaled/100k              the same with the scale factors kept (uniform
+//                                            scales: a blended factor per vertex, S3)
 // 100k (100 000 vertices, 4.8 MB of input and output) stays in the last-level cache; 1m
 // (1 000 000, 72 MB) streams from memory. Counter vertices_per_second: vertices skinned per
 // second. The label is the instruction set in use (MARROW_SIMD=sse2|avx2|avx512 lowers it).
@@ -17,6 +28,7 @@
 #include <cstddef>
 #include <cstring>
 #include <map>
+#include <utility>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,6 +40,7 @@
 #include "marrow/core/strided_span.hpp"
 #include "marrow/core/trs.hpp"
 #include "marrow/core/vertex_layout.hpp"
+#include "marrow/runtime/dual_quaternion_palette_job.hpp"
 #include "marrow/runtime/simd_level.hpp"
 #include "marrow/runtime/skinning_job.hpp"
 
@@ -44,6 +57,32 @@ struct Mesh {
   std::vector<glm::u16vec4> joints;
   std::vector<glm::vec4> weights;
 };
+
+// Rows of `k` influences (random joints, weights summing to 1) for the S1 rows.
+struct Rows {
+  std::vector<std::uint16_t> joints;
+  std::vector<float> weights;
+};
+
+const Rows& influence_rows(std::size_t vertex_count, std::size_t k) {
+  static std::map<std::pair<std::size_t, std::size_t>, Rows> cache;
+  const auto key = std::make_pair(vertex_count, k);
+  if (const auto found = cache.find(key); found != cache.end()) return found->second;
+  std::mt19937 rng(2025u);
+  std::uniform_real_distribution<float> w(0.05f, 1.f);
+  std::uniform_int_distribution<int> joint(0, kPaletteSize - 1);
+  Rows out;
+  for (std::size_t v = 0; v < vertex_count; ++v) {
+    float sum = 0.f;
+    for (std::size_t i = 0; i < k; ++i) {
+      out.joints.push_back(static_cast<std::uint16_t>(joint(rng)));
+      out.weights.push_back(w(rng));
+      sum += out.weights.back();
+    }
+    for (std::size_t i = 0; i < k; ++i) out.weights[out.weights.size() - 1 - i] /= sum;
+  }
+  return cache.emplace(key, std::move(out)).first->second;
+}
 
 const Mesh& mesh(std::size_t vertex_count) {
   static std::map<std::size_t, Mesh> cache;  // nodes stay put: references remain valid
@@ -163,6 +202,70 @@ void BM_InterleavedToSeparate(benchmark::State& state, std::size_t vertex_count,
   BM_Interleaved(state, vertex_count, attributes, normalize, true);
 }
 
+// Separate arrays with `k` influences per vertex, positions + normals, not renormalised.
+void BM_Influences(benchmark::State& state, std::size_t vertex_count, std::size_t k) {
+  const Mesh& m = mesh(vertex_count);
+  const Rows& r = influence_rows(vertex_count, k);
+  std::vector<glm::vec3> out_positions(vertex_count), out_normals(vertex_count);
+  marrow::SkinningJob job;
+  job.palette = m.palette;
+  job.influences = static_cast<std::uint32_t>(k);
+  job.joints = {reinterpret_cast<const std::byte*>(r.joints.data()), vertex_count, k * sizeof(std::uint16_t)};
+  job.weights = {reinterpret_cast<const std::byte*>(r.weights.data()), vertex_count, k * sizeof(float)};
+  job.in_positions = std::span<const glm::vec3>(m.positions);
+  job.out_positions = std::span<glm::vec3>(out_positions);
+  job.in_normals = std::span<const glm::vec3>(m.normals);
+  job.out_normals = std::span<glm::vec3>(out_normals);
+  job.normalize = false;
+  run_job(state, job, vertex_count, out_positions.data());
+}
+
+// The skinning_pn job over a palette whose joints scale unevenly (S2).
+void BM_NonUniform(benchmark::State& state, std::size_t vertex_count) {
+  const Mesh& m = mesh(vertex_count);
+  std::vector<glm::mat4> palette = m.palette;
+  for (std::size_t j = 0; j < palette.size(); ++j) palette[j][0] *= 1.f + 0.01f * static_cast<float>(j % 7);
+  std::vector<glm::vec3> out_positions(vertex_count), out_normals(vertex_count);
+  marrow::SkinningJob job;
+  job.palette = palette;
+  job.joints = std::span<const glm::u16vec4>(m.joints);
+  job.weights = std::span<const glm::vec4>(m.weights);
+  job.in_positions = std::span<const glm::vec3>(m.positions);
+  job.out_positions = std::span<glm::vec3>(out_positions);
+  job.in_normals = std::span<const glm::vec3>(m.normals);
+  job.out_normals = std::span<glm::vec3>(out_normals);
+  job.normalize = false;
+  run_job(state, job, vertex_count, out_positions.data());
+}
+
+// The skinning_pn job by dual quaternions (S3); the palette conversion (once per frame per
+// palette) is outside the timed loop, as SkinPaletteJob is for the other rows.
+void BM_DualQuaternion(benchmark::State& state, std::size_t vertex_count, bool rigid) {
+  const Mesh& m = mesh(vertex_count);
+  std::vector<glm::mat4> palette = m.palette;
+  if (rigid) {
+    for (glm::mat4& p : palette) {
+      for (int c = 0; c < 3; ++c) p[c] = glm::vec4(glm::normalize(glm::vec3(p[c])), 0.f);
+    }
+  }
+  std::vector<marrow::SkinDualQuaternion> dual_quaternions(palette.size());
+  std::vector<glm::mat4> scale_shear(palette.size());
+  marrow::DualQuaternionPaletteJob{palette, dual_quaternions, scale_shear}.run();
+  std::vector<glm::vec3> out_positions(vertex_count), out_normals(vertex_count);
+  marrow::SkinningJob job;
+  job.mode = marrow::SkinningMode::DualQuaternion;
+  job.dual_quaternions = dual_quaternions;
+  job.scale_shear = scale_shear;
+  job.joints = std::span<const glm::u16vec4>(m.joints);
+  job.weights = std::span<const glm::vec4>(m.weights);
+  job.in_positions = std::span<const glm::vec3>(m.positions);
+  job.out_positions = std::span<glm::vec3>(out_positions);
+  job.in_normals = std::span<const glm::vec3>(m.normals);
+  job.out_normals = std::span<glm::vec3>(out_normals);
+  job.normalize = false;
+  run_job(state, job, vertex_count, out_positions.data());
+}
+
 void register_all() {
   struct Row {
     const char* name;
@@ -187,6 +290,16 @@ void register_all() {
       row.fn(state, row.vertices, row.attributes, row.normalize);
     })->Unit(benchmark::kMicrosecond);
   }
+  benchmark::RegisterBenchmark("skinning_pn8/100k", [](benchmark::State& s) { BM_Influences(s, k100k, 8); })
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("skinning_pn12/100k", [](benchmark::State& s) { BM_Influences(s, k100k, 12); })
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("skinning_pn_nonuniform/100k", [](benchmark::State& s) { BM_NonUniform(s, k100k); })
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("skinning_pn_dqs/100k", [](benchmark::State& s) { BM_DualQuaternion(s, k100k, true); })
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("skinning_pn_dqs_scaled/100k", [](benchmark::State& s) { BM_DualQuaternion(s, k100k, false); })
+      ->Unit(benchmark::kMicrosecond);
 }
 
 [[maybe_unused]] const int kRegistered = (register_all(), 0);

@@ -1,5 +1,6 @@
 // The runtime jobs' validate() and run() on hostile inputs (X3): sizes that disagree, parents
-// out of order, joint indices outside the palette, NaN and infinite values, any time, weights
+// out of order, joint indices outside the palette, any influence count and row stride, both
+// skinning modes, NaN and infinite values, any time, weights
 // and masks of any value and size, overlapping outputs, degenerate IK chains. For each job:
 // run() returns exactly what validate() says, writes nothing when refused, and never touches
 // memory outside its spans (ASan) or has undefined behaviour (UBSan). Also the playback clock
@@ -20,6 +21,7 @@
 #include "marrow/runtime/aim_ik_job.hpp"
 #include "marrow/runtime/blending_job.hpp"
 #include "marrow/runtime/clip_markers.hpp"
+#include "marrow/runtime/dual_quaternion_palette_job.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
 #include "marrow/runtime/morph_blend_job.hpp"
 #include "marrow/runtime/runtime_clip.hpp"
@@ -174,33 +176,69 @@ void sampling(FuzzedDataProvider& in) {
   }
 }
 
+// S1-S3: any influence count (rows of any stride, too short ones refused), joints past the
+// palette, NaN and infinite weights and matrices, both modes (the dual-quaternion palette made
+// by its own job, of near sizes), every PaletteScale (a wrong promise must still be safe).
 void skinning(FuzzedDataProvider& in) {
   const std::size_t n = in.ConsumeIntegralInRange<std::size_t>(0, 64);
   const std::vector<glm::mat4> palette = matrices(in, in.ConsumeIntegralInRange<std::size_t>(0, 8));
-  std::vector<glm::u16vec4> joints(near_size(in, n));
-  for (glm::u16vec4& j : joints) {
-    j = glm::u16vec4(in.ConsumeIntegral<std::uint16_t>() % 12, in.ConsumeIntegral<std::uint16_t>() % 12,
-                     in.ConsumeIntegral<std::uint16_t>(), in.ConsumeIntegral<std::uint16_t>() % 12);
+  const auto influences = static_cast<std::uint32_t>(in.ConsumeIntegralInRange<int>(0, 13));
+  // Row strides around the row's size (a little short, exact, padded).
+  const std::size_t joint_stride = std::max<std::size_t>(1, 2 * std::size_t{influences} + in.ConsumeIntegralInRange<std::size_t>(0, 6)) - (in.ConsumeBool() ? 1 : 0);
+  const std::size_t weight_stride = std::max<std::size_t>(1, 4 * std::size_t{influences} + 4 * in.ConsumeIntegralInRange<std::size_t>(0, 2)) - (in.ConsumeBool() ? 2 : 0);
+  const std::size_t joint_rows = near_size(in, n), weight_rows = near_size(in, n);
+  std::vector<std::byte> joints(joint_rows * joint_stride), weights(weight_rows * weight_stride);
+  for (std::size_t b = 0; b + 1 < joints.size(); b += 2) {
+    const auto j = static_cast<std::uint16_t>(in.ConsumeBool() ? in.ConsumeIntegral<std::uint16_t>() % 12 : in.ConsumeIntegral<std::uint16_t>());
+    std::memcpy(&joints[b], &j, 2);
   }
-  std::vector<glm::vec4> weights(near_size(in, n));
-  for (glm::vec4& w : weights) w = {value(in), value(in), value(in), value(in)};
+  for (std::size_t b = 0; b + 3 < weights.size(); b += 4) {
+    const float w = value(in);
+    std::memcpy(&weights[b], &w, 4);
+  }
   std::vector<glm::vec3> positions(n), normals(near_size(in, n));
+  std::vector<glm::vec4> tangents(near_size(in, n));
   for (glm::vec3& p : positions) p = {value(in), value(in), value(in)};
   for (glm::vec3& p : normals) p = {value(in), value(in), value(in)};
+  for (glm::vec4& t : tangents) t = {value(in), value(in), value(in), value(in)};
   std::vector<glm::vec3> out(near_size(in, n), glm::vec3(7.f)), out_normals(near_size(in, n), glm::vec3(7.f));
+  std::vector<glm::vec4> out_tangents(near_size(in, n), glm::vec4(7.f));
   const std::vector<glm::vec3> before = out, normals_before = out_normals;
+  const std::vector<glm::vec4> tangents_before = out_tangents;
   SkinningJob job;
   job.palette = palette;
-  job.joints = std::span<const glm::u16vec4>(joints);
-  job.weights = std::span<const glm::vec4>(weights);
+  job.influences = influences;
+  job.joints = {joints.data(), joint_rows, joint_stride};
+  job.weights = {weights.data(), weight_rows, weight_stride};
   job.in_positions = std::span<const glm::vec3>(positions);
   job.out_positions = std::span<glm::vec3>(out);
   if (in.ConsumeBool()) {
     job.in_normals = std::span<const glm::vec3>(normals);
     job.out_normals = std::span<glm::vec3>(out_normals);
   }
+  if (in.ConsumeBool()) {
+    job.in_tangents = std::span<const glm::vec4>(tangents);
+    job.out_tangents = std::span<glm::vec4>(out_tangents);
+  }
   job.normalize = in.ConsumeBool();
-  if (!check(job, out, before) && out_normals != normals_before) std::abort();
+  job.palette_scale = static_cast<PaletteScale>(in.ConsumeIntegralInRange<int>(0, 3));
+  std::vector<SkinDualQuaternion> dual_quaternions;
+  std::vector<glm::mat4> scale_shear;
+  if (in.ConsumeBool()) {
+    job.mode = SkinningMode::DualQuaternion;
+    dual_quaternions.assign(near_size(in, palette.size()), SkinDualQuaternion{glm::vec4(7.f), glm::vec4(7.f)});
+    scale_shear.assign(in.ConsumeBool() ? 0 : near_size(in, palette.size()), glm::mat4(7.f));
+    const std::vector<SkinDualQuaternion> dq_before = dual_quaternions;
+    const DualQuaternionPaletteJob convert{palette, dual_quaternions, scale_shear};
+    const bool converted = convert.run();
+    if (converted != convert.validate().ok()) std::abort();
+    if (!converted && std::memcmp(dual_quaternions.data(), dq_before.data(), dual_quaternions.size() * sizeof(SkinDualQuaternion)) != 0) {
+      std::abort();
+    }
+    job.dual_quaternions = dual_quaternions;
+    job.scale_shear = scale_shear;
+  }
+  if (!check(job, out, before) && (out_normals != normals_before || out_tangents != tangents_before)) std::abort();
 }
 
 void morph(FuzzedDataProvider& in) {

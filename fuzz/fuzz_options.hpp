@@ -21,9 +21,36 @@ inline ImportOptions options() {
   return o;
 }
 
-// Plays up to 4 clips at 3 times each and poses every part; any exception other than the ones
-// documented for valid models is a finding (it propagates and aborts the run).
+// Poses every part of the animator's current frame.
+inline void pose_all(const Model& model, Animator& animator, std::vector<glm::vec3>& positions,
+                     std::vector<glm::vec3>& normals) {
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    for (std::size_t p = 0; p < model.meshes[m].parts.size(); ++p) {
+      const std::size_t n = model.meshes[m].parts[p].vertex_count();
+      positions.resize(n);
+      normals.resize(n);
+      animator.pose_part(m, p, positions, normals);
+    }
+  }
+}
+
+// Plays up to 4 clips at 3 times each and poses every part, then once more with every part
+// switched to the other skinning mode (S3); any exception other than the ones documented for
+// valid models is a finding (it propagates and aborts the run).
 inline void work_out(const Model& model) {
+  {
+    Model other = model;
+    for (ModelMesh& mesh : other.meshes) {
+      for (ModelMeshPart& part : mesh.parts) {
+        part.skinning = part.skinning == SkinningMode::Linear ? SkinningMode::DualQuaternion : SkinningMode::Linear;
+      }
+    }
+    Animator animator(other);
+    std::vector<glm::vec3> positions, normals;
+    animator.play(other.animations.empty() ? -1 : 0);
+    animator.update(ticks_from_seconds(0.37), false, true);
+    pose_all(other, animator, positions, normals);
+  }
   Animator animator(model);
   std::vector<glm::vec3> positions, normals;
   const int clips = static_cast<int>(std::min<std::size_t>(model.animations.size(), 4));
@@ -32,14 +59,7 @@ inline void work_out(const Model& model) {
     for (double t : {0.0, 0.37, 1e6}) {
       animator.update(ticks_from_seconds(t), false, true);
       animator.install_palettes();
-      for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-        for (std::size_t p = 0; p < model.meshes[m].parts.size(); ++p) {
-          const std::size_t n = model.meshes[m].parts[p].vertex_count();
-          positions.resize(n);
-          normals.resize(n);
-          animator.pose_part(m, p, positions, normals);
-        }
-      }
+      pose_all(model, animator, positions, normals);
     }
   }
 }

@@ -1,5 +1,5 @@
 // The Assimp importer (import_assimp): the shared Collada and FBX assets, synthetic Collada and
-// DirectX files for the rules (T2 ticks per second, T3 bone limit, T16 four influences), and
+// DirectX files for the rules (T2 ticks per second, T3 bone limit, S1 every bone weight), and
 // parity with import_gltf on the shared skinned glTF files read by Assimp's own glTF reader.
 //
 // References are computed from the aiScene itself with Assimp's own matrix arithmetic (the test
@@ -14,6 +14,7 @@
 #include <assimp/Importer.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -50,11 +51,9 @@ const fs::path kAssets = fs::path(MARROW_SHARED_ASSETS);
 
 // Must match src/io/assimp_importer.cpp, so the reference scene has the same meshes and vertices.
 constexpr unsigned kPostProcess = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_JoinIdenticalVertices |
-                                  aiProcess_LimitBoneWeights | aiProcess_GenSmoothNormals | aiProcess_FlipUVs |
-                                  aiProcess_ValidateDataStructure;
+                                  aiProcess_GenSmoothNormals | aiProcess_FlipUVs | aiProcess_ValidateDataStructure;
 
 const aiScene* read_reference(Assimp::Importer& importer, const fs::path& path, bool skeleton_meshes = false) {
-  importer.SetPropertyInteger(AI_CONFIG_PP_LBW_MAX_WEIGHTS, 4);
   importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, !skeleton_meshes);
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, 0);
   return importer.ReadFile(path.string(), kPostProcess);
@@ -675,45 +674,66 @@ TEST(AssimpImport, T3_MeshWithMoreThan255BonesLoadsStaticWithAWarning) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// T16: four influences per vertex.
+// S1: every bone weight; ImportOptions::max_influences keeps the largest (the asset API's four,
+// T16, are tested in skin_influences_import_test.cpp).
 
-TEST(AssimpImport, T16_FourLargestInfluencesKeptAndRenormalised) {
+TEST(AssimpImport, S1_EveryBoneWeightIsKeptAndMaxInfluencesKeepsTheLargest) {
   // Vertex 0 is pulled by six joints.
   const std::vector<std::pair<int, float>> six = {{0, 0.05f}, {1, 0.10f}, {2, 0.15f},
                                                   {3, 0.20f}, {4, 0.25f}, {5, 0.25f}};
-  const Model model = import_assimp(bytes_of(make_collada(6, false, six)), "dae");
-  ASSERT_EQ(model.skins.size(), 1u);
-  const ModelMeshPart& part = model.meshes[0].parts[0];
-  const Skin& skin = model.skins[0];
-  ASSERT_TRUE(part.layout.has(VertexAttribute::Joints0));
-  // Which vertex is file vertex 0: the one at the origin with six influences (Assimp may reorder).
-  bool found = false;
-  for (std::size_t v = 0; v < part.vertex_count(); ++v) {
-    const auto p = read_attribute<glm::vec3>(part.vertex_bytes, part.layout, v, VertexAttribute::Position);
-    if (glm::length(p) > 1e-6f) continue;
-    found = true;
-    const auto joints = read_attribute<glm::u16vec4>(part.vertex_bytes, part.layout, v, VertexAttribute::Joints0);
-    const auto weights = read_attribute<glm::vec4>(part.vertex_bytes, part.layout, v, VertexAttribute::Weights0);
-    std::map<std::string, float> by_name;
-    for (int k = 0; k < 4; ++k) {
-      const int bone = skin.palette_to_scene[joints[k]];
-      by_name[model.bones[static_cast<std::size_t>(bone)].name] += weights[k];
+  for (const std::uint32_t keep : {0u, 4u}) {
+    SCOPED_TRACE(::testing::Message() << "max_influences " << keep);
+    AssimpOptions options;
+    options.import.max_influences = keep;
+    const Model model = import_assimp(bytes_of(make_collada(6, false, six)), "dae", options);
+    ASSERT_EQ(model.skins.size(), 1u);
+    const ModelMeshPart& part = model.meshes[0].parts[0];
+    const Skin& skin = model.skins[0];
+    ASSERT_TRUE(part.layout.has(VertexAttribute::Joints0));
+    // Six influences are stored in two sets of four (keep 4: one set).
+    EXPECT_EQ(part.layout.influences, keep == 0 ? 8u : 4u);
+    const std::size_t slots = keep == 0 ? 8 : 4;
+    // Which vertex is file vertex 0: the one at the origin with six influences (Assimp may reorder).
+    bool found = false;
+    for (std::size_t v = 0; v < part.vertex_count(); ++v) {
+      const auto p = read_attribute<glm::vec3>(part.vertex_bytes, part.layout, v, VertexAttribute::Position);
+      if (glm::length(p) > 1e-6f) continue;
+      found = true;
+      std::uint16_t joints[8];
+      float weights[8];
+      std::memcpy(joints, part.vertex_bytes.data() + v * part.layout.stride + part.layout.offset(VertexAttribute::Joints0),
+                  2 * slots);
+      std::memcpy(weights, part.vertex_bytes.data() + v * part.layout.stride + part.layout.offset(VertexAttribute::Weights0),
+                  4 * slots);
+      std::map<std::string, float> by_name;
+      float sum = 0.f;
+      for (std::size_t k = 0; k < slots; ++k) {
+        if (weights[k] == 0.f) continue;
+        const int bone = skin.palette_to_scene[joints[k]];
+        by_name[model.bones[static_cast<std::size_t>(bone)].name] += weights[k];
+        sum += weights[k];
+        if (k > 0) {
+          EXPECT_GE(weights[k - 1], weights[k]) << "largest first";
+        }
+      }
+      EXPECT_NEAR(sum, 1.f, 1e-6f);
+      if (keep == 0) {
+        ASSERT_EQ(by_name.size(), 6u);
+        EXPECT_NEAR(by_name["J0"], 0.05f, 1e-6f);
+        EXPECT_NEAR(by_name["J5"], 0.25f, 1e-6f);
+        EXPECT_EQ(find_diagnostic(model.diagnostics, "skin-influences-reduced"), nullptr);
+      } else {
+        ASSERT_EQ(by_name.size(), 4u);
+        EXPECT_NEAR(by_name["J5"], 0.25f / 0.85f, 1e-5f);
+        EXPECT_NEAR(by_name["J4"], 0.25f / 0.85f, 1e-5f);
+        EXPECT_NEAR(by_name["J3"], 0.20f / 0.85f, 1e-5f);
+        EXPECT_NEAR(by_name["J2"], 0.15f / 0.85f, 1e-5f);
+        const Diagnostic* note = find_diagnostic(model.diagnostics, "skin-influences-reduced");
+        ASSERT_NE(note, nullptr);
+        EXPECT_EQ(note->count, 1);
+      }
     }
-    EXPECT_NEAR(weights[0] + weights[1] + weights[2] + weights[3], 1.f, 1e-6f);
-    ASSERT_EQ(by_name.size(), 4u);
-    EXPECT_NEAR(by_name["J5"], 0.25f / 0.85f, 1e-5f);
-    EXPECT_NEAR(by_name["J4"], 0.25f / 0.85f, 1e-5f);
-    EXPECT_NEAR(by_name["J3"], 0.20f / 0.85f, 1e-5f);
-    EXPECT_NEAR(by_name["J2"], 0.15f / 0.85f, 1e-5f);
-    EXPECT_GE(weights[0], weights[1]);  // largest first
-    EXPECT_GE(weights[1], weights[2]);
-    EXPECT_GE(weights[2], weights[3]);
-  }
-  EXPECT_TRUE(found);
-  // Every vertex carries exactly four (index, weight) slots summing to one.
-  for (std::size_t v = 0; v < part.vertex_count(); ++v) {
-    const auto w = read_attribute<glm::vec4>(part.vertex_bytes, part.layout, v, VertexAttribute::Weights0);
-    EXPECT_NEAR(w[0] + w[1] + w[2] + w[3], 1.f, 1e-6f) << "vertex " << v;
+    EXPECT_TRUE(found);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "gltf_fixture.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "marrow/core/trs.hpp"
 #include "marrow/io/gltf_importer.hpp"
@@ -51,6 +52,16 @@ std::uint32_t Fixture::mesh(const MeshData& data) {
     std::vector<float> w;
     for (const glm::vec4& x : data.weights) w.insert(w.end(), {x.x, x.y, x.z, x.w});
     prim.attributes.push_back({"WEIGHTS_0", builder_.add_floats(w, AccessorType::Vec4)});
+  }
+  for (std::size_t set = 0; set < data.more_joints.size(); ++set) {
+    std::vector<std::uint16_t> j;
+    for (const glm::u16vec4& x : data.more_joints[set]) j.insert(j.end(), {x.x, x.y, x.z, x.w});
+    prim.attributes.push_back({"JOINTS_" + std::to_string(set + 1), builder_.add_uint16(j, AccessorType::Vec4)});
+  }
+  for (std::size_t set = 0; set < data.more_weights.size(); ++set) {
+    std::vector<float> w;
+    for (const glm::vec4& x : data.more_weights[set]) w.insert(w.end(), {x.x, x.y, x.z, x.w});
+    prim.attributes.push_back({"WEIGHTS_" + std::to_string(set + 1), builder_.add_floats(w, AccessorType::Vec4)});
   }
   if (!data.indices.empty()) prim.indices = builder_.add_uint32(data.indices, AccessorType::Scalar);
   for (std::size_t t = 0; t < data.position_targets.size(); ++t) {

@@ -23,6 +23,9 @@ struct MeshData {
   std::vector<std::uint32_t> indices;       // empty: non-indexed
   std::vector<glm::u16vec4> joints;         // empty: unskinned
   std::vector<glm::vec4> weights;
+  // Further influence sets (S1): JOINTS_1/WEIGHTS_1, JOINTS_2/WEIGHTS_2, ..., one entry per vertex.
+  std::vector<std::vector<glm::u16vec4>> more_joints;
+  std::vector<std::vector<glm::vec4>> more_weights;
   std::vector<std::vector<glm::vec3>> position_targets;  // morph targets
   std::vector<std::vector<glm::vec3>> normal_targets;    // empty, or one per target
   std::vector<float> weights_default;       // mesh.weights

@@ -4,6 +4,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string_view>
+#include <string>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -21,8 +22,9 @@ namespace {
 using C = ImportErrorCode;
 using gltf::SamplerInterpolation;
 
-// A valid skinned, animated two-joint model: the base every mutation starts from.
-Fixture base() {
+// A valid skinned, animated two-joint model: the base every mutation starts from. With
+// two_sets, each vertex has a second influence set (JOINTS_1/WEIGHTS_1, S1).
+Fixture base(bool two_sets = false) {
   Fixture f;
   const auto j0 = f.node("J0"), j1 = f.node("J1", {0, 1, 0}), body = f.node("Body");
   f.child(j0, j1);
@@ -33,6 +35,11 @@ Fixture base() {
   m.indices = {0, 1, 2, 2, 1, 3};
   m.joints = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
   m.weights.assign(4, glm::vec4(1, 0, 0, 0));
+  if (two_sets) {
+    m.weights.assign(4, glm::vec4(0.5f, 0, 0, 0));
+    m.more_joints = {{{1, 0, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}};
+    m.more_weights = {std::vector<glm::vec4>(4, glm::vec4(0.5f, 0, 0, 0))};
+  }
   f.doc().nodes[body].mesh = f.mesh(m);
   f.doc().nodes[body].skin = f.skin({j0, j1}, {glm::mat4(1.f), glm::inverse(glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)))});
   const auto anim = f.animation("Wave");
@@ -49,8 +56,8 @@ std::vector<std::byte> text(const std::string& s) {
 void put_u32(std::vector<std::byte>& bytes, std::size_t at, std::uint32_t v) { std::memcpy(bytes.data() + at, &v, 4); }
 
 // The base as a .gltf after editing its document (and maybe its buffer).
-std::vector<std::byte> edited_gltf(const std::function<void(gltf::GltfAsset&)>& edit) {
-  Fixture f = base();
+std::vector<std::byte> edited_gltf(const std::function<void(gltf::GltfAsset&)>& edit, bool two_sets = false) {
+  Fixture f = base(two_sets);
   gltf::GltfAsset asset = f.asset();
   edit(asset);
   const std::string json = gltf::write_gltf_embedded(asset);
@@ -232,6 +239,39 @@ std::vector<MalformedFile> malformed_corpus() {
         write_float(a, a.document.meshes[0].primitives[0].find("WEIGHTS_0"), 8, INFINITY);
       }),
       C::InvalidMesh, "vertex 2 has an infinite weight");
+  // Influence sets (S1): JOINTS_n and WEIGHTS_n pair up, numbered from 0; every set is checked.
+  const auto two_sets = [&](const std::function<void(gltf::GltfAsset&)>& edit) { return edited_gltf(edit, true); };
+  const auto rename = [](gltf::GltfAsset& a, const std::string& from, const std::string& to) {
+    for (gltf::Attribute& attribute : a.document.meshes[0].primitives[0].attributes) {
+      if (attribute.semantic == from) attribute.semantic = to;
+    }
+  };
+  add("mesh_weights_sets_fewer_than_joints.gltf", two_sets([&](auto& a) { rename(a, "WEIGHTS_1", "_WEIGHTS_1"); }),
+      C::InvalidMesh, "JOINTS_0 and JOINTS_1 but only WEIGHTS_0");
+  add("mesh_joints_sets_gap.gltf", two_sets([&](auto& a) {
+        rename(a, "JOINTS_1", "JOINTS_2");
+        rename(a, "WEIGHTS_1", "WEIGHTS_2");
+      }),
+      C::InvalidMesh, "JOINTS_2/WEIGHTS_2 without JOINTS_1/WEIGHTS_1");
+  add("mesh_joints_1_beyond_skin.gltf", two_sets([](auto& a) {
+        const std::uint32_t joints = a.document.meshes[0].primitives[0].find("JOINTS_1");
+        const std::uint16_t big = 7;
+        std::memcpy(a.buffers[0].data() + accessor_offset(a, joints) + 8 * 3, &big, 2);
+      }),
+      C::InvalidMesh, "vertex 3 JOINTS_1 value 7 for a 2-joint skin");
+  add("mesh_nan_weight_set_1.gltf", two_sets([](auto& a) {
+        write_float(a, a.document.meshes[0].primitives[0].find("WEIGHTS_1"), 5, std::nanf(""));
+      }),
+      C::InvalidMesh, "vertex 1 has a NaN in WEIGHTS_1");
+  add("mesh_too_many_joint_sets.gltf", edited_gltf([](auto& a) {
+        gltf::Primitive& prim = a.document.meshes[0].primitives[0];
+        const std::uint32_t joints = prim.find("JOINTS_0"), weights = prim.find("WEIGHTS_0");
+        for (int set = 1; set < 65; ++set) {
+          prim.attributes.push_back({"JOINTS_" + std::to_string(set), joints});
+          prim.attributes.push_back({"WEIGHTS_" + std::to_string(set), weights});
+        }
+      }),
+      C::LimitExceeded, "65 influence sets: 260 influences per vertex, more than marrow's 256");
 
   // Node graph and skins.
   add("graph_cycle.gltf", edited_gltf([](auto& a) { a.document.nodes[1].children.push_back(0); }), C::InvalidNodeGraph,

@@ -23,6 +23,7 @@
 #include "marrow/runtime/animation_player.hpp"
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/file_bytes.hpp"
 #include "marrow/io/native_format.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/demo_character.hpp"
@@ -870,8 +871,8 @@ TEST(NativeFormat, WrongMagicIsRefused) {
 
 TEST(NativeFormat, UnknownVersionIsRefused) {
   Bytes bytes = write_native(small_model());
-  put(bytes, 4, std::uint32_t{2});
-  EXPECT_TRUE(refuses([&] { read_native(bytes); }, ImportErrorCode::VersionMismatch, {"version 2", "version 1"}));
+  put(bytes, 4, std::uint32_t{3});
+  EXPECT_TRUE(refuses([&] { read_native(bytes); }, ImportErrorCode::VersionMismatch, {"version 3", "versions 1 to 2"}));
   put(bytes, 4, std::uint32_t{0});
   EXPECT_TRUE(refuses([&] { read_native(bytes); }, ImportErrorCode::VersionMismatch, {"version 0"}));
 }
@@ -936,7 +937,7 @@ TEST(NativeFormat, HugeCountInASmallFileIsRefusedWithoutAllocating) {
   Bytes bytes = write_native(small_model());
   ASSERT_LT(bytes.size(), 4096u);
   const std::size_t part = find_unique(bytes, kPrimitiveSentinel);
-  const std::size_t vertex_count = part + 4 + 4 + 36;
+  const std::size_t vertex_count = part + 4 + 4 + 40;  // source_vertex_count, layout (version 2)
   ASSERT_EQ(get<std::uint64_t>(bytes, vertex_count), 3u);
   put(bytes, vertex_count, std::uint64_t{1} << 40);
   const auto start = std::chrono::steady_clock::now();
@@ -954,7 +955,7 @@ TEST(NativeFormat, HugeCountInASmallFileIsRefusedWithoutAllocating) {
   // The same for an index count and a key count.
   Bytes indices = write_native(small_model());
   const std::size_t stride = small_model().meshes[0].parts[0].layout.stride;
-  const std::size_t index_count = part + 4 + 4 + 36 + 8 + 3 * stride;  // after the 3 vertices
+  const std::size_t index_count = part + 4 + 4 + 40 + 8 + 3 * stride;  // after the 3 vertices
   ASSERT_EQ(get<std::uint64_t>(indices, index_count), 3u);
   put(indices, index_count, std::uint64_t{1} << 40);
   EXPECT_TRUE(refuses([&] { read_native(indices, generous); }, ImportErrorCode::InvalidContainer, {"index count"}));
@@ -1062,7 +1063,7 @@ TEST(NativeFormat, InconsistentContentIsRefusedAsInvalidDocument) {
   EXPECT_TRUE(refuses([&] { read_native(flag); }, ImportErrorCode::InvalidDocument, {"has_morph is 2"}));
   // A vertex joint beyond the palette: validate(Model) has the last word.
   Bytes joint = bytes;
-  const std::size_t first_vertex = part + 4 + 4 + 36 + 8;
+  const std::size_t first_vertex = part + 4 + 4 + 40 + 8;
   const std::size_t joints_offset = small_model().meshes[0].parts[0].layout.offset(VertexAttribute::Joints0);
   put(joint, first_vertex + joints_offset, std::uint16_t{2});
   EXPECT_TRUE(refuses([&] { read_native(joint); }, ImportErrorCode::InvalidDocument, {"joint 2"}));
@@ -1082,6 +1083,104 @@ TEST(NativeFormat, InconsistentContentIsRefusedAsInvalidDocument) {
   Model palette_clip = small_model();
   palette_clip.animations[1].scene_clip.target_space = ClipTargetSpace::JointPalette;
   EXPECT_THROW(write_native(palette_clip), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Version 2 (S1, S3): layouts keep their influence count, parts their skinning mode; version 1
+// files still load.
+
+TEST(NativeFormat, S1_S3_InfluenceCountsAndSkinningModesRoundTrip) {
+  Model model = small_model();
+  // Mesh 0 part 0 with six influences (two sets), skinned by dual quaternions.
+  ModelMeshPart& part = model.meshes[0].parts[0];
+  using A = VertexAttribute;
+  const VertexLayout six = VertexLayout::interleaved({A::Position, A::Normal, A::Joints0, A::Weights0}, 0, 6);
+  ModelMeshPart wide = triangle_part(six, 0.f);
+  for (std::size_t v = 0; v < 3; ++v) {
+    const std::uint16_t joints[8] = {1, 0, 1, 0, 1, 0, 0, 0};
+    const float weights[8] = {0.3f, 0.2f, 0.2f, 0.1f, 0.1f, 0.1f, 0.f, 0.f};
+    std::memcpy(wide.vertex_bytes.data() + v * six.stride + six.offset(A::Joints0), joints, sizeof joints);
+    std::memcpy(wide.vertex_bytes.data() + v * six.stride + six.offset(A::Weights0), weights, sizeof weights);
+  }
+  part.layout = six;
+  part.vertex_bytes = wide.vertex_bytes;
+  part.morph.reset();
+  model.meshes[0].morph_weights.clear();
+  for (ModelAnimation& animation : model.animations) animation.morph_channels.clear();
+  part.skinning = SkinningMode::DualQuaternion;
+  ASSERT_NO_THROW(validate(model));
+  const Bytes bytes = write_native(model);
+  EXPECT_EQ(get<std::uint32_t>(bytes, 4), 2u) << "written as version 2";
+  const Model read = read_native(bytes);
+  EXPECT_EQ(read.meshes[0].parts[0].layout.influences, 6u);
+  EXPECT_EQ(read.meshes[0].parts[0].layout, six);
+  EXPECT_EQ(read.meshes[0].parts[0].vertex_bytes, part.vertex_bytes);
+  EXPECT_EQ(read.meshes[0].parts[0].skinning, SkinningMode::DualQuaternion);
+  EXPECT_EQ(read.meshes[1].parts[0].skinning, SkinningMode::Linear);
+  // A skinning mode past the last is refused; so is an influence count validate(Model) refuses.
+  const std::size_t at = find_unique(bytes, kPrimitiveSentinel);
+  const std::size_t vertex_bytes = 3 * six.stride;
+  const std::size_t influences = at + 4 + 4 + 36;  // source_vertex_count, then the layout's last u32
+  ASSERT_EQ(get<std::uint32_t>(bytes, influences), 6u);
+  Bytes zero = bytes;
+  put(zero, influences, std::uint32_t{0});
+  EXPECT_TRUE(refuses([&] { read_native(zero); }, ImportErrorCode::InvalidDocument, {"mesh 0 part 0", "influences 0"}));
+  Bytes many = bytes;
+  put(many, influences, std::uint32_t{300});
+  EXPECT_TRUE(refuses([&] { read_native(many); }, ImportErrorCode::InvalidDocument, {"influences 300"}));
+  // The skinning byte follows the indices (u64 count + 4 bytes each) and source_vertices.
+  const std::size_t index_count = influences + 4 + 8 + vertex_bytes;
+  const std::size_t indices = get<std::uint64_t>(bytes, index_count);
+  const std::size_t sources = get<std::uint64_t>(bytes, index_count + 8 + 4 * indices);
+  const std::size_t skinning = index_count + 8 + 4 * indices + 8 + 4 * sources;
+  ASSERT_EQ(get<std::uint8_t>(bytes, skinning), 1u);
+  Bytes mode = bytes;
+  put(mode, skinning, std::uint8_t{2});
+  EXPECT_TRUE(refuses([&] { read_native(mode); }, ImportErrorCode::InvalidDocument, {"skinning 2"}));
+}
+
+TEST(NativeFormat, S1_S3_AVersion1FileStillLoads) {
+  // tests/data/native/demo_character_v1.marrow: the demo character written by the version-1
+  // writer (commit cba4c65, before S1 and S3).
+  const std::filesystem::path path = std::filesystem::path(MARROW_TEST_DATA) / "native" / "demo_character_v1.marrow";
+  const FileBytes file = read_file(path, ImportLimits{});
+  const Bytes bytes(file.bytes().begin(), file.bytes().end());
+  ASSERT_EQ(get<std::uint32_t>(bytes, 4), 1u);
+  const Model v1 = read_native(bytes);
+  EXPECT_NO_THROW(validate(v1));
+  ASSERT_FALSE(v1.meshes.empty());
+  for (const ModelMesh& mesh : v1.meshes) {
+    for (const ModelMeshPart& part : mesh.parts) {
+      EXPECT_EQ(part.layout.influences, 4u) << "version 1: four influences";
+      EXPECT_EQ(part.skinning, SkinningMode::Linear);
+    }
+  }
+  // Written again (version 2) and read back, it poses the same.
+  const Model v2 = read_native(write_native(v1));
+  Animator a(v1), b(v2);
+  for (std::size_t clip = 0; clip < v1.animations.size(); ++clip) {
+    a.play(static_cast<int>(clip));
+    b.play(static_cast<int>(clip));
+    a.update(ticks_from_seconds(0.7), false);
+    b.update(ticks_from_seconds(0.7), false);
+    for (std::size_t m = 0; m < v1.meshes.size(); ++m) {
+      for (std::size_t p = 0; p < v1.meshes[m].parts.size(); ++p) {
+        std::vector<glm::vec3> pa(v1.meshes[m].parts[p].vertex_count()), pb(pa.size());
+        a.pose_part(m, p, pa);
+        b.pose_part(m, p, pb);
+        EXPECT_EQ(pa, pb) << "clip " << clip << " mesh " << m;
+      }
+    }
+  }
+  // And as it was made: the demo character of today, whose data the file holds (should the demo
+  // character change, this comparison goes; the file and the checks above stay).
+  const Model demo = make_demo_character();
+  ASSERT_EQ(v1.meshes.size(), demo.meshes.size());
+  for (std::size_t m = 0; m < demo.meshes.size(); ++m) {
+    for (std::size_t p = 0; p < demo.meshes[m].parts.size(); ++p) {
+      EXPECT_EQ(v1.meshes[m].parts[p].vertex_bytes, demo.meshes[m].parts[p].vertex_bytes) << "mesh " << m;
+    }
+  }
 }
 
 }  // namespace

@@ -30,19 +30,18 @@ namespace {
 // Post-processing, chosen so the aiScene keeps the file's node tree and keys:
 //   Triangulate + SortByPType   one primitive kind per aiMesh (a part has one mode);
 //   JoinIdenticalVertices       indexed meshes (most readers emit one vertex per corner);
-//   LimitBoneWeights (4)        marrow's four influences (T16); marrow re-checks and renormalises;
 //   GenSmoothNormals            only acts on meshes without normals;
 //   FlipUVs                     glTF's texture origin (top left); Assimp's is bottom left;
 //   ValidateDataStructure       Assimp refuses inconsistent scenes (indices, weights) itself.
-// Not used: PreTransformVertices and OptimizeGraph (they remove nodes: non-joint ancestors and
+// Not used: LimitBoneWeights (marrow keeps every bone weight, S1, and reduces them itself when
+// ImportOptions::max_influences asks: its ties and diagnostics are marrow's), PreTransformVertices
+// and OptimizeGraph (they remove nodes: non-joint ancestors and
 // animated nodes), OptimizeMeshes (merges meshes across nodes), FindInvalidData (drops keys),
 // MakeLeftHanded (glTF is right-handed like Assimp), GlobalScale (ImportOptions::unit_scale).
 constexpr unsigned kPostProcess = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_JoinIdenticalVertices |
-                                  aiProcess_LimitBoneWeights | aiProcess_GenSmoothNormals | aiProcess_FlipUVs |
-                                  aiProcess_ValidateDataStructure;
+                                  aiProcess_GenSmoothNormals | aiProcess_FlipUVs | aiProcess_ValidateDataStructure;
 
 void configure(Assimp::Importer& importer, const AssimpOptions& options) {
-  importer.SetPropertyInteger(AI_CONFIG_PP_LBW_MAX_WEIGHTS, 4);
   importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, !options.skeleton_meshes);
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, 0);  // keep point and line meshes
 }
@@ -160,7 +159,7 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
     mesh.skin = skin.skin;
     mesh.source_mesh = static_cast<int>(instances[i].mesh);
     ModelMeshPart part = assimp::build_part(source, instances[i].mesh, skin.skin >= 0 ? &skin.bone_to_palette : nullptr,
-                                            options.import.limits, byte_budget, diagnostics);
+                                            options.import, byte_budget, diagnostics);
     const std::size_t slot = source.mMaterialIndex < scene.mNumMaterials ? source.mMaterialIndex : materials.size() - 1;
     part.material = materials[slot];
     if (skin.skin >= 0) {

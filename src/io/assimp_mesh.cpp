@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <glm/gtc/type_precision.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
@@ -31,14 +32,19 @@ void take_bytes(std::uint64_t bytes, std::uint64_t& budget, const ImportLimits& 
   budget -= bytes;
 }
 
+// Every vertex's influences (S1): rows of `slots` (a multiple of 4: sets of four, as glTF
+// stores them) joints and weights, largest weight first, zeros after the vertex's own.
 struct Influences {
-  std::vector<glm::u16vec4> joints;
-  std::vector<glm::vec4> weights;
+  std::size_t slots = 4;
+  std::vector<std::uint16_t> joints;
+  std::vector<float> weights;
 };
 
-// Per vertex: every (joint, weight) pair of every bone, duplicates of one joint summed, the four
-// largest kept (ties: lower palette index first) and renormalised.
-Influences influences(const aiMesh& mesh, const std::vector<int>& bone_to_palette, const std::string& here,
+// Per vertex: every (joint, weight) pair of every bone, duplicates of one joint summed, sorted
+// by weight (ties: lower palette index first), renormalised; at most `keep` of them
+// (ImportOptions::max_influences, 0: all) and never more than kMaxInfluences.
+Influences influences(const aiMesh& mesh, const std::vector<int>& bone_to_palette, std::uint32_t keep,
+                      const ImportLimits& limits, std::uint64_t& byte_budget, const std::string& here,
                       std::vector<Diagnostic>& diagnostics) {
   const std::size_t n = mesh.mNumVertices;
   // Two passes over the bones (count, then fill) keep every vertex's influences in one array.
@@ -53,6 +59,7 @@ Influences influences(const aiMesh& mesh, const std::vector<int>& bone_to_palett
     }
   }
   for (std::size_t v = 0; v < n; ++v) start[v + 1] += start[v];
+  take_bytes(std::uint64_t{start[n]} * sizeof(std::pair<float, int>), byte_budget, limits, here);
   std::vector<std::pair<float, int>> all(start[n]);
   std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
   for (unsigned b = 0; b < mesh.mNumBones; ++b) {
@@ -79,47 +86,67 @@ Influences influences(const aiMesh& mesh, const std::vector<int>& bone_to_palett
         static_cast<int>(bad));
   }
 
-  Influences out;
-  out.joints.assign(n, glm::u16vec4(0));
-  out.weights.assign(n, glm::vec4(0.f));
-  std::size_t limited = 0, renormalised = 0, unweighted = 0;
-  std::vector<std::pair<float, int>> list;
-  for (std::size_t v = 0; v < n; ++v) {
-    list.assign(all.begin() + start[v], all.begin() + start[v + 1]);
-    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    std::size_t merged = 0;  // one entry per joint
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      if (merged > 0 && list[merged - 1].second == list[k].second) {
-        list[merged - 1].first += list[k].first;
+  // Per vertex: merged by joint, sorted by weight, zeros dropped.
+  std::vector<std::uint32_t> count(n, 0);
+  const auto merged = [&](std::size_t v) {
+    const auto first = all.begin() + start[v], last = all.begin() + start[v + 1];
+    std::sort(first, last, [](const auto& a, const auto& b) { return a.second < b.second; });
+    auto out = first;
+    for (auto it = first; it != last; ++it) {
+      if (out != first && (out - 1)->second == it->second) {
+        (out - 1)->first += it->first;
       } else {
-        list[merged++] = list[k];
+        *out++ = *it;
       }
     }
-    list.resize(merged);
-    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    while (!list.empty() && list.back().first <= 0.f) list.pop_back();
-    if (list.size() > 4) {
-      ++limited;
-      list.resize(4);
+    std::stable_sort(first, out, [](const auto& a, const auto& b) { return a.first > b.first; });
+    while (out != first && (out - 1)->first <= 0.f) --out;
+    return static_cast<std::uint32_t>(out - first);
+  };
+  const std::uint32_t cap = keep > 0 && keep < kMaxInfluences ? keep : kMaxInfluences;
+  std::uint32_t widest = 1;
+  std::size_t limited = 0, capped = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    count[v] = merged(v);
+    if (count[v] > cap) {
+      ++(keep > 0 && keep < kMaxInfluences ? limited : capped);
+      count[v] = cap;
     }
+    widest = std::max(widest, count[v]);
+  }
+  Influences out;
+  out.slots = (widest + 3) / 4 * 4;
+  take_bytes(std::uint64_t{n} * out.slots * (sizeof(std::uint16_t) + sizeof(float)), byte_budget, limits, here);
+  out.joints.assign(n * out.slots, 0);
+  out.weights.assign(n * out.slots, 0.f);
+  std::size_t renormalised = 0, unweighted = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    const auto first = all.begin() + start[v];
     float sum = 0.f;
-    for (const auto& [w, j] : list) sum += w;
+    for (std::uint32_t k = 0; k < count[v]; ++k) sum += first[k].first;
     if (sum <= 0.f) {
       ++unweighted;
-      out.weights[v] = glm::vec4(1.f, 0.f, 0.f, 0.f);  // rides on the first root joint
+      out.weights[v * out.slots] = 1.f;  // rides on the first root joint
       continue;
     }
     if (std::fabs(sum - 1.f) > 2e-3f) ++renormalised;
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      out.joints[v][static_cast<int>(k)] = static_cast<std::uint16_t>(list[k].second);
-      out.weights[v][static_cast<int>(k)] = list[k].first / sum;
+    for (std::uint32_t k = 0; k < count[v]; ++k) {
+      out.joints[v * out.slots + k] = static_cast<std::uint16_t>(first[k].second);
+      out.weights[v * out.slots + k] = first[k].first / sum;
     }
   }
   if (limited > 0) {
-    add_diagnostic(
-        diagnostics, "bone-influences-limited",
-        here + ": " + std::to_string(limited) + " vertices had more than 4 influences; the 4 largest are kept",
-        static_cast<int>(limited));
+    add_diagnostic(diagnostics, "skin-influences-reduced",
+                   here + ": " + std::to_string(limited) + " vertices had more than " + std::to_string(keep) +
+                       " nonzero weights; the " + std::to_string(keep) +
+                       " largest are kept, renormalised (ImportOptions::max_influences)",
+                   static_cast<int>(limited));
+  }
+  if (capped > 0) {
+    add_diagnostic(diagnostics, "bone-influences-limited",
+                   here + ": " + std::to_string(capped) + " vertices had more than " + std::to_string(kMaxInfluences) +
+                       " influences; the " + std::to_string(kMaxInfluences) + " largest are kept (marrow's cap)",
+                   static_cast<int>(capped));
   }
   if (renormalised > 0) {
     add_diagnostic(diagnostics, "skin-weights-renormalized",
@@ -164,7 +191,8 @@ std::vector<std::shared_ptr<Material>> make_materials(const aiScene& scene) {
 }
 
 ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vector<int>* bone_to_palette,
-                         const ImportLimits& limits, std::uint64_t& byte_budget, std::vector<Diagnostic>& diagnostics) {
+                         const ImportOptions& options, std::uint64_t& byte_budget, std::vector<Diagnostic>& diagnostics) {
+  const ImportLimits& limits = options.limits;
   const std::string here = "mesh " + std::to_string(mesh_index) + " ('" + mesh.mName.C_Str() + "')";
   const std::size_t n = mesh.mNumVertices;
   if (n == 0 || mesh.mVertices == nullptr) throw ImportError(ImportErrorCode::InvalidMesh, here + ": has no vertices");
@@ -215,7 +243,10 @@ ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vec
   const bool uv1 = mesh.mTextureCoords[1] != nullptr;
   const bool color = mesh.mColors[0] != nullptr;
   const bool skinned = bone_to_palette != nullptr;
+  Influences skin;
+  if (skinned) skin = influences(mesh, *bone_to_palette, options.max_influences, limits, byte_budget, here, diagnostics);
   ModelMeshPart part;
+  part.layout.influences = static_cast<std::uint32_t>(skin.slots);
   const std::pair<A, bool> present[] = {{A::Position, true},   {A::Normal, normals},  {A::Tangent, tangents},
                                         {A::TexCoord0, uv0},   {A::TexCoord1, uv1},   {A::Color0, color},
                                         {A::Joints0, skinned}, {A::Weights0, skinned}};
@@ -223,7 +254,7 @@ ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vec
   for (const auto& [attribute, on] : present) {
     if (!on) continue;
     part.layout.set(attribute, static_cast<std::int32_t>(offset));
-    offset += attribute_size(attribute);
+    offset += part.layout.size(attribute);
   }
   part.layout.stride = offset;
   take_bytes(std::uint64_t{n} * offset, byte_budget, limits, here);
@@ -269,11 +300,12 @@ ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vec
                    here + ": " + std::to_string(bad_normals) + " normals are not finite; set to zero",
                    static_cast<int>(bad_normals));
   }
-  if (skinned) {
-    const Influences skin = influences(mesh, *bone_to_palette, here, diagnostics);
+  if (skinned) {  // every influence (S1), in rows of skin.slots
+    std::byte* joint_slot = bytes.data() + part.layout.offset(A::Joints0);
+    std::byte* weight_slot = bytes.data() + part.layout.offset(A::Weights0);
     for (std::size_t v = 0; v < n; ++v) {
-      write_attribute(bytes, part.layout, v, A::Joints0, skin.joints[v]);
-      write_attribute(bytes, part.layout, v, A::Weights0, skin.weights[v]);
+      std::memcpy(joint_slot + v * part.layout.stride, &skin.joints[v * skin.slots], skin.slots * sizeof(std::uint16_t));
+      std::memcpy(weight_slot + v * part.layout.stride, &skin.weights[v * skin.slots], skin.slots * sizeof(float));
     }
   }
 

@@ -1,8 +1,8 @@
 #pragma once
 // Private to the Assimp importer: one aiMesh becomes one ModelMeshPart in marrow's fixed vertex
 // formats (float positions, normals, tangents with w = handedness from Assimp's bitangent, UV0,
-// UV1, colour 0; uint16 palette joints and float weights: the four largest influences,
-// renormalised), and aiMaterials become Materials.
+// UV1, colour 0; uint16 palette joints and float weights: every bone weight of the vertex (S1),
+// in rows of a multiple of four, largest first, renormalised), and aiMaterials become Materials.
 #include <assimp/scene.h>
 
 #include <cstdint>
@@ -21,9 +21,10 @@ std::vector<std::shared_ptr<Material>> make_materials(const aiScene& scene);
 
 // bone_to_palette: null for a static part, else the palette index of every aiBone of the mesh.
 // byte_budget is what ImportLimits::max_total_bytes still allows; the part's bytes are taken
-// from it. Throws ImportError: InvalidMesh (no positions, a non-finite position, an index beyond
-// the vertices), LimitExceeded (max_accessor_elements vertices or indices, max_total_bytes).
+// from it. options.max_influences keeps each vertex's largest weights (S1). Throws ImportError:
+// InvalidMesh (no positions, a non-finite position, an index beyond the vertices), LimitExceeded
+// (max_accessor_elements vertices or indices, max_total_bytes).
 ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vector<int>* bone_to_palette,
-                         const ImportLimits& limits, std::uint64_t& byte_budget, std::vector<Diagnostic>& diagnostics);
+                         const ImportOptions& options, std::uint64_t& byte_budget, std::vector<Diagnostic>& diagnostics);
 
 }  // namespace marrow::assimp

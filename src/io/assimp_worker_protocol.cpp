@@ -15,6 +15,7 @@ namespace {
 // the version raised), which this reminds whoever adds it.
 static_assert(sizeof(ImportLimits) == 6 * 8, "a new ImportLimits field must travel to the Assimp worker");
 static_assert(std::is_same_v<decltype(ImportOptions{}.unit_scale), float>);
+static_assert(std::is_same_v<decltype(ImportOptions{}.max_influences), std::uint32_t>);
 
 constexpr char kMagic[4] = {'M', 'R', 'W', 'Q'};
 
@@ -71,6 +72,7 @@ void put_options(Out& out, const AssimpOptions& o) {
   out.scalar<std::uint8_t>(i.union_only ? 1 : 0);
   out.scalar<double>(i.curve_tolerance);
   out.scalar<float>(i.unit_scale);
+  out.scalar<std::uint32_t>(i.max_influences);
   out.scalar(i.limits.max_file_bytes);
   out.scalar(i.limits.max_total_bytes);
   out.scalar(i.limits.max_nodes);
@@ -95,6 +97,7 @@ AssimpOptions get_options(In& in) {
   i.union_only = in.scalar<std::uint8_t>() != 0;
   i.curve_tolerance = in.scalar<double>();
   i.unit_scale = in.scalar<float>();
+  i.max_influences = in.scalar<std::uint32_t>();
   i.limits.max_file_bytes = in.scalar<std::uint64_t>();
   i.limits.max_total_bytes = in.scalar<std::uint64_t>();
   i.limits.max_nodes = in.scalar<std::uint64_t>();

@@ -142,6 +142,7 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
     const std::uint32_t file_skin = doc.nodes[node].skin;
     mesh.skin = file_skin == kNone ? -1 : skin_for(file_skin, graph.world[node]);
     gltf::PartSkinning skinning;
+    skinning.max_influences = options.max_influences;
     if (mesh.skin >= 0) {
       skinning.source_to_palette = &built[static_cast<std::size_t>(mesh.skin)].source_to_palette;
       skinning.skin = file_skin;

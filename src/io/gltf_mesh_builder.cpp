@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include <glm/gtc/type_precision.hpp>
 #include <glm/vec2.hpp>
@@ -18,6 +19,7 @@
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/io/accessor_reader.hpp"
 #include "marrow/runtime/blend_morph_targets.hpp"
+#include "marrow/runtime/skin_influences.hpp"
 
 namespace marrow::gltf {
 
@@ -86,19 +88,175 @@ std::vector<std::uint32_t> triangulate(std::uint32_t mode, const std::vector<std
   return out;
 }
 
-// JOINTS_0 read in place when the buffer holds them as unsigned bytes or shorts (the usual case),
-// else a decoded copy; [] reads either.
-struct Joints {
-  std::span<const std::uint8_t> u8;
-  std::span<const std::uint16_t> u16;
-  std::vector<std::uint32_t> copy;
-  bool empty() const noexcept { return u8.empty() && u16.empty() && copy.empty(); }
-  std::uint32_t operator[](std::size_t i) const noexcept { return !u16.empty() ? u16[i] : !u8.empty() ? u8[i] : copy[i]; }
-};
-
 struct Deltas {
   std::vector<float> position, normal, tangent;  // 3 per vertex each, empty when absent
 };
+
+// A skinned primitive's influences: `influences` (joint, weight) pairs per vertex, rows of
+// sets * 4 slots (the slots past `influences` zero).
+struct SkinRows {
+  std::uint32_t influences = 0;
+  std::size_t slots = 0;  // per vertex: 4 per set
+  std::vector<std::uint16_t> joints;
+  std::vector<float> weights;
+};
+
+// "JOINTS_12" -> 12 for the prefix "JOINTS_"; -1 for other names (or no digits, or a leading 0
+// other than "0" itself, which glTF's set numbering does not use).
+long set_number(std::string_view semantic, std::string_view prefix) {
+  if (semantic.substr(0, prefix.size()) != prefix) return -1;
+  const std::string_view digits = semantic.substr(prefix.size());
+  if (digits.empty() || digits.size() > 6 || (digits.size() > 1 && digits[0] == '0')) return -1;
+  long value = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') return -1;
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
+// How many sets of a semantic the primitive has, numbered 0..count-1 (refused otherwise).
+std::uint32_t set_count(const Primitive& prim, const Where& where, std::string_view prefix) {
+  std::vector<long> numbers;
+  for (const Attribute& a : prim.attributes) {
+    if (const long k = set_number(a.semantic, prefix); k >= 0) numbers.push_back(k);
+  }
+  std::sort(numbers.begin(), numbers.end());
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    if (numbers[i] != static_cast<long>(i)) {
+      fail(where, std::string(prefix) + std::to_string(numbers[i]) + " without " + std::string(prefix) +
+                      std::to_string(i) + " (sets are numbered 0, 1, 2, ... without gaps)");
+    }
+  }
+  return static_cast<std::uint32_t>(numbers.size());
+}
+
+std::string set_name(std::string_view prefix, std::uint32_t set) { return std::string(prefix) + std::to_string(set); }
+
+// "WEIGHTS_0" for one set, "WEIGHTS_0..WEIGHTS_2" for three.
+std::string set_range(std::string_view prefix, std::uint32_t sets) {
+  return sets <= 1 ? set_name(prefix, 0) : set_name(prefix, 0) + ".." + set_name(prefix, sets - 1);
+}
+
+SkinRows read_skin_rows(const GltfAsset& asset, const Primitive& prim, const Where& where, std::uint64_t n,
+                        const PartSkinning& skinning, ImportBudget& budget, std::vector<Diagnostic>& diagnostics) {
+  const Document& doc = asset.document;
+  if (prim.find("JOINTS_0") == kNone || prim.find("WEIGHTS_0") == kNone) {
+    fail(where, "is skinned but lacks JOINTS_0 or WEIGHTS_0");
+  }
+  const std::uint32_t sets = set_count(prim, where, "JOINTS_");
+  const std::uint32_t weight_sets = set_count(prim, where, "WEIGHTS_");
+  if (weight_sets != sets) {
+    fail(where, std::to_string(sets) + " JOINTS sets (" + set_range("JOINTS_", sets) + ") but " + std::to_string(weight_sets) +
+                    " WEIGHTS " + (weight_sets == 1 ? "set (" : "sets (") + set_range("WEIGHTS_", weight_sets) +
+                    "): each joint index needs its weight");
+  }
+  if (std::uint64_t{sets} * 4 > kMaxInfluences) {
+    throw ImportError(ImportErrorCode::LimitExceeded,
+                      where() + ": " + std::to_string(sets) + " JOINTS sets: " + std::to_string(std::uint64_t{sets} * 4) +
+                          " influences per vertex exceed marrow's " + std::to_string(kMaxInfluences));
+  }
+  SkinRows out;
+  out.slots = std::size_t{sets} * 4;
+  out.influences = static_cast<std::uint32_t>(out.slots);
+  budget.charge(n * out.slots * (sizeof(std::uint16_t) + sizeof(float)), where() + " skin influences");
+  out.joints.resize(static_cast<std::size_t>(n) * out.slots);
+  out.weights.resize(static_cast<std::size_t>(n) * out.slots);
+  const std::vector<int>& map = *skinning.source_to_palette;
+  std::vector<std::uint32_t> set_joints;
+  std::size_t negative = 0;
+  std::string first_negative;
+  for (std::uint32_t set = 0; set < sets; ++set) {
+    const std::string joints_name = set_name("JOINTS_", set), weights_name = set_name("WEIGHTS_", set);
+    const std::uint32_t ja = prim.find(joints_name), wa = prim.find(weights_name);
+    const Accessor& jacc = doc.accessors[ja];
+    if (jacc.type != AccessorType::Vec4 || jacc.count != n) {
+      fail(where, joints_name + " accessor " + std::to_string(ja) + " must be VEC4 with " + std::to_string(n) + " elements");
+    }
+    read_accessor_uints(asset, ja, budget, set_joints);
+    const AttributeFloats set_weights =
+        read_attribute_floats(asset, where, weights_name.c_str(), wa, {AccessorType::Vec4}, n, budget);
+    for (std::size_t v = 0; v < n; ++v) {
+      for (std::size_t c = 0; c < 4; ++c) {
+        const std::uint32_t j = set_joints[v * 4 + c];
+        if (j >= map.size()) {
+          fail(where, "vertex " + std::to_string(v) + " " + joints_name + " value " + std::to_string(j) + " is beyond skin " +
+                          std::to_string(skinning.skin) + "'s " + std::to_string(map.size()) + " joints");
+        }
+        float w = set_weights[v * 4 + c];
+        if (w < 0.f) {  // glTF weights are >= 0: repaired to 0 (exporters round to -1e-9)
+          if (negative++ == 0) {
+            first_negative = "vertex " + std::to_string(v) + " " + weights_name + " value " + std::to_string(w);
+          }
+          w = 0.f;
+        }
+        out.joints[v * out.slots + 4 * set + c] = static_cast<std::uint16_t>(map[j]);
+        out.weights[v * out.slots + 4 * set + c] = w;
+      }
+    }
+  }
+  if (negative > 0) {
+    add_diagnostic(diagnostics, "skin-weights-negative",
+                   where() + ": " + std::to_string(negative) + " negative weights set to 0 (the first: " + first_negative + ")",
+                   static_cast<int>(negative));
+  }
+  // Renormalise each vertex over all its sets; a vertex whose weights are all zero rides on its
+  // first joint (JOINTS_0's first value) alone.
+  std::size_t renormalised = 0, zero = 0;
+  long first_zero = -1;
+  for (std::size_t v = 0; v < n; ++v) {
+    float* w = &out.weights[v * out.slots];
+    float sum = 0.f;
+    for (std::size_t i = 0; i < out.slots; ++i) sum += w[i];
+    if (sum > 0.f) {
+      if (std::fabs(sum - 1.f) > 2e-3f) ++renormalised;
+      for (std::size_t i = 0; i < out.slots; ++i) w[i] /= sum;
+    } else {
+      if (zero++ == 0) first_zero = static_cast<long>(v);
+      w[0] = 1.f;
+      for (std::size_t i = 1; i < out.slots; ++i) w[i] = 0.f;
+    }
+  }
+  const std::string all_sets = set_range("WEIGHTS_", sets);
+  if (renormalised > 0) {
+    add_diagnostic(diagnostics, "skin-weights-renormalized",
+                   where() + ": " + std::to_string(renormalised) + " vertices' weights (" + all_sets + ") did not sum to 1",
+                   static_cast<int>(renormalised));
+  }
+  if (zero > 0) {
+    add_diagnostic(diagnostics, "skin-weights-zero",
+                   where() + ": " + std::to_string(zero) + " vertices' weights (" + all_sets + ") sum to 0 (the first: vertex " +
+                       std::to_string(first_zero) + "); each is bound to its first joint (JOINTS_0) with weight 1",
+                   static_cast<int>(zero));
+  }
+  // ImportOptions::max_influences: the largest N of each vertex, compacted into rows of N.
+  const std::size_t keep = skinning.max_influences;
+  if (keep > 0 && keep < out.slots) {
+    std::size_t reduced = 0;
+    const std::size_t slots = (keep + 3) / 4 * 4;
+    for (std::size_t v = 0; v < n; ++v) {
+      const std::span<std::uint16_t> j(&out.joints[v * out.slots], out.slots);
+      const std::span<float> w(&out.weights[v * out.slots], out.slots);
+      if (keep_largest_influences(j, w, keep)) ++reduced;
+      // Rows shrink in place: row v's first `slots` values move to v * slots (never forward).
+      std::copy_n(j.begin(), slots, out.joints.begin() + static_cast<std::ptrdiff_t>(v * slots));
+      std::copy_n(w.begin(), slots, out.weights.begin() + static_cast<std::ptrdiff_t>(v * slots));
+    }
+    out.joints.resize(static_cast<std::size_t>(n) * slots);
+    out.weights.resize(static_cast<std::size_t>(n) * slots);
+    out.slots = slots;
+    out.influences = static_cast<std::uint32_t>(keep);
+    if (reduced > 0) {
+      add_diagnostic(diagnostics, "skin-influences-reduced",
+                     where() + ": " + std::to_string(reduced) + " vertices had more than " + std::to_string(keep) +
+                         " nonzero weights (of " + std::to_string(sets * 4) + " influences, " + set_range("JOINTS_", sets) +
+                         "); the " + std::to_string(keep) +
+                         " largest are kept, renormalised (ImportOptions::max_influences)",
+                     static_cast<int>(reduced));
+    }
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -131,44 +289,12 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   AttributeFloats colors = floats("COLOR_0", {AccessorType::Vec4, AccessorType::Vec3});
   const bool color3 = !colors.empty() && doc.accessors[prim.find("COLOR_0")].type == AccessorType::Vec3;
 
-  // Skinning: joints through the palette map, weights renormalised (as three.js does) as they
-  // are written into the vertices (both read in place when the buffer allows).
-  Joints joints;
-  AttributeFloats weights;
-  if (request.skinning != nullptr) {
-    const std::uint32_t ja = prim.find("JOINTS_0"), wa = prim.find("WEIGHTS_0");
-    if (ja == kNone || wa == kNone) fail(where, "is skinned but lacks JOINTS_0 or WEIGHTS_0");
-    const Accessor& jacc = doc.accessors[ja];
-    if (jacc.type != AccessorType::Vec4 || jacc.count != n) {
-      fail(where, "JOINTS_0 accessor " + std::to_string(ja) + " must be VEC4 with " + std::to_string(n) + " elements");
-    }
-    if (const auto in_place = accessor_uint16s_in_place(asset, ja)) {
-      joints.u16 = *in_place;
-    } else if (const auto bytes_in_place = accessor_uint8s_in_place(asset, ja)) {
-      joints.u8 = *bytes_in_place;
-    } else {
-      read_accessor_uints(asset, ja, budget, joints.copy);
-    }
-    weights = read_attribute_floats(asset, where, "WEIGHTS_0", wa, {AccessorType::Vec4}, n, budget);
-    const std::vector<int>& map = *request.skinning->source_to_palette;
-    std::size_t renormalised = 0;
-    for (std::size_t v = 0; v < n; ++v) {
-      for (std::size_t c = 0; c < 4; ++c) {
-        const std::uint32_t j = joints[v * 4 + c];
-        if (j >= map.size()) {
-          fail(where, "vertex " + std::to_string(v) + " JOINTS_0 value " + std::to_string(j) + " is beyond skin " +
-                          std::to_string(request.skinning->skin) + "'s " + std::to_string(map.size()) + " joints");
-        }
-      }
-      const float* w = &weights[v * 4];
-      if (std::fabs(w[0] + w[1] + w[2] + w[3] - 1.f) > 2e-3f) ++renormalised;
-    }
-    if (renormalised > 0) {
-      add_diagnostic(diagnostics, "skin-weights-renormalized",
-                     where() + ": " + std::to_string(renormalised) + " vertices' weights did not sum to 1",
-                     static_cast<int>(renormalised));
-    }
-  }
+  // Skinning (S1): every JOINTS_n/WEIGHTS_n set, joints through the palette map, weights
+  // renormalised (as three.js does), optionally reduced to the largest max_influences.
+  SkinRows skin;
+  if (request.skinning != nullptr) skin = read_skin_rows(asset, prim, where, n, *request.skinning, budget, diagnostics);
+  std::vector<std::uint16_t>& joints = skin.joints;
+  std::vector<float>& weights = skin.weights;
 
   // Indices, with strips and fans turned into lists.
   std::vector<std::uint32_t> indices;
@@ -264,12 +390,13 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
                                     A::TexCoord1, A::Color0, A::Joints0, A::Weights0};
   const bool present[] = {true,           flat || !normals.empty(), !tangents.empty(), !uv0.empty(),
                           !uv1.empty(),   !colors.empty(),          !joints.empty(),   !weights.empty()};
+  if (!joints.empty()) part.layout.influences = skin.influences;
   std::uint32_t offset = 0;
   std::size_t i = 0;
   for (A a : order) {
     if (present[i++]) {
       part.layout.set(a, static_cast<std::int32_t>(offset));
-      offset += attribute_size(a);
+      offset += part.layout.size(a);
     }
   }
   part.layout.stride = offset;
@@ -294,16 +421,6 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   fill.operator()<4>(A::Tangent, tangents);
   fill.operator()<2>(A::TexCoord0, uv0);
   fill.operator()<2>(A::TexCoord1, uv1);
-  if (!weights.empty()) {
-    std::byte* slot = bytes.data() + part.layout.offset(A::Weights0);
-    for (std::size_t v = 0; v < count; ++v) {
-      const float* w = &weights[src(v) * 4];
-      const float sum = w[0] + w[1] + w[2] + w[3];
-      const float normalised[4] = {sum > 0.f ? w[0] / sum : 1.f, sum > 0.f ? w[1] / sum : 0.f,
-                                   sum > 0.f ? w[2] / sum : 0.f, sum > 0.f ? w[3] / sum : 0.f};
-      std::memcpy(slot + v * part.layout.stride, normalised, sizeof normalised);
-    }
-  }
   if (!colors.empty() && color3) {
     for (std::size_t v = 0; v < count; ++v) {
       const std::size_t s = src(v) * 3;
@@ -312,12 +429,13 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   } else {
     fill.operator()<4>(A::Color0, colors);
   }
-  if (!joints.empty()) {
-    const std::vector<int>& map = *request.skinning->source_to_palette;  // every value checked above
+  if (!joints.empty()) {  // rows of skin.slots joints and weights (every set, S1)
+    std::byte* joint_slot = bytes.data() + part.layout.offset(A::Joints0);
+    std::byte* weight_slot = bytes.data() + part.layout.offset(A::Weights0);
     for (std::size_t v = 0; v < count; ++v) {
-      const std::size_t s = src(v) * 4;
-      write_attribute(bytes, part.layout, v, A::Joints0,
-                      glm::u16vec4(map[joints[s]], map[joints[s + 1]], map[joints[s + 2]], map[joints[s + 3]]));
+      const std::size_t s = src(v) * skin.slots;
+      std::memcpy(joint_slot + v * part.layout.stride, &joints[s], skin.slots * sizeof(std::uint16_t));
+      std::memcpy(weight_slot + v * part.layout.stride, &weights[s], skin.slots * sizeof(float));
     }
   }
   std::vector<std::uint32_t> flat_triangles;

@@ -1,6 +1,7 @@
 #include "marrow/io/gltf_writer.hpp"
 #include "marrow/io/gltf_meshopt_compress.hpp"
 
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -135,14 +136,22 @@ class ModelWriter {
       prim.attributes.push_back({"COLOR_0", builder_.add_floats(gather<glm::vec4>(bytes, l, A::Color0, 4), AccessorType::Vec4)});
     }
     if (part.skinned_material && l.has(A::Joints0) && l.has(A::Weights0)) {
+      // Every influence (S1): set k holds influences 4k..4k+3 as JOINTS_k / WEIGHTS_k; slots
+      // past the layout's influence count are written as zero.
       const std::size_t n = bytes.size() / l.stride;
-      std::vector<std::uint16_t> joints(n * 4);
-      for (std::size_t v = 0; v < n; ++v) {
-        const glm::u16vec4 j = read_attribute<glm::u16vec4>(bytes, l, v, A::Joints0);
-        for (int c = 0; c < 4; ++c) joints[v * 4 + static_cast<std::size_t>(c)] = j[c];
+      for (std::uint32_t set = 0; set < l.influence_sets(); ++set) {
+        std::vector<std::uint16_t> joints(n * 4, 0);
+        std::vector<float> weights(n * 4, 0.f);
+        for (std::size_t v = 0; v < n; ++v) {
+          const std::byte* row = bytes.data() + v * l.stride;
+          for (std::uint32_t c = 0; c < 4 && 4 * set + c < l.influences; ++c) {
+            std::memcpy(&joints[v * 4 + c], row + l.offset(A::Joints0) + 2 * (4 * set + c), 2);
+            std::memcpy(&weights[v * 4 + c], row + l.offset(A::Weights0) + 4 * (4 * set + c), 4);
+          }
+        }
+        prim.attributes.push_back({"JOINTS_" + std::to_string(set), builder_.add_uint16(joints, AccessorType::Vec4)});
+        prim.attributes.push_back({"WEIGHTS_" + std::to_string(set), builder_.add_floats(weights, AccessorType::Vec4)});
       }
-      prim.attributes.push_back({"JOINTS_0", builder_.add_uint16(joints, AccessorType::Vec4)});
-      prim.attributes.push_back({"WEIGHTS_0", builder_.add_floats(gather<glm::vec4>(bytes, l, A::Weights0, 4), AccessorType::Vec4)});
     }
     if (!part.indices.empty()) prim.indices = builder_.add_uint32(part.indices, AccessorType::Scalar);
     // The bufferViews say what they hold (validators ask for it; GPU loaders upload by it).

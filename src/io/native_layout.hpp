@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -38,7 +39,7 @@ inline constexpr std::size_t kHeaderBytes = 24;         // magic, version, flags
 inline constexpr std::size_t kSectionHeaderBytes = 16;  // tag, flags, payload length
 inline constexpr std::uint32_t kSectionRequired = 1;    // readers that do not know the tag must refuse
 
-// Section tags of version 1, in the order the writer emits them (the reader accepts any order).
+// Section tags (versions 1 and 2), in the order the writer emits them (the reader accepts any order).
 inline constexpr std::uint32_t kTagMaterials = make_tag("MATL");
 inline constexpr std::uint32_t kTagSkinnedMaterials = make_tag("SMAT");
 inline constexpr std::uint32_t kTagBones = make_tag("BONE");
@@ -53,7 +54,8 @@ inline constexpr std::uint32_t kTagSource = make_tag("SRCE");
 inline constexpr std::size_t kMat4Bytes = 64;      // 16 f32, column-major
 inline constexpr std::size_t kVec3Bytes = 12;      // 3 f32
 inline constexpr std::size_t kKeyframeBytes = 48;  // i64 time, f32 T xyz, R xyzw, S xyz
-inline constexpr std::size_t kLayoutBytes = 36;    // u32 stride, 8 x i32 offsets
+inline constexpr std::size_t kLayoutBytes = 40;    // u32 stride, 8 x i32 offsets, u32 influences
+inline constexpr std::size_t kLayoutBytesV1 = 36;  // version 1: no influences (four)
 // Smallest possible encodings of the variable-size records, so that a count can be refused when
 // even that many minimal records would not fit in what remains of a section.
 inline constexpr std::size_t kStringMinBytes = 4;
@@ -63,7 +65,8 @@ inline constexpr std::size_t kSkinMinBytes = kStringMinBytes + 8 + 4 + kStringMi
 inline constexpr std::size_t kClipMinBytes = 2 * kStringMinBytes + 8 + 1 + 8;  // map key + clip
 inline constexpr std::size_t kTrackMinBytes = 4 + 8;
 inline constexpr std::size_t kMeshMinBytes = kStringMinBytes + 4 + 4 + 16 + 8 + 4 + 8;
-inline constexpr std::size_t kPartMinBytes = 4 + 4 + 1 + 1 + 8 + 4 + 4 + kLayoutBytes + 3 * 8;
+inline constexpr std::size_t kPartMinBytes = 4 + 4 + 1 + 1 + 8 + 4 + 4 + kLayoutBytes + 3 * 8 + 1;  // + skinning
+inline constexpr std::size_t kPartMinBytesV1 = 4 + 4 + 1 + 1 + 8 + 4 + 4 + kLayoutBytesV1 + 3 * 8;
 inline constexpr std::size_t kWeightTrackMinBytes = 1 + 8 + 8 + 3 * 8;
 inline constexpr std::size_t kAnimationMinBytes = kStringMinBytes + 8 + (kClipMinBytes - kStringMinBytes) + 8;
 inline constexpr std::size_t kChannelMinBytes = 4 + kWeightTrackMinBytes;
@@ -163,13 +166,14 @@ inline std::string model_problem(const Model& model) {
       // validate(Model) does not check against the palette.
       if (model.meshes[m].skin >= 0 && part.morph->layout.has(VertexAttribute::Joints0)) {
         const int palette = model.skins[static_cast<std::size_t>(model.meshes[m].skin)].data.bone_count;
-        const auto joints = attribute_view<glm::u16vec4>(part.morph->base_vertex_bytes, part.morph->layout,
-                                                         VertexAttribute::Joints0);
+        const VertexLayout& layout = part.morph->layout;
+        const auto joints = attribute_view<std::uint16_t>(part.morph->base_vertex_bytes, layout, VertexAttribute::Joints0);
         for (std::size_t v = 0; v < joints.size(); ++v) {
-          const glm::u16vec4 j = joints.load(v);
-          for (int c = 0; c < 4; ++c) {
-            if (j[c] >= palette) {
-              return where + ": morph base vertex " + str(v) + " joint " + str(j[c]) +
+          for (std::size_t i = 0; i < layout.influences; ++i) {  // every influence of the row (S1)
+            std::uint16_t j;
+            std::memcpy(&j, joints.data() + v * joints.stride() + 2 * i, sizeof j);
+            if (j >= palette) {
+              return where + ": morph base vertex " + str(v) + " joint " + str(j) +
                      " is not below the skin's bone_count " + str(palette);
             }
           }

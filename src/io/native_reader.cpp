@@ -114,8 +114,11 @@ void decode_records(std::vector<T>& out, const std::byte* p, std::size_t n) {
 class SectionReader {
  public:
   SectionReader(std::span<const std::byte> file, std::size_t begin, std::size_t end, std::uint32_t tag,
-                Budget& budget)
-      : file_(file), pos_(begin), end_(end), tag_(tag), budget_(budget) {}
+                Budget& budget, std::uint32_t version)
+      : file_(file), pos_(begin), end_(end), tag_(tag), budget_(budget), version_(version) {}
+
+  // The file's version (kNativeOldestVersion..kNativeVersion): records differ between them.
+  std::uint32_t version() const noexcept { return version_; }
 
   class Scope {
    public:
@@ -285,6 +288,7 @@ class SectionReader {
   std::size_t end_;
   std::uint32_t tag_;
   Budget& budget_;
+  std::uint32_t version_;
   std::array<Frame, 6> frames_{};
   std::size_t depth_ = 0;
 };
@@ -321,6 +325,8 @@ VertexLayout read_layout(SectionReader& r) {
   VertexLayout layout;
   layout.stride = r.u32("stride");
   for (std::int32_t& offset : layout.offsets) offset = r.i32("attribute offset");
+  // Version 1 layouts hold four influences; validate(Model) checks the range (1..kMaxInfluences).
+  if (r.version() >= 2) layout.influences = r.u32("influences");
   return layout;
 }
 
@@ -419,6 +425,7 @@ ModelMeshPart read_part(SectionReader& r, const Tables& tables) {
   read_vertices(r, part.layout, part.vertex_bytes, "vertex_count");
   r.array(part.indices, "index count");
   r.array(part.source_vertices, "source_vertices count");
+  if (r.version() >= 2) part.skinning = r.enumeration("skinning", SkinningMode::DualQuaternion);
   if (has_morph) part.morph = read_morph(r);
   return part;
 }
@@ -562,7 +569,7 @@ void read_meshes(SectionReader& r, Model& model, const Tables& tables) {
     mesh.bounding_sphere.radius = r.f32("bounding_sphere");
     r.array(mesh.morph_weights, "morph_weights");
     mesh.source_mesh = r.i32("source_mesh");
-    const std::size_t parts = object_count(r, "part count", kPartMinBytes);
+    const std::size_t parts = object_count(r, "part count", r.version() >= 2 ? kPartMinBytes : kPartMinBytesV1);
     mesh.parts.resize(parts);
     for (std::size_t p = 0; p < parts; ++p) {
       const auto part_scope = r.enter("part", p);
@@ -633,7 +640,7 @@ void read_source(SectionReader& r, Model& model) {
   }
 }
 
-// The sections of version 1, in the order they are parsed (references point backwards).
+// The sections (versions 1 and 2), in the order they are parsed (references point backwards).
 struct SectionSpec {
   std::uint32_t tag;
   bool required;
@@ -667,9 +674,10 @@ std::array<Found, kSections.size()> scan_sections(std::span<const std::byte> byt
   }
   if (bytes.size() < 8) refuse(ImportErrorCode::InvalidContainer, "header: truncated before the version");
   const auto version = load<std::uint32_t>(bytes, 4);
-  if (version != kNativeVersion) {
+  if (version < kNativeOldestVersion || version > kNativeVersion) {
     refuse(ImportErrorCode::VersionMismatch, "header: version " + std::to_string(version) +
-                                                 " is not supported (this reader reads version " +
+                                                 " is not supported (this reader reads versions " +
+                                                 std::to_string(kNativeOldestVersion) + " to " +
                                                  std::to_string(kNativeVersion) + ")");
   }
   if (bytes.size() < kHeaderBytes) {
@@ -747,7 +755,7 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
   for (std::size_t k = 0; k < kSections.size(); ++k) {
     if (!found[k].present) continue;
     const std::uint32_t tag = kSections[k].tag;
-    SectionReader r(bytes, found[k].begin, found[k].end, tag, budget);
+    SectionReader r(bytes, found[k].begin, found[k].end, tag, budget, load<std::uint32_t>(bytes, 4));
     if (tag == kTagMaterials) read_materials(r, tables);
     else if (tag == kTagSkinnedMaterials) read_skinned_materials(r, tables);
     else if (tag == kTagBones) read_bones(r, model);

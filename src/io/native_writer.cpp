@@ -63,6 +63,7 @@ class ByteWriter {
   void layout(const VertexLayout& layout) {
     u32(layout.stride);
     for (std::int32_t offset : layout.offsets) i32(offset);
+    u32(layout.influences);  // version 2
   }
 
   void keys(const std::vector<Keyframe>& keys) {
@@ -209,6 +210,7 @@ void write_part(ByteWriter& w, const ModelMeshPart& part, PointerTable<Material>
   w.append(part.vertex_bytes.data(), part.vertex_bytes.size());
   w.array(part.indices);
   w.array(part.source_vertices);
+  w.u8(static_cast<std::uint8_t>(part.skinning));  // version 2
   if (part.morph) write_morph(w, *part.morph);
 }
 
@@ -222,7 +224,7 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
   ByteWriter w(estimate_bytes(model));
   w.append(kMagic, 4);
   w.u32(kNativeVersion);
-  w.u32(0);  // flags: none defined in version 1
+  w.u32(0);  // flags: none defined (versions 1 and 2)
   w.u32(0);  // section count, patched below
   w.u64(0);  // file length, patched below
 

@@ -112,6 +112,14 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
     }
   }
   palette_scratch_.resize(max_palette);
+  for (const ModelMesh& mesh : model.meshes) {
+    for (const ModelMeshPart& part : mesh.parts) {
+      if (mesh.skin >= 0 && part.skinning == SkinningMode::DualQuaternion) {
+        dual_quaternion_scratch_.resize(max_palette);
+        scale_shear_scratch_.resize(max_palette);
+      }
+    }
+  }
   meshes_.resize(model.meshes.size());
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const ModelMesh& mesh = model.meshes[m];
@@ -510,7 +518,9 @@ std::size_t Animator::size_in_bytes() const noexcept {
   const auto mats = [](const std::vector<glm::mat4>& v) { return v.capacity() * sizeof(glm::mat4); };
   const auto poses = [](const std::vector<TrsBlock>& v) { return v.capacity() * sizeof(TrsBlock); };
   std::size_t bytes = sizeof(*this) + parents_.capacity() * sizeof(int) + mats(locals_) + mats(worlds_) +
-                      mats(bind_worlds_) + mats(palette_scratch_) + poses(scene_rest_) + poses(scene_blended_) +
+                      mats(bind_worlds_) + mats(palette_scratch_) + mats(scale_shear_scratch_) +
+                      dual_quaternion_scratch_.capacity() * sizeof(SkinDualQuaternion) + poses(scene_rest_) +
+                      poses(scene_blended_) +
                       scene_animated_.capacity() * sizeof(std::size_t) + events_.capacity() * sizeof(AnimationEvent) +
                       marker_scratch_.capacity() * sizeof(std::uint32_t) +
                       (blend_layers_.capacity() + blend_additive_.capacity()) * sizeof(BlendingLayer);
@@ -563,8 +573,22 @@ void Animator::pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3
     for (std::size_t j = 0; j < skin.size(); ++j) palette_scratch_[j] = world * skin[j];
     SkinningJob job;
     job.palette = std::span<const glm::mat4>(palette_scratch_.data(), skin.size());
+    job.influences = layout.influences;  // S1: every set of the part
     job.joints = attribute_view<glm::u16vec4>(bytes, layout, VertexAttribute::Joints0);
     job.weights = attribute_view<glm::vec4>(bytes, layout, VertexAttribute::Weights0);
+    if (data.skinning == SkinningMode::DualQuaternion) {
+      // S3: this palette as rigid dual quaternions and scale/shear parts, then DQS.
+      if (dual_quaternion_scratch_.size() < skin.size()) {  // a part switched to DQS after construction
+        dual_quaternion_scratch_.resize(skin.size());
+        scale_shear_scratch_.resize(skin.size());
+      }
+      const DualQuaternionPaletteJob convert{job.palette, std::span(dual_quaternion_scratch_).first(skin.size()),
+                                             std::span(scale_shear_scratch_).first(skin.size())};
+      convert.run();
+      job.mode = SkinningMode::DualQuaternion;
+      job.dual_quaternions = convert.out_dual_quaternions;
+      job.scale_shear = convert.out_scale_shear;
+    }
     job.in_positions = in_positions;
     job.out_positions = positions;
     if (want_normals) {

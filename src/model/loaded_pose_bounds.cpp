@@ -41,6 +41,8 @@ bool posed_by_palette(const ModelMesh& mesh, const ModelMeshPart& part) {
 void compute_loaded_pose_bounds(Model& model) {
   std::vector<glm::vec3> posed;
   std::vector<StridedSpan<const glm::vec3>> points;
+  std::vector<SkinDualQuaternion> dual_quaternions;
+  std::vector<glm::mat4> scale_shear;
   for (ModelMesh& mesh : model.meshes) {
     std::size_t posed_count = 0;
     for (const ModelMeshPart& part : mesh.parts) posed_count += posed_by_palette(mesh, part) ? part.vertex_count() : 0;
@@ -57,10 +59,20 @@ void compute_loaded_pose_bounds(Model& model) {
       }
       const std::span<glm::vec3> out = std::span<glm::vec3>(posed).subspan(at, part.vertex_count());
       at += out.size();
+      const auto palette = part.skinned_material->bone_transforms();
       SkinningJob job;
-      job.palette = part.skinned_material->bone_transforms();
+      job.palette = palette;
+      job.influences = part.layout.influences;
       job.joints = attribute_view<glm::u16vec4>(part.vertex_bytes, part.layout, VertexAttribute::Joints0);
       job.weights = attribute_view<glm::vec4>(part.vertex_bytes, part.layout, VertexAttribute::Weights0);
+      if (part.skinning == SkinningMode::DualQuaternion) {  // as the Animator poses it (S3)
+        dual_quaternions.resize(palette.size());
+        scale_shear.resize(palette.size());
+        DualQuaternionPaletteJob{palette, dual_quaternions, scale_shear}.run();
+        job.mode = SkinningMode::DualQuaternion;
+        job.dual_quaternions = dual_quaternions;
+        job.scale_shear = scale_shear;
+      }
       job.in_positions = positions;
       job.out_positions = out;
       job.run();

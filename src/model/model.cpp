@@ -27,22 +27,27 @@ std::string part_name(std::size_t mesh, std::size_t part) {
   return "mesh " + std::to_string(mesh) + " part " + std::to_string(part);
 }
 
-// Every JOINTS_0 value of the vertices must name a bone of the skin that draws them.
+// Every joint index of the vertices (all `influences` of each, S1) must name a bone of the skin
+// that draws them.
 void check_joints(std::span<const std::byte> bytes, const VertexLayout& layout, int palette_size, const std::string& where) {
-  const auto joints = attribute_view<glm::u16vec4>(bytes, layout, VertexAttribute::Joints0);
+  const std::size_t n = bytes.size() / layout.stride;
+  const std::byte* first = bytes.data() + layout.offset(VertexAttribute::Joints0);
+  const auto joint = [&](std::size_t v, std::size_t i) {
+    std::uint16_t j;
+    std::memcpy(&j, first + v * layout.stride + 2 * i, sizeof j);
+    return j;
+  };
   // The largest joint first, without a branch per value; the offending vertex only on failure.
   std::uint16_t largest = 0;
-  for (std::size_t v = 0; v < joints.size(); ++v) {
-    const glm::u16vec4 j = joints.load(v);
-    largest = std::max({largest, j.x, j.y, j.z, j.w});
+  for (std::size_t v = 0; v < n; ++v) {
+    for (std::size_t i = 0; i < layout.influences; ++i) largest = std::max(largest, joint(v, i));
   }
-  if (joints.size() == 0 || largest < palette_size) return;
-  for (std::size_t v = 0; v < joints.size(); ++v) {
-    const glm::u16vec4 j = joints.load(v);
-    for (int c = 0; c < 4; ++c) {
-      if (j[c] >= palette_size) {
-        fail(where + ": vertex " + std::to_string(v) + " joint " + std::to_string(j[c]) +
-             " is not below the skin's bone_count " + std::to_string(palette_size));
+  if (n == 0 || largest < palette_size) return;
+  for (std::size_t v = 0; v < n; ++v) {
+    for (std::size_t i = 0; i < layout.influences; ++i) {
+      if (const std::uint16_t j = joint(v, i); j >= palette_size) {
+        fail(where + ": vertex " + std::to_string(v) + " joint " + std::to_string(j) + " (influence " + std::to_string(i) +
+             ") is not below the skin's bone_count " + std::to_string(palette_size));
       }
     }
   }

@@ -27,19 +27,34 @@ const SkinningKernels& skinning_kernels(SimdLevel level) noexcept {
   return sse2::kSkinningKernels;
 }
 
+const DualQuaternionKernels& dual_quaternion_kernels(SimdLevel level) noexcept {
+#if defined(__x86_64__)
+  switch (level) {
+    case SimdLevel::Avx512: return avx512::kDualQuaternionKernels;
+    case SimdLevel::Avx2: return avx2::kDualQuaternionKernels;
+    case SimdLevel::Sse2: break;
+  }
+#else
+  (void)level;
+#endif
+  return sse2::kDualQuaternionKernels;
+}
+
 }  // namespace detail
 
 namespace {
 
 constexpr const char* kOutsidePalette = "has an index outside the palette";
+constexpr const char* kShortStride = "has a stride smaller than its element";
 
-// A span that must hold at least n elements (n = in_positions.size()).
+// A span that must hold at least n elements of `element` bytes each (n = in_positions.size()).
 template <class T>
-JobStatus check_span(const char* name, const StridedSpan<T>& span, std::size_t n) noexcept {
+JobStatus check_span(const char* name, const StridedSpan<T>& span, std::size_t n,
+                     std::size_t element = sizeof(T)) noexcept {
   if (span.size() < n) return job_error(name, "has fewer elements than in_positions");
   if (span.empty()) return kJobOk;
   if (span.data() == nullptr) return job_error(name, "has no data");
-  if (span.stride() < sizeof(T)) return job_error(name, "has a stride smaller than its element");
+  if (span.stride() < element) return job_error(name, kShortStride);
   return kJobOk;
 }
 
@@ -55,15 +70,37 @@ JobStatus check_pair(const char* in_name, const StridedSpan<In>& in, const char*
   return check_span(out_name, out, n);
 }
 
+bool dual_quaternion(const SkinningJob& job) noexcept { return job.mode == SkinningMode::DualQuaternion; }
+
+std::size_t palette_size(const SkinningJob& job) noexcept {
+  return dual_quaternion(job) ? job.dual_quaternions.size() : job.palette.size();
+}
+
 // Everything but the joint scan: O(1).
 JobStatus check_shape(const SkinningJob& job) noexcept {
   const std::size_t n = job.in_positions.size();
   if (const JobStatus s = check_span("in_positions", job.in_positions, n); !s) return s;
   if (n == 0 && !job.out_positions.empty()) return job_error("out_positions", "is given without in_positions");
   if (const JobStatus s = check_span("out_positions", job.out_positions, n); !s) return s;
-  if (const JobStatus s = check_span("joints", job.joints, n); !s) return s;
-  if (const JobStatus s = check_span("weights", job.weights, n); !s) return s;
-  if (n > 0 && job.palette.empty()) return job_error("palette", "is empty while vertices are given");
+  if (job.influences == 0) return job_error("influences", "is 0");
+  if (const JobStatus s = check_span("joints", job.joints, n, std::size_t{job.influences} * sizeof(std::uint16_t)); !s) {
+    return s;
+  }
+  if (const JobStatus s = check_span("weights", job.weights, n, std::size_t{job.influences} * sizeof(float)); !s) {
+    return s;
+  }
+  if (dual_quaternion(job)) {
+    if (n > 0 && job.dual_quaternions.empty()) return job_error("dual_quaternions", "is empty while vertices are given");
+    if (!job.scale_shear.empty() && job.scale_shear.size() < job.dual_quaternions.size()) {
+      return job_error("scale_shear", "has fewer elements than dual_quaternions");
+    }
+    if (job.scale_shear.empty() &&
+        (job.palette_scale == PaletteScale::Uniform || job.palette_scale == PaletteScale::NonUniform)) {
+      return job_error("scale_shear", "is empty while palette_scale is Uniform or NonUniform");
+    }
+  } else if (n > 0 && job.palette.empty()) {
+    return job_error("palette", "is empty while vertices are given");
+  }
   if (const JobStatus s = check_pair("in_normals", job.in_normals, "out_normals", job.out_normals, n,
                                      "is given without in_normals", "is empty while in_normals is given");
       !s) {
@@ -73,32 +110,58 @@ JobStatus check_shape(const SkinningJob& job) noexcept {
                     "is given without in_tangents", "is empty while in_tangents is given");
 }
 
-// The first vertex (< in_positions.size()) with a joint index outside the palette, or -1.
-long long first_vertex_outside_palette(const SkinningJob& job) noexcept {
+// The first vertex (< in_positions.size()) with a joint index outside the palette, or -1; its
+// largest index in `worst`.
+long long first_vertex_outside_palette(const SkinningJob& job, std::uint16_t* worst = nullptr) noexcept {
   const std::size_t n = job.in_positions.size();
-  const std::size_t palette_size = job.palette.size();
+  const std::size_t size = palette_size(job);
   const std::byte* joints = job.joints.data();
   const std::size_t stride = job.joints.stride();
   for (std::size_t v = 0; v < n; ++v) {
-    std::uint16_t j[4];
-    std::memcpy(j, joints + v * stride, sizeof j);
-    if (j[0] >= palette_size || j[1] >= palette_size || j[2] >= palette_size || j[3] >= palette_size) {
+    std::uint16_t largest = 0;
+    for (std::size_t i = 0; i < job.influences; ++i) {
+      std::uint16_t j;
+      std::memcpy(&j, joints + v * stride + i * sizeof j, sizeof j);
+      largest = j > largest ? j : largest;
+    }
+    if (largest >= size) {
+      if (worst != nullptr) *worst = largest;
       return static_cast<long long>(v);
     }
   }
   return -1;
 }
 
-std::size_t field_size(const SkinningJob& job, std::string_view field) noexcept {
-  if (field == "in_positions") return job.in_positions.size();
-  if (field == "out_positions") return job.out_positions.size();
-  if (field == "joints") return job.joints.size();
-  if (field == "weights") return job.weights.size();
-  if (field == "in_normals") return job.in_normals.size();
-  if (field == "out_normals") return job.out_normals.size();
-  if (field == "in_tangents") return job.in_tangents.size();
-  if (field == "out_tangents") return job.out_tangents.size();
-  return job.palette.size();
+// The sizes a refusal's message gives, for the span fields.
+bool field_size(const SkinningJob& job, std::string_view field, std::size_t& size) noexcept {
+  if (field == "in_positions") size = job.in_positions.size();
+  else if (field == "out_positions") size = job.out_positions.size();
+  else if (field == "joints") size = job.joints.size();
+  else if (field == "weights") size = job.weights.size();
+  else if (field == "in_normals") size = job.in_normals.size();
+  else if (field == "out_normals") size = job.out_normals.size();
+  else if (field == "in_tangents") size = job.in_tangents.size();
+  else if (field == "out_tangents") size = job.out_tangents.size();
+  else if (field == "palette") size = job.palette.size();
+  else if (field == "dual_quaternions") size = job.dual_quaternions.size();
+  else if (field == "scale_shear") size = job.scale_shear.size();
+  else return false;
+  return true;
+}
+
+// The kernel's attribute set (skinning_kernels.hpp).
+int attribute_set(bool normals, bool tangents, bool unit, bool cofactor) noexcept {
+  using namespace detail;
+  if (normals && tangents) {
+    if (cofactor) return unit ? kPositionsNormalsTangentsUnitCofactor : kPositionsNormalsTangentsCofactor;
+    return unit ? kPositionsNormalsTangentsUnit : kPositionsNormalsTangents;
+  }
+  if (normals) {
+    if (cofactor) return unit ? kPositionsNormalsUnitCofactor : kPositionsNormalsCofactor;
+    return unit ? kPositionsNormalsUnit : kPositionsNormals;
+  }
+  if (tangents) return unit ? kPositionsTangentsUnit : kPositionsTangents;
+  return kPositions;
 }
 
 }  // namespace
@@ -113,11 +176,18 @@ bool SkinningJob::run() const noexcept {
   if (!check_shape(*this)) return false;
   const std::size_t n = in_positions.size();
   if (n == 0) return true;
+  const bool dq = dual_quaternion(*this);
   const bool normals = !in_normals.empty();
   const bool tangents = !in_tangents.empty();
+  // S2, S3: what the matrices do decides the kernel (cofactor normals) and the DQS phases.
+  PaletteScale scale = palette_scale;
+  if (scale == PaletteScale::Detect) scale = classify_palette_scale(dq ? scale_shear : palette);
+  const std::size_t entries = palette_size(*this);
   detail::SkinningArgs args{};
-  args.palette = &palette[0][0][0];
-  args.last_joint = static_cast<std::uint32_t>(palette.size() - 1 < 0xFFFFu ? palette.size() - 1 : 0xFFFFu);
+  args.palette = dq ? &dual_quaternions[0].real.x : &palette[0][0][0];
+  args.scale_shear = dq && scale != PaletteScale::Rigid ? &scale_shear[0][0][0] : nullptr;
+  args.last_joint = static_cast<std::uint32_t>(entries - 1 < 0xFFFFu ? entries - 1 : 0xFFFFu);
+  args.influences = influences;
   args.count = n;
   args.joints = joints.data();
   args.joints_stride = joints.stride();
@@ -139,32 +209,43 @@ bool SkinningJob::run() const noexcept {
     args.out_tangents = out_tangents.data();
     args.out_tangents_stride = out_tangents.stride();
   }
-  const detail::SkinningKernels& k = detail::skinning_kernels(simd_level());
-  detail::SkinningKernel kernel = k.positions;
-  if (normals && tangents) {
-    kernel = normalize ? k.positions_normals_tangents_unit : k.positions_normals_tangents;
-  } else if (normals) {
-    kernel = normalize ? k.positions_normals_unit : k.positions_normals;
-  } else if (tangents) {
-    kernel = normalize ? k.positions_tangents_unit : k.positions_tangents;
+  const int set = attribute_set(normals, tangents, normalize, normals && scale == PaletteScale::NonUniform);
+  const SimdLevel level = simd_level();
+  if (dq) {
+    const int count = influences == 4 ? detail::kDualQuaternionFour : detail::kDualQuaternionAny;
+    const int phase = scale == PaletteScale::Rigid     ? detail::kDualQuaternionRigid
+                      : scale == PaletteScale::Uniform ? detail::kDualQuaternionUniform
+                                                       : detail::kDualQuaternionScaleShear;
+    detail::dual_quaternion_kernels(level)
+        .blend[static_cast<std::size_t>(count)][static_cast<std::size_t>(phase)][static_cast<std::size_t>(set)](args);
+    return true;
   }
-  kernel(args);
+  int count = detail::kAnyInfluences;
+  switch (influences) {
+    case 1: count = detail::kOneInfluence; break;
+    case 2: count = detail::kTwoInfluences; break;
+    case 4: count = detail::kFourInfluences; break;
+    case 8: count = detail::kEightInfluences; break;
+    default: break;
+  }
+  detail::skinning_kernels(level).linear[static_cast<std::size_t>(count)][static_cast<std::size_t>(set)](args);
   return true;
 }
 
 void SkinningJob::run_or_throw() const {
   if (const JobStatus s = check_shape(*this); !s) {
-    throw std::invalid_argument(s.message("SkinningJob") + " (" + s.field + " has " +
-                                std::to_string(field_size(*this, s.field)) + " elements, in_positions has " +
-                                std::to_string(in_positions.size()) + ")");
+    std::string message = s.message("SkinningJob");
+    if (std::size_t size = 0; field_size(*this, s.field, size)) {
+      message += " (" + std::string(s.field) + " has " + std::to_string(size) + " elements, in_positions has " +
+                 std::to_string(in_positions.size()) + ")";
+    }
+    throw std::invalid_argument(message);
   }
-  if (const long long v = first_vertex_outside_palette(*this); v >= 0) {
-    const glm::u16vec4 j = joints.load(static_cast<std::size_t>(v));
-    std::uint16_t worst = j.x;
-    for (const std::uint16_t c : {j.y, j.z, j.w}) worst = c > worst ? c : worst;
+  std::uint16_t worst = 0;
+  if (const long long v = first_vertex_outside_palette(*this, &worst); v >= 0) {
     throw std::out_of_range(job_error("joints", kOutsidePalette).message("SkinningJob") + " (vertex " +
                             std::to_string(v) + " uses joint " + std::to_string(worst) + " of a palette of " +
-                            std::to_string(palette.size()) + ")");
+                            std::to_string(palette_size(*this)) + ")");
   }
   run();
 }

@@ -1,7 +1,9 @@
 #pragma once
-// Private: the loops of the skinning job, one table per instruction set (skinning_kernels.inl
-// compiled by skinning_kernels_sse2/avx2/avx512.cpp). Raw pointers and byte strides only; the
-// job has checked every size, stride and pairing before a kernel runs.
+// Private: the loops of the skinning job, one table per instruction set: linear blending
+// (skinning_kernels.inl, compiled by skinning_kernels_sse2/avx2/avx512.cpp) and dual-quaternion
+// blending (dual_quaternion_kernels.inl, by dual_quaternion_kernels_*.cpp). Raw pointers and
+// byte strides only; the job has checked every size, stride and pairing before a kernel runs.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -10,12 +12,15 @@
 namespace marrow::detail {
 
 struct SkinningArgs {
-  const float* palette;          // 16 floats per matrix, column-major (glm's layout)
+  const float* palette;          // Linear: 16 floats per matrix, column-major (glm's layout);
+                                 // DualQuaternion: 8 floats per joint (real xyzw, dual xyzw)
+  const float* scale_shear;      // DualQuaternion: 16 floats per joint (not read by the rigid loops)
   std::uint32_t last_joint;      // joint indices are clamped to this (palette size - 1)
+  std::uint32_t influences;      // per vertex, >= 1 (the kernels for 1, 2, 4, 8 assume theirs)
   std::size_t count;             // vertices
-  const std::byte* joints;       // 4 x uint16 per vertex
+  const std::byte* joints;       // rows of `influences` uint16
   std::size_t joints_stride;
-  const std::byte* weights;      // 4 x float per vertex
+  const std::byte* weights;      // rows of `influences` float
   std::size_t weights_stride;
   const std::byte* in_positions;  // 3 x float per vertex
   std::size_t in_positions_stride;
@@ -33,21 +38,59 @@ struct SkinningArgs {
 
 using SkinningKernel = void (*)(const SkinningArgs& args) noexcept;
 
-// One loop per attribute set; "unit" ones renormalise the skinned normals and tangents.
+// One loop per attribute set: "unit" ones renormalise the skinned normals and tangents,
+// "cofactor" ones skin normals with the blended matrix's cofactor (S2).
+enum SkinningAttributes : int {
+  kPositions,
+  kPositionsNormals,
+  kPositionsNormalsUnit,
+  kPositionsTangents,
+  kPositionsTangentsUnit,
+  kPositionsNormalsTangents,
+  kPositionsNormalsTangentsUnit,
+  kPositionsNormalsCofactor,
+  kPositionsNormalsUnitCofactor,
+  kPositionsNormalsTangentsCofactor,
+  kPositionsNormalsTangentsUnitCofactor,
+  kSkinningAttributeSets
+};
+
+// Influence counts with loops of their own; kAnyInfluences reads args.influences.
+enum SkinningInfluences : int { kOneInfluence, kTwoInfluences, kFourInfluences, kEightInfluences, kAnyInfluences,
+                                kSkinningInfluenceClasses };
+
 struct SkinningKernels {
-  SkinningKernel positions;
-  SkinningKernel positions_normals;
-  SkinningKernel positions_normals_unit;
-  SkinningKernel positions_tangents;
-  SkinningKernel positions_tangents_unit;
-  SkinningKernel positions_normals_tangents;
-  SkinningKernel positions_normals_tangents_unit;
+  using Row = std::array<SkinningKernel, kSkinningAttributeSets>;
+  std::array<Row, kSkinningInfluenceClasses> linear;
+};
+
+// Dual-quaternion loops for four influences and for any count, each for a rigid palette (no
+// scale/shear phase; args.scale_shear unused), uniform scales (each scale/shear matrix s I: only
+// s is blended) and any scale/shear.
+enum DualQuaternionInfluences : int { kDualQuaternionFour, kDualQuaternionAny, kDualQuaternionInfluenceClasses };
+enum DualQuaternionScale : int { kDualQuaternionRigid, kDualQuaternionUniform, kDualQuaternionScaleShear,
+                                 kDualQuaternionScales };
+
+struct DualQuaternionKernels {
+  using Row = std::array<SkinningKernel, kSkinningAttributeSets>;
+  using Rows = std::array<Row, kDualQuaternionScales>;
+  std::array<Rows, kDualQuaternionInfluenceClasses> blend;
 };
 
 const SkinningKernels& skinning_kernels(SimdLevel level) noexcept;
+const DualQuaternionKernels& dual_quaternion_kernels(SimdLevel level) noexcept;
 
-namespace sse2 { extern const SkinningKernels kSkinningKernels; }
-namespace avx2 { extern const SkinningKernels kSkinningKernels; }
-namespace avx512 { extern const SkinningKernels kSkinningKernels; }
+namespace sse2 {
+extern const SkinningKernels kSkinningKernels;
+extern const DualQuaternionKernels kDualQuaternionKernels;
+}  // namespace sse2
+namespace avx2 {
+extern const SkinningKernels kSkinningKernels;
+extern const DualQuaternionKernels kDualQuaternionKernels;
+}  // namespace avx2
+namespace avx512 {
+extern const SkinningKernels kSkinningKernels;
+extern const DualQuaternionKernels kDualQuaternionKernels;
+}  // namespace avx512
 
 }  // namespace marrow::detail

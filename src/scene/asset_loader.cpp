@@ -1,6 +1,9 @@
 #include "marrow/scene/asset_loader.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
+#include <span>
 #include <cstdio>
 #include <set>
 #include <stdexcept>
@@ -10,6 +13,7 @@
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
+#include "marrow/runtime/skin_influences.hpp"
 #include "mesh_assembly.hpp"
 
 namespace marrow::scene {
@@ -102,11 +106,17 @@ MeshVertexSkeletal vertex_of(std::span<const std::byte> bytes, const VertexLayou
   }
   if (l.has(A::TexCoord0)) out.texture_coords = read_attribute<glm::vec2>(bytes, l, v, A::TexCoord0);
   if (l.has(A::Joints0) && l.has(A::Weights0)) {
-    const glm::u16vec4 j = read_attribute<glm::u16vec4>(bytes, l, v, A::Joints0);
-    const glm::vec4 w = read_attribute<glm::vec4>(bytes, l, v, A::Weights0);
-    for (int c = 0; c < 4; ++c) {
-      out.bone_indices[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(j[c]);
-      out.bone_weights[static_cast<std::size_t>(c)] = w[c];
+    // T16: four influences per vertex; a model with more (S1) gives its four largest,
+    // renormalised (keep_largest_influences).
+    std::array<std::uint16_t, kMaxInfluences> j{};
+    std::array<float, kMaxInfluences> w{};
+    const std::size_t n = std::min<std::size_t>(l.influences, kMaxInfluences);
+    std::memcpy(j.data(), bytes.data() + v * l.stride + l.offset(A::Joints0), n * sizeof(std::uint16_t));
+    std::memcpy(w.data(), bytes.data() + v * l.stride + l.offset(A::Weights0), n * sizeof(float));
+    keep_largest_influences(std::span(j).first(n), std::span(w).first(n), 4);
+    for (std::size_t c = 0; c < 4 && c < n; ++c) {
+      out.bone_indices[c] = static_cast<std::uint8_t>(j[c]);
+      out.bone_weights[c] = w[c];
     }
   }
   return out;

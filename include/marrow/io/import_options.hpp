@@ -51,6 +51,11 @@ struct ImportOptions {
   double curve_tolerance = 1e-6;
   // Multiplies every translation-bearing quantity (G18, apply_unit_scale); 1 keeps the file's units.
   float unit_scale = 1.f;
+  // Skin influences per vertex (S1). 0 keeps every one the file has (all JOINTS_n/WEIGHTS_n sets
+  // of a glTF primitive, every Assimp bone weight). N > 0 keeps each vertex's N largest weights
+  // (ties: the earlier set and slot first) and renormalises them to sum to 1; a diagnostic
+  // (skin-influences-reduced) counts the vertices that lost a nonzero weight.
+  std::uint32_t max_influences = 0;
   ImportLimits limits;
 };
 

@@ -3,10 +3,12 @@
 // loads with little more than bounds checks and memcpy (docs/native-format.md gives the layout
 // byte by byte).
 //
-//   header   "MRRW", u32 version (kNativeVersion), u32 flags, u32 section count, u64 file length
+//   header   "MRRW", u32 version (kNativeVersion; 1 is read too), u32 flags, u32 section count,
+//            u64 file length
 //   sections {u32 tag, u32 flags, u64 payload length, payload}: MATL materials, SMAT skinned
 //            materials, BONE, SKIN, PRFX skeleton-root prefixes (optional), MESH, ANIM, DIAG,
 //            SRCE. A reader skips sections it does not know unless their "required" flag is set.
+//            Version 2 adds each vertex layout's influence count and each part's skinning mode.
 //
 // Everything in a Model round-trips exactly (floats bitwise): shared materials and skinned
 // materials are written once and shared again after reading; skinned-material palettes are
@@ -23,7 +25,8 @@
 // are checked, then validate(Model) runs. Refusals throw ImportError:
 //   InvalidContainer  bad magic or header, truncation, a section or count overrunning its bytes,
 //                     a missing or duplicated section, bytes left over inside a section
-//   VersionMismatch   a version other than kNativeVersion, an unknown section marked required
+//   VersionMismatch   a version outside kNativeOldestVersion..kNativeVersion, an unknown section
+//                     marked required
 //   LimitExceeded     an ImportLimits value or the format's own caps (bones, strings)
 //   IndexOutOfRange   a parent, bone, skin, mesh or material index naming no object
 //   InvalidDocument   inconsistent content (enum values, sizes, anything validate() refuses)
@@ -42,7 +45,10 @@
 
 namespace marrow {
 
-inline constexpr std::uint32_t kNativeVersion = 1;
+// Version 2 (S1, S3): a vertex layout records its influence count, a part its skinning mode.
+// Files of version 1 still load (four influences, linear blending); the writer writes version 2.
+inline constexpr std::uint32_t kNativeVersion = 2;
+inline constexpr std::uint32_t kNativeOldestVersion = 1;
 
 // The format's own caps (besides ImportLimits): bones per model and per skin (G21, the seed's
 // .cnj range), a skinned material's max_bones, and the bytes of one string.

@@ -188,7 +188,9 @@ class Animator {
   glm::mat4 part_world(std::size_t mesh) const;
 
   // Step 7 on the CPU: the part's positions (and normals, when the part has them and normals is
-  // not empty) in model space, after morphing and skinning. Sizes must equal the vertex count.
+  // not empty) in model space, after morphing and skinning (every influence of the part, S1; by
+  // its ModelMeshPart::skinning mode, S3; normals under non-uniform scale through the inverse
+  // transpose, S2). Sizes must equal the vertex count.
   void pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3> positions, std::span<glm::vec3> normals = {});
 
   // Visits every part with this instance's vertex bytes and transforms.
@@ -313,6 +315,8 @@ class Animator {
   std::vector<MeshState> meshes_;
   std::vector<SkinState> skins_;
   std::vector<glm::mat4> palette_scratch_;
+  std::vector<SkinDualQuaternion> dual_quaternion_scratch_;  // pose_part of DQS parts (S3)
+  std::vector<glm::mat4> scale_shear_scratch_;
   std::vector<Layer> layers_;
   std::vector<std::unique_ptr<Action>> actions_;  // every action ever made (playing or free)
   std::vector<Action*> free_actions_;

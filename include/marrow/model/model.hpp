@@ -25,6 +25,7 @@
 #include "marrow/model/skinned_material.hpp"
 #include "marrow/runtime/morph_target_data.hpp"
 #include "marrow/runtime/morph_weight_track.hpp"
+#include "marrow/runtime/skinning_job.hpp"
 
 namespace marrow {
 
@@ -51,6 +52,9 @@ struct ModelMeshPart {
   std::shared_ptr<Material> material;
   std::shared_ptr<SkinnedMaterial> skinned_material;  // set when the part is drawn skinned
   std::optional<MorphTargetData> morph;                // CPU morph targets, if any
+  // How the part is skinned (S3): linear blending (glTF's, the default) or dual quaternions.
+  // Animator::pose_part (and so the renderer) follows it; a GPU path picks its shader by it.
+  SkinningMode skinning = SkinningMode::Linear;
   std::uint64_t revision = 0;                          // bumped whenever vertex_bytes change
   int source_primitive = -1;                           // primitive index in the source mesh
   // Model vertex i came from source vertex source_vertices[i] (empty: the identity). Lets tools
