@@ -184,8 +184,11 @@ void skinning(FuzzedDataProvider& in) {
   const std::vector<glm::mat4> palette = matrices(in, in.ConsumeIntegralInRange<std::size_t>(0, 8));
   const auto influences = static_cast<std::uint32_t>(in.ConsumeIntegralInRange<int>(0, 13));
   // Row strides around the row's size (a little short, exact, padded).
-  const std::size_t joint_stride = std::max<std::size_t>(1, 2 * std::size_t{influences} + in.ConsumeIntegralInRange<std::size_t>(0, 6)) - (in.ConsumeBool() ? 1 : 0);
-  const std::size_t weight_stride = std::max<std::size_t>(1, 4 * std::size_t{influences} + 4 * in.ConsumeIntegralInRange<std::size_t>(0, 2)) - (in.ConsumeBool() ? 2 : 0);
+  // (Shortened before the floor of 1, so a stride never wraps below zero.)
+  const std::size_t joint_raw = 2 * std::size_t{influences} + in.ConsumeIntegralInRange<std::size_t>(0, 6);
+  const std::size_t joint_stride = std::max<std::size_t>(1, joint_raw - std::min<std::size_t>(joint_raw, in.ConsumeBool() ? 1 : 0));
+  const std::size_t weight_raw = 4 * std::size_t{influences} + 4 * in.ConsumeIntegralInRange<std::size_t>(0, 2);
+  const std::size_t weight_stride = std::max<std::size_t>(1, weight_raw - std::min<std::size_t>(weight_raw, in.ConsumeBool() ? 2 : 0));
   const std::size_t joint_rows = near_size(in, n), weight_rows = near_size(in, n);
   std::vector<std::byte> joints(joint_rows * joint_stride), weights(weight_rows * weight_stride);
   for (std::size_t b = 0; b + 1 < joints.size(); b += 2) {
@@ -232,7 +235,9 @@ void skinning(FuzzedDataProvider& in) {
     const DualQuaternionPaletteJob convert{palette, dual_quaternions, scale_shear};
     const bool converted = convert.run();
     if (converted != convert.validate().ok()) std::abort();
-    if (!converted && std::memcmp(dual_quaternions.data(), dq_before.data(), dual_quaternions.size() * sizeof(SkinDualQuaternion)) != 0) {
+    // (memcmp only on bytes that exist: an empty vector's data() may be null.)
+    if (!converted && !dual_quaternions.empty() &&
+        std::memcmp(dual_quaternions.data(), dq_before.data(), dual_quaternions.size() * sizeof(SkinDualQuaternion)) != 0) {
       std::abort();
     }
     job.dual_quaternions = dual_quaternions;
