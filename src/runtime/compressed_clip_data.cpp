@@ -135,6 +135,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
     s.packed.insert(s.packed.end(), ch.packed.begin(), ch.packed.end());
   }
   s.packed.resize(s.packed.size() + detail::kPackedPadding, 0);
+  s.word_links.push_back(detail::WordLinks{0, 0, 0});  // the last word is read with 8-byte loads
   // Padding lanes repeat the last joint (their output is ignored).
   for (std::size_t lane = 0; lane < s.blocks.size() * kPoseLanes; ++lane) {
     if (joints == 0) break;

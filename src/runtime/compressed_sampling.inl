@@ -94,37 +94,69 @@ MARROW_LANES_INLINE void pair_rotations(BracketBlock& br) {
   lb.store(br.len_b);
 }
 
+// What every channel of one run shares: the time, its index and word.
+struct Frame {
+  const std::int64_t* times;
+  const std::uint64_t* word_bits;
+  const WordLinks* word_links;
+  const std::uint8_t* packed;
+  std::int64_t t;
+  std::uint32_t word, base;  // the time index's word, and its first time index
+  std::uint64_t upto;        // bits of the word at or before the time index
+  bool before;
+};
+
+// Channel c of a block, one lane at a time: the blend factor's two terms and both keys.
+MARROW_LANES_INLINE void channel_lanes(const Frame& f, const JointBlock& jb, int c, float* since, float* span, RawKeys& ra,
+                                       RawKeys& rb) {
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {
+    const std::uint32_t w = jb.word[c][l] + f.word;
+    const ChannelPair pair = locate(f.word_bits[w], f.word_links[w], f.upto, f.base, jb.count[c][l], f.times, f.t, f.before);
+    since[l] = pair.since;
+    span[l] = pair.span;
+    widen(f.packed + jb.byte[c][l], pair.a, jb, c, l, ra);
+    widen(f.packed + jb.byte[c][l], pair.b, jb, c, l, rb);
+  }
+}
+
+// GCC 12's AVX-512 intrinsics start from undefined registers they then fully overwrite.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#if defined(__AVX2__)
+#include "compressed_lanes.inl"
+#endif
+
 void sample_compressed(const CompressedArgs& args) {
   const CompressedStorage& clip = *args.clip;
-  const std::int64_t* times = clip.times.data();
-  const std::uint64_t* word_bits = clip.word_bits.data();
-  const WordLinks* word_links = clip.word_links.data();
-  const std::uint8_t* packed = clip.packed.data();
-  const std::uint32_t word = args.tau / kTimesPerWord;
-  const std::uint32_t base = word * kTimesPerWord;
-  const std::uint64_t upto = ~std::uint64_t{0} >> (63u - args.tau % kTimesPerWord);
+  Frame f;
+  f.times = clip.times.data();
+  f.word_bits = clip.word_bits.data();
+  f.word_links = clip.word_links.data();
+  f.packed = clip.packed.data();
+  f.t = args.t;
+  f.word = args.tau / kTimesPerWord;
+  f.base = f.word * kTimesPerWord;
+  f.upto = ~std::uint64_t{0} >> (63u - args.tau % kTimesPerWord);
+  f.before = args.before;
   const std::size_t blocks = clip.blocks.size();
   for (std::size_t b = 0; b < blocks; ++b) {
     const JointBlock& jb = clip.blocks[b];
-    alignas(32) float since[3][kPoseLanes], span[3][kPoseLanes];
+    alignas(32) float p[3][kPoseLanes];
     RawKeys ra, rb;
     for (int c = 0; c < 3; ++c) {
-      for (std::size_t l = 0; l < kPoseLanes; ++l) {
-        const std::uint32_t w = jb.word[c][l] + word;
-        const ChannelPair pair = locate(word_bits[w], word_links[w], upto, base, jb.count[c][l], times, args.t, args.before);
-        since[c][l] = pair.since;
-        span[c][l] = pair.span;
-        widen(packed + jb.byte[c][l], pair.a, jb, c, l, ra);
-        widen(packed + jb.byte[c][l], pair.b, jb, c, l, rb);
-      }
+#if defined(__AVX2__)
+      channel_vector(f, jb, c, p[c], ra, rb);
+#else
+      alignas(32) float since[kPoseLanes], span[kPoseLanes];
+      channel_lanes(f, jb, c, since, span, ra, rb);
+      (F8::load(since) / F8::load(span)).store(p[c]);
+#endif
     }
     BracketBlock br;
     dequantise(ra, jb, br.a);
     dequantise(rb, jb, br.b);
     pair_rotations(br);
-    const F8 pt = F8::load(since[0]) / F8::load(span[0]);
-    const F8 pr = F8::load(since[1]) / F8::load(span[1]);
-    const F8 ps = F8::load(since[2]) / F8::load(span[2]);
-    interpolate_lanes(br, pt, pr, ps, args.out[b], args.exact_slerp);
+    interpolate_lanes(br, F8::load(p[0]), F8::load(p[1]), F8::load(p[2]), args.out[b], args.exact_slerp);
   }
 }
+#pragma GCC diagnostic pop

@@ -52,7 +52,8 @@ struct CompressedStorage {
   std::vector<std::int64_t> times;     // strictly increasing; last - first fits int64
   std::vector<JointBlock> blocks;      // pose_block_count(joints); padding lanes repeat the last joint
   std::vector<std::uint64_t> word_bits;  // every directory, words_per_channel words each: bit b of
-  std::vector<WordLinks> word_links;     // word w is a key at time index 64 w + b
+  std::vector<WordLinks> word_links;     // word w is a key at time index 64 w + b (then one more:
+                                         // a word's links are read with 8-byte loads)
   std::vector<std::uint8_t> packed;    // every channel's keys, then kPackedPadding zero bytes
   std::size_t words_per_channel = 0;   // ceil(times / 64)
   std::size_t joints = 0;
