@@ -263,6 +263,20 @@ CompressedChannel channel_of(ChannelKind kind, std::size_t first, const Parts& p
   return out;
 }
 
+// The kept samples with one added wherever two would skip a whole word of the time table (the
+// sampler finds a key's neighbours only in the words next to the time's: compressed_storage.hpp).
+std::vector<std::uint32_t> every_word(const std::vector<std::uint32_t>& kept, std::size_t first) {
+  constexpr std::size_t kWord = kCompressedTimesPerWord;
+  std::vector<std::uint32_t> out{kept[0]};
+  for (std::size_t i = 1; i < kept.size(); ++i) {
+    while ((first + kept[i]) / kWord - (first + out.back()) / kWord > 1) {
+      out.push_back(static_cast<std::uint32_t>(((first + out.back()) / kWord + 1) * kWord - first));
+    }
+    out.push_back(kept[i]);
+  }
+  return out;
+}
+
 // More precision than the least that the tolerance allows may keep fewer keys: this many more
 // levels are tried, and the smallest result kept.
 constexpr unsigned kExtraLevelsTried = 4;
@@ -310,7 +324,7 @@ CompressedChannel encode_channel(ChannelKind kind, std::span<const std::int64_t>
   std::size_t best_bits = std::numeric_limits<std::size_t>::max();
   for (unsigned level = lo; level <= std::min(detail::kMaxKeyBits, lo + kExtraLevelsTried); ++level) {
     const Quantised q = quantise(kind, parts, source, level);
-    const std::vector<std::uint32_t> kept = detail::reduce_keys(kind, span, source, q.candidates, tolerance);
+    const std::vector<std::uint32_t> kept = every_word(detail::reduce_keys(kind, span, source, q.candidates, tolerance), first);
     const std::size_t size = kept.size() * compressed_key_width(q.bits, static_cast<std::size_t>(kind));
     if (size < best_bits) {
       best_bits = size;

@@ -46,9 +46,11 @@ void check(const CompressedClipData& data) {
     const std::string where = channel_name(c);
     if (ch.key_times.empty()) refuse(where + " has no keys");
     for (std::size_t k = 0; k < ch.key_times.size(); ++k) {
-      if (ch.key_times[k] >= n) refuse(where + " key " + std::to_string(k) + " time index " + std::to_string(ch.key_times[k]) + " is past the " + std::to_string(n) + " times");
-      if (k > 0 && ch.key_times[k] <= ch.key_times[k - 1]) {
-        refuse(where + " key " + std::to_string(k) + " time index " + std::to_string(ch.key_times[k]) + " does not follow " +
+      const std::string key = where + " key " + std::to_string(k) + " time index " + std::to_string(ch.key_times[k]);
+      if (ch.key_times[k] >= n) refuse(key + " is past the " + std::to_string(n) + " times");
+      if (k > 0 && ch.key_times[k] <= ch.key_times[k - 1]) refuse(key + " does not follow " + std::to_string(ch.key_times[k - 1]));
+      if (k > 0 && ch.key_times[k] / kCompressedTimesPerWord - ch.key_times[k - 1] / kCompressedTimesPerWord > 1) {
+        refuse(key + " is more than a word of " + std::to_string(kCompressedTimesPerWord) + " times after " +
                std::to_string(ch.key_times[k - 1]));
       }
     }
@@ -82,27 +84,26 @@ void check(const CompressedClipData& data) {
   }
 }
 
+// The channel's directory: its keys' bits, and per word the keys before it and how far back
+// (forward) the nearest key before (after) it lies, at most a word away (check() made sure).
 void fill_directory(const std::vector<std::uint16_t>& key_times, std::size_t words, detail::CompressedStorage& s) {
-  const std::size_t begin = s.word_bits.size();
-  s.word_bits.resize(begin + words, 0);
-  s.word_links.resize(begin + words, detail::WordLinks{0, 0, 0});
-  std::uint64_t* bits = s.word_bits.data() + begin;
-  detail::WordLinks* links = s.word_links.data() + begin;
-  for (std::uint16_t t : key_times) bits[t / detail::kTimesPerWord] |= std::uint64_t{1} << (t % detail::kTimesPerWord);
-  std::uint32_t rank = 0;
-  std::uint16_t prev = 0;
+  constexpr std::size_t kWord = detail::kTimesPerWord;
+  const std::size_t begin = s.words.size();
+  s.words.resize(begin + words, detail::KeyWord{0, 0, 0, 0});
+  detail::KeyWord* out = s.words.data() + begin;
+  for (std::uint16_t t : key_times) out[t / kWord].bits |= std::uint32_t{1} << (t % kWord);
+  std::size_t rank = 0, k = 0;
   for (std::size_t w = 0; w < words; ++w) {
-    links[w].rank = static_cast<std::uint16_t>(rank);
-    links[w].prev = prev;
-    if (bits[w] != 0) {
-      rank += static_cast<std::uint32_t>(std::popcount(bits[w]));
-      prev = static_cast<std::uint16_t>(w * detail::kTimesPerWord + 63 - static_cast<std::size_t>(std::countl_zero(bits[w])));
+    out[w].rank = static_cast<std::uint16_t>(rank);
+    while (k < key_times.size() && key_times[k] < (w + 1) * kWord) ++k;
+    // Keys before the word: key_times[rank - 1]; after it: key_times[k].
+    if (rank > 0 && key_times[rank - 1] + kWord >= w * kWord) {
+      out[w].back = static_cast<std::uint8_t>(w * kWord - 1 - key_times[rank - 1]);
     }
-  }
-  std::uint16_t next = key_times.back();
-  for (std::size_t w = words; w-- > 0;) {
-    links[w].next = next;
-    if (bits[w] != 0) next = static_cast<std::uint16_t>(w * detail::kTimesPerWord + static_cast<std::size_t>(std::countr_zero(bits[w])));
+    if (k < key_times.size() && key_times[k] < (w + 2) * kWord) {
+      out[w].forward = static_cast<std::uint8_t>(key_times[k] - (w + 1) * kWord);
+    }
+    rank = k;
   }
 }
 
@@ -128,14 +129,14 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   std::vector<std::uint32_t> word_of(data.channels.size()), byte_of(data.channels.size());
   for (std::size_t c = 0; c < data.channels.size(); ++c) {
     const CompressedChannel& ch = data.channels[c];
-    const auto [it, fresh] = directories.emplace(ch.key_times, static_cast<std::uint32_t>(s.word_bits.size()));
+    const auto [it, fresh] = directories.emplace(ch.key_times, static_cast<std::uint32_t>(s.words.size()));
     if (fresh) fill_directory(ch.key_times, s.words_per_channel, s);
     word_of[c] = it->second;
     byte_of[c] = static_cast<std::uint32_t>(s.packed.size());
     s.packed.insert(s.packed.end(), ch.packed.begin(), ch.packed.end());
   }
   s.packed.resize(s.packed.size() + detail::kPackedPadding, 0);
-  s.word_links.push_back(detail::WordLinks{0, 0, 0});  // the last word is read with 8-byte loads
+  for (detail::JointBlock& block : s.blocks) block.constant[0] = block.constant[1] = block.constant[2] = 1;
   // Padding lanes repeat the last joint (their output is ignored).
   for (std::size_t lane = 0; lane < s.blocks.size() * kPoseLanes; ++lane) {
     if (joints == 0) break;
@@ -147,6 +148,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
       block.word[c][l] = word_of[3 * j + c];
       block.byte[c][l] = byte_of[3 * j + c];
       block.count[c][l] = static_cast<std::uint16_t>(ch.key_times.size());
+      if (ch.key_times.size() != 1) block.constant[c] = 0;
       unsigned shift = 0;
       for (std::size_t i = 0; i < 3; ++i) {
         // A uniform scale reads its x field, range included, for y and z.
@@ -181,7 +183,7 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
     for (std::size_t c = 0; c < 3; ++c) {
       CompressedChannel& ch = data.channels[3 * j + c];
       for (std::size_t w = 0; w < s.words_per_channel; ++w) {
-        for (std::uint64_t bits = s.word_bits[block.word[c][l] + w]; bits != 0; bits &= bits - 1) {
+        for (std::uint32_t bits = s.words[block.word[c][l] + w].bits; bits != 0; bits &= bits - 1) {
           ch.key_times.push_back(static_cast<std::uint16_t>(w * detail::kTimesPerWord + static_cast<std::size_t>(std::countr_zero(bits))));
         }
       }

@@ -2,57 +2,90 @@
 // inside its per-level namespace so that it shares interpolate_lanes with the uncompressed path:
 // one interpolation for both.
 //
-// Per block of eight joints: each channel's key pair around the time comes from one word of its
-// directory (a popcount for the key's rank, a bit scan each way for the two keys' times), its
-// blend factor from the clip's time table; then the packed keys are widened, dequantised,
-// the dropped rotation component rebuilt, and the bracket interpolated as any other.
+// Per block of eight joints and per channel: the key pair around the time comes from one 8-byte
+// word of the channel's directory (a popcount for the key's rank, the highest bit below and the
+// lowest bit above the time for the two keys' times, or the word's neighbours), the blend factor
+// from the 96 times around the sampled one (offsets from it, made once per run), and both keys'
+// bits from one unaligned 16-byte load. Then the fields are widened and dequantised, the dropped
+// rotation component rebuilt, and the bracket interpolated as any other. At the AVX2 and AVX-512
+// levels the eight lanes go together (compressed_lanes.inl); SSE2 goes a lane at a time.
 
-// The key pair of one channel at time index tau (t at or after times[0]; `before`: t precedes
-// every time, so every channel holds its first key).
-struct ChannelPair {
-  std::uint32_t a, b;  // key indices (b == a for a hold)
-  float since, span;   // the blend factor is since / span (0 / 1 for a hold)
+// What every channel of one run shares: the time, its word, and the times around it.
+struct Frame {
+  const KeyWord* words;
+  const std::uint8_t* packed;
+  std::uint32_t word;     // the time index's word
+  std::uint32_t upto;     // bits of the word at or before the time index
+  std::uint32_t before;   // all ones when the time precedes every key time: every channel holds
+  // t - times[32 * (word - 1) + i]: the previous word, this one and the next (0 past the table).
+  alignas(64) float window[3 * kTimesPerWord];
 };
 
-MARROW_LANES_INLINE ChannelPair locate(std::uint64_t bits, const WordLinks& links, std::uint64_t upto, std::uint32_t base,
-                                       std::uint32_t count, const std::int64_t* times, std::int64_t t, bool before) {
-  const std::uint64_t below = bits & upto;  // keys at or before tau within the word
-  const std::uint64_t above = bits & ~upto;
-  const std::uint32_t rank = links.rank + static_cast<std::uint32_t>(std::popcount(below));
-  const std::uint32_t ia = below != 0 ? base + 63u - static_cast<std::uint32_t>(std::countl_zero(below)) : links.prev;
-  const std::uint32_t ib = above != 0 ? base + static_cast<std::uint32_t>(std::countr_zero(above)) : links.next;
-  const bool hold = before || rank == 0 || rank >= count;
+// The keys of one channel around the time: indices a and b (b == a for a hold), and the blend
+// factor as since / span (0 / 1 for a hold).
+struct ChannelPair {
+  std::uint32_t a, b;
+  float since, span;
+};
+
+// Without branches, selecting with masks: which case a channel is in (before, inside or after
+// its keys; whether its pair is inside the time's word) depends on the data, and mispredicted
+// branches cost more than computing both sides (lzcnt and tzcnt of 0 are defined).
+MARROW_LANES_INLINE ChannelPair locate(const KeyWord& word, std::uint32_t count, const Frame& f) {
+  const std::uint32_t below = word.bits & f.upto;  // keys at or before the time within the word
+  const std::uint32_t above = word.bits & ~f.upto;
+  const std::uint32_t rank = word.rank + static_cast<std::uint32_t>(std::popcount(below));
+  const std::uint32_t in_below = 0u - static_cast<std::uint32_t>(below != 0);  // all ones or none
+  const std::uint32_t in_above = 0u - static_cast<std::uint32_t>(above != 0);
+  // Positions in the window: the last key at or before the time (in this word, else the last of
+  // the previous one), the first after it (in this word, else in the next).
+  const std::uint32_t wa = ((63u - static_cast<std::uint32_t>(std::countl_zero(below))) & in_below) | ((31u - word.back) & ~in_below);
+  const std::uint32_t wb = ((32u + static_cast<std::uint32_t>(std::countr_zero(above))) & in_above) | ((64u + word.forward) & ~in_above);
+  const std::uint32_t hold = f.before | (0u - static_cast<std::uint32_t>((rank == 0) | (rank >= count)));
   ChannelPair pair;
-  pair.a = rank != 0 ? rank - 1 : 0;
-  pair.b = hold ? pair.a : rank;
-  // Inside the pair t - t_a < t_b - t_a, which fits int64 (make_compressed_clip checks the span
-  // of the whole table); holds discard the differences.
-  const auto since = static_cast<std::int64_t>(static_cast<std::uint64_t>(t) - static_cast<std::uint64_t>(times[ia]));
-  const auto span = static_cast<std::int64_t>(static_cast<std::uint64_t>(times[ib]) - static_cast<std::uint64_t>(times[ia]));
-  pair.since = hold ? 0.f : static_cast<float>(since);
-  pair.span = hold ? 1.f : static_cast<float>(span);
+  pair.a = rank - static_cast<std::uint32_t>(rank != 0);
+  pair.b = (pair.a & hold) | (rank & ~hold);
+  const float since = f.window[wa], span = since - f.window[wb];
+  pair.since = hold != 0 ? 0.f : since;
+  pair.span = hold != 0 ? 1.f : span;
   return pair;
 }
 
-// A key's integers as floats: three fields from one unaligned 64-bit load (the packed bytes are
-// padded), for rotations then the dropped component's index.
+// A block's keys as floats: per channel three fields, and for rotations the dropped component.
 struct RawKeys {
   alignas(32) float q[3][3][kPoseLanes];  // [channel][component][lane]
   alignas(32) float dropped[kPoseLanes];  // rotation: 0..3
 };
 
-MARROW_LANES_INLINE void widen(const std::uint8_t* channel_bytes, std::uint32_t key, const JointBlock& jb, int channel,
-                               std::size_t lane, RawKeys& out) {
-  const unsigned end = jb.shift[channel][2][lane] + jb.bits[channel][2][lane];  // where the dropped index starts
-  const std::uint32_t first = key * (end + (channel == 1 ? 2u : 0u));
+MARROW_LANES_INLINE unsigned key_width(const JointBlock& jb, int c, std::size_t lane) {
+  return unsigned{jb.shift[c][2][lane]} + jb.bits[c][2][lane] + (c == 1 ? 2u : 0u);
+}
+
+// Key `key`'s fields of lane `lane` of channel c (the packed bytes are padded for the load).
+MARROW_LANES_INLINE void widen_lane(const Frame& f, const JointBlock& jb, int c, std::size_t lane, std::uint32_t key,
+                                    float (*q)[kPoseLanes], float* dropped) {
+  const std::uint32_t first = key * key_width(jb, c, lane);
   std::uint64_t raw;
-  std::memcpy(&raw, channel_bytes + first / 8, sizeof(raw));
+  std::memcpy(&raw, f.packed + jb.byte[c][lane] + first / 8, sizeof(raw));
   raw >>= first % 8;
-  for (int c = 0; c < 3; ++c) {
-    const std::uint64_t mask = (std::uint64_t{1} << jb.bits[channel][c][lane]) - 1;
-    out.q[channel][c][lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> jb.shift[channel][c][lane]) & mask));
+  for (int i = 0; i < 3; ++i) {
+    const std::uint64_t mask = (std::uint64_t{1} << jb.bits[c][i][lane]) - 1;
+    q[i][lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> jb.shift[c][i][lane]) & mask));
   }
-  if (channel == 1) out.dropped[lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> end) & 3u));
+  if (c == 1) dropped[lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> (jb.shift[c][2][lane] + jb.bits[c][2][lane])) & 3u));
+}
+
+// Channel c of a block, a lane at a time (SSE2): the blend factor and both keys.
+MARROW_LANES_INLINE void channel_lanes(const Frame& f, const JointBlock& jb, int c, float* p, RawKeys& ra, RawKeys& rb) {
+  alignas(32) float since[kPoseLanes], span[kPoseLanes];
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {
+    const ChannelPair pair = locate(f.words[jb.word[c][l] + f.word], jb.count[c][l], f);
+    since[l] = pair.since;
+    span[l] = pair.span;
+    widen_lane(f, jb, c, l, pair.a, ra.q[c], ra.dropped);
+    widen_lane(f, jb, c, l, pair.b, rb.q[c], rb.dropped);
+  }
+  (F8::load(since) / F8::load(span)).store(p);
 }
 
 // Dequantised keys of a block into the bracket's rows: T and S as they are, the rotation
@@ -76,47 +109,17 @@ MARROW_LANES_INLINE void dequantise(const RawKeys& raw, const JointBlock& jb, fl
 }
 
 // The bracket's rotation pair as rotation_pair (bracket.hpp) makes it: b moved into a's
-// hemisphere, the cosine between them, both lengths.
+// hemisphere and the cosine between them. Decoded keys are unit quaternions within a float
+// rounding, so their lengths are taken as 1 (the one sampler's, computed, differ by 1e-7).
 MARROW_LANES_INLINE void pair_rotations(BracketBlock& br) {
   F8 qa[4], qb[4];
   for (int c = 0; c < 4; ++c) qa[c] = F8::load(br.a[3 + c]), qb[c] = F8::load(br.b[3 + c]);
-  const F8 la2 = fma(qa[0], qa[0], qa[1] * qa[1]) + fma(qa[2], qa[2], qa[3] * qa[3]);
-  const F8 lb2 = fma(qb[0], qb[0], qb[1] * qb[1]) + fma(qb[2], qb[2], qb[3] * qb[3]);
-  F8 dot = fma(qa[0], qb[0], qa[1] * qb[1]) + fma(qa[2], qb[2], qa[3] * qb[3]);
+  const F8 dot = fma(qa[0], qb[0], qa[1] * qb[1]) + fma(qa[2], qb[2], qa[3] * qb[3]);
   const F8 sign = (dot < F8::splat(0.f)) & F8::splat(-0.f);
   for (int c = 0; c < 4; ++c) (qb[c] ^ sign).store(br.b[3 + c]);
-  dot = dot ^ sign;
-  const F8 la = sqrt_of(la2), lb = sqrt_of(lb2);
-  const F8 denominator = la * lb;
-  const F8 cosine = select(denominator < F8::splat(1e-30f), F8::splat(1.f), dot / denominator);
-  simd::MARROW_SIMD_NS::min_of(cosine, F8::splat(1.f)).store(br.cos_ab);
-  la.store(br.len_a);
-  lb.store(br.len_b);
-}
-
-// What every channel of one run shares: the time, its index and word.
-struct Frame {
-  const std::int64_t* times;
-  const std::uint64_t* word_bits;
-  const WordLinks* word_links;
-  const std::uint8_t* packed;
-  std::int64_t t;
-  std::uint32_t word, base;  // the time index's word, and its first time index
-  std::uint64_t upto;        // bits of the word at or before the time index
-  bool before;
-};
-
-// Channel c of a block, one lane at a time: the blend factor's two terms and both keys.
-MARROW_LANES_INLINE void channel_lanes(const Frame& f, const JointBlock& jb, int c, float* since, float* span, RawKeys& ra,
-                                       RawKeys& rb) {
-  for (std::size_t l = 0; l < kPoseLanes; ++l) {
-    const std::uint32_t w = jb.word[c][l] + f.word;
-    const ChannelPair pair = locate(f.word_bits[w], f.word_links[w], f.upto, f.base, jb.count[c][l], f.times, f.t, f.before);
-    since[l] = pair.since;
-    span[l] = pair.span;
-    widen(f.packed + jb.byte[c][l], pair.a, jb, c, l, ra);
-    widen(f.packed + jb.byte[c][l], pair.b, jb, c, l, rb);
-  }
+  simd::MARROW_SIMD_NS::min_of(dot ^ sign, F8::splat(1.f)).store(br.cos_ab);
+  F8::splat(1.f).store(br.len_a);
+  F8::splat(1.f).store(br.len_b);
 }
 
 // GCC 12's AVX-512 intrinsics start from undefined registers they then fully overwrite.
@@ -129,27 +132,42 @@ MARROW_LANES_INLINE void channel_lanes(const Frame& f, const JointBlock& jb, int
 void sample_compressed(const CompressedArgs& args) {
   const CompressedStorage& clip = *args.clip;
   Frame f;
-  f.times = clip.times.data();
-  f.word_bits = clip.word_bits.data();
-  f.word_links = clip.word_links.data();
+  f.words = clip.words.data();
   f.packed = clip.packed.data();
-  f.t = args.t;
   f.word = args.tau / kTimesPerWord;
-  f.base = f.word * kTimesPerWord;
-  f.upto = ~std::uint64_t{0} >> (63u - args.tau % kTimesPerWord);
-  f.before = args.before;
+  f.upto = ~std::uint32_t{0} >> (31u - args.tau % kTimesPerWord);
+  f.before = args.before ? ~0u : 0u;
+  // Offsets from the time (uint64 wrap-around: entries no pair uses may be garbage, never UB).
+  const std::int64_t first = (static_cast<std::int64_t>(f.word) - 1) * static_cast<std::int64_t>(kTimesPerWord);
+  const auto n = static_cast<std::int64_t>(clip.times.size());
+  const auto t = static_cast<std::uint64_t>(args.t);
+  // At the table's ends the entries past it are never a pair's: they repeat its first or last
+  // time. Three straight runs, so that the compiler vectorises each.
+  const std::int64_t lo = std::clamp<std::int64_t>(-first, 0, 3 * kTimesPerWord);
+  const std::int64_t hi = std::clamp<std::int64_t>(n - first, lo, 3 * kTimesPerWord);
+  const std::int64_t* times = clip.times.data();
+  const auto offset = [t](std::int64_t time) { return static_cast<float>(static_cast<std::int64_t>(t - static_cast<std::uint64_t>(time))); };
+  for (std::int64_t i = 0; i < lo; ++i) f.window[i] = offset(times[0]);
+  for (std::int64_t i = lo; i < hi; ++i) f.window[i] = offset(times[first + i]);
+  for (std::int64_t i = hi; i < static_cast<std::int64_t>(3 * kTimesPerWord); ++i) f.window[i] = offset(times[n - 1]);
   const std::size_t blocks = clip.blocks.size();
   for (std::size_t b = 0; b < blocks; ++b) {
     const JointBlock& jb = clip.blocks[b];
     alignas(32) float p[3][kPoseLanes];
     RawKeys ra, rb;
     for (int c = 0; c < 3; ++c) {
+      if (jb.constant[c] != 0) {  // every lane its one key, no blend (often: fixed bone lengths, unit scales)
+        for (int i = 0; i < 3; ++i) F8::splat(0.f).store(ra.q[c][i]), F8::splat(0.f).store(rb.q[c][i]);
+        for (std::size_t l = 0; c == 1 && l < kPoseLanes; ++l) {  // a key of no field bits: the two index bits
+          ra.dropped[l] = rb.dropped[l] = static_cast<float>(f.packed[jb.byte[1][l]] & 3u);
+        }
+        F8::splat(0.f).store(p[c]);
+        continue;
+      }
 #if defined(__AVX2__)
       channel_vector(f, jb, c, p[c], ra, rb);
 #else
-      alignas(32) float since[kPoseLanes], span[kPoseLanes];
-      channel_lanes(f, jb, c, since, span, ra, rb);
-      (F8::load(since) / F8::load(span)).store(p[c]);
+      channel_lanes(f, jb, c, p[c], ra, rb);
 #endif
     }
     BracketBlock br;

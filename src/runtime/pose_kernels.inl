@@ -1,5 +1,6 @@
 // The pose kernels, compiled once per instruction set (see simd/lanes.hpp for the rules of
 // such a file). Included by pose_kernels_sse2.cpp, _avx2.cpp and _avx512.cpp.
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>

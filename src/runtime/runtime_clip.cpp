@@ -71,7 +71,7 @@ std::size_t RuntimeClip::size_in_bytes() const noexcept {
   if (compressed_) {
     const detail::CompressedStorage& c = *compressed_;
     bytes += sizeof(c) + c.times.capacity() * sizeof(std::int64_t) + c.blocks.capacity() * sizeof(detail::JointBlock) +
-             c.word_bits.capacity() * sizeof(std::uint64_t) + c.word_links.capacity() * sizeof(detail::WordLinks) + c.packed.capacity();
+             c.words.capacity() * sizeof(detail::KeyWord) + c.packed.capacity();
   }
   return bytes;
 }

@@ -29,7 +29,10 @@
 namespace marrow {
 
 struct CompressedChannel {
-  std::vector<std::uint16_t> key_times;  // indices into CompressedClipData::times, increasing
+  // Indices into CompressedClipData::times, increasing, and never skipping a whole word of 32
+  // times (key_times[k + 1] / 32 - key_times[k] / 32 <= 1): the sampler then finds the keys
+  // around any time among the 96 times around it.
+  std::vector<std::uint16_t> key_times;
   std::array<std::uint8_t, 3> bits{};    // per component, 0 to kCompressedMaxBits
   bool uniform = false;                  // scale channels: y and z are x
   std::array<float, 3> min{};            // dequantisation ranges
@@ -44,6 +47,7 @@ struct CompressedClipData {
 };
 
 inline constexpr std::size_t kCompressedMaxTimes = 65535;
+inline constexpr std::size_t kCompressedTimesPerWord = 32;
 inline constexpr unsigned kCompressedMaxBits = 18;
 
 // Bits of one key of channel c (0 translation, 1 rotation, 2 scale).
@@ -57,7 +61,8 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip);
 // Checks data and builds the clip; throws std::invalid_argument naming the channel, key or
 // value that is wrong: no times or more than 65535, times not increasing or spanning more than
 // an int64 tick count, a channel count that is not three per joint, a channel without keys or
-// whose key times are not increasing indices into the table, a component of more than 18 bits,
+// whose key times are not increasing indices into the table or skip a word of 32, a component
+// of more than 18 bits,
 // a uniform channel that is not a scale of x alone, packed bytes that are not
 // ceil(keys * width / 8), a non-finite or negative range, a rotation range outside [-1, 1].
 RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data);
