@@ -13,6 +13,9 @@
 
 #include "marrow/core/trs.hpp"
 #include "marrow/io/model_file.hpp"
+#include "marrow/model/animator.hpp"
+#include "marrow/model/compiled_animations.hpp"
+#include "marrow/model/compress_model_clips.hpp"
 #include "marrow/runtime/clip_compression.hpp"
 #include "marrow/runtime/compressed_clip_data.hpp"
 #include "marrow/runtime/runtime_clip.hpp"
@@ -279,6 +282,48 @@ TEST(CompressedClip, X1_ObjectSpaceErrorStaysUnderTheToleranceOnEverySharedAsset
     }
   }
   EXPECT_GE(clips, 6);  // CesiumMan, Fox (3), RiggedSimple, SimpleSkin, big_skinned
+}
+
+// ImportOptions::compression compresses every skin clip at import; the Animator then plays the
+// compressed clips (compile_animations shares them), within the tolerance of the plain import.
+TEST(CompressedClip, X1_TheImportOptionCompressesClipsAndTheAnimatorPlaysThem) {
+  const fs::path file = fs::path(MARROW_SHARED_ASSETS) / "gltf/CesiumMan/cesium_man.gltf";
+  if (!fs::exists(file)) GTEST_SKIP() << "shared asset not found: " << file;
+  ModelFileOptions plain_options, options;
+  options.import.compression = ClipCompression{};
+  const Model plain = load_model_file(file, plain_options);
+  const Model model = load_model_file(file, options);
+  ASSERT_FALSE(model.skins.empty());
+  for (const Skin& skin : model.skins) {
+    ASSERT_FALSE(skin.data.animation_clips.empty());
+    EXPECT_EQ(skin.compressed_clips.size(), skin.data.animation_clips.size());
+  }
+  EXPECT_TRUE(plain.skins[0].compressed_clips.empty());
+  const auto compiled = compile_animations(model);
+  ASSERT_TRUE(compiled->animations[0].skin_clips[0].has_value());
+  EXPECT_TRUE(compiled->animations[0].skin_clips[0]->compressed());
+  EXPECT_EQ(compiled->animations[0].skin_clips[0]->id(), model.skins[0].compressed_clips.begin()->second.id());
+  Animator a(plain), b(model, compiled);
+  a.play(0);
+  b.play(0);
+  double worst = 0;
+  for (int i = 0; i <= 40; ++i) {
+    const Ticks t = ticks_from_seconds(0.05 * i);
+    a.update(t, false, false);
+    b.update(t, false, false);
+    const auto x = a.absolute_bone_transforms(), y = b.absolute_bone_transforms();
+    for (std::size_t j = 0; j < x.size(); ++j) worst = std::max(worst, double(glm::length(glm::vec3(x[j][3]) - glm::vec3(y[j][3]))));
+  }
+  EXPECT_GT(worst, 0.0);  // lossy: the compressed clip really plays
+  EXPECT_LT(worst, ClipCompression{}.tolerance);
+}
+
+TEST(CompressedClip, CompressModelClipsRefusesBadTolerances) {
+  Model model;
+  for (float tolerance : {0.f, -1.f, std::nanf(""), INFINITY}) {
+    EXPECT_THROW(compress_model_clips(model, ClipCompression{tolerance, 0.1f}), std::invalid_argument) << tolerance;
+  }
+  EXPECT_THROW(compress_model_clips(model, ClipCompression{0.001f, -1.f}), std::invalid_argument);
 }
 
 }  // namespace

@@ -2,7 +2,10 @@
 // What an import may do: which scene, how clips are resampled, the palette policy, and the
 // resource limits that keep a hostile file from taking unbounded memory or time.
 #include <cstdint>
+#include <optional>
 #include <string_view>
+
+#include "marrow/runtime/clip_compression.hpp"
 
 namespace marrow {
 
@@ -51,6 +54,9 @@ struct ImportOptions {
   double curve_tolerance = 1e-6;
   // Multiplies every translation-bearing quantity (G18, apply_unit_scale); 1 keeps the file's units.
   float unit_scale = 1.f;
+  // Compresses every skeletal clip (compress_model_clips) within this tolerance, in the model's
+  // units after unit_scale; none: clips stay as authored.
+  std::optional<ClipCompression> compression;
   ImportLimits limits;
 };
 
