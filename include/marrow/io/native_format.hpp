@@ -5,8 +5,15 @@
 //
 //   header   "MRRW", u32 version (kNativeVersion), u32 flags, u32 section count, u64 file length
 //   sections {u32 tag, u32 flags, u64 payload length, payload}: MATL materials, SMAT skinned
-//            materials, BONE, SKIN, PRFX skeleton-root prefixes (optional), MESH, ANIM, DIAG,
-//            SRCE. A reader skips sections it does not know unless their "required" flag is set.
+//            materials, BONE, SKIN, PRFX skeleton-root prefixes (optional), CCLP compressed
+//            clips (version 2), MESH, ANIM, DIAG, SRCE. A reader skips sections it does not know
+//            unless their "required" flag is set.
+//
+// Compressed clips (Skin::compressed_clips, compress_model_clips) are stored compressed only:
+// CCLP holds their quantised keys and SKIN omits their authored clips, which the reader rebuilds
+// as what the compressed clip plays (decompress_clip), as compress_model_clips left them. The
+// reader builds each through make_compressed_clip, which checks every count, bit width, index
+// and range, after checking the counts against the bytes and limits before allocating.
 //
 // Everything in a Model round-trips exactly (floats bitwise): shared materials and skinned
 // materials are written once and shared again after reading; skinned-material palettes are
@@ -23,7 +30,8 @@
 // are checked, then validate(Model) runs. Refusals throw ImportError:
 //   InvalidContainer  bad magic or header, truncation, a section or count overrunning its bytes,
 //                     a missing or duplicated section, bytes left over inside a section
-//   VersionMismatch   a version other than kNativeVersion, an unknown section marked required
+//   VersionMismatch   a version outside kNativeOldestVersion..kNativeVersion, an unknown
+//                     section marked required
 //   LimitExceeded     an ImportLimits value or the format's own caps (bones, strings)
 //   IndexOutOfRange   a parent, bone, skin, mesh or material index naming no object
 //   InvalidDocument   inconsistent content (enum values, sizes, anything validate() refuses)
@@ -42,7 +50,9 @@
 
 namespace marrow {
 
-inline constexpr std::uint32_t kNativeVersion = 1;
+// Version 2 added CCLP (compressed clips); version 1 files, which have none, still load.
+inline constexpr std::uint32_t kNativeVersion = 2;
+inline constexpr std::uint32_t kNativeOldestVersion = 1;
 
 // The format's own caps (besides ImportLimits): bones per model and per skin (G21, the seed's
 // .cnj range), a skinned material's max_bones, and the bytes of one string.
