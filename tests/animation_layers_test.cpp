@@ -251,6 +251,14 @@ TEST(AnimationLayers, B6_ASyncGroupKeepsEveryClipAtTheSameNormalizedTime) {
   a.update(secs(0.25));  // 0.4 more: 1.1, i.e. 0.1 into the next cycle
   EXPECT_EQ(a.current_time(0), secs(0.1));
   EXPECT_EQ(a.current_time(1), secs(0.05));
+  // Minutes of frames keep the two in step to the tick; a hostile step keeps them in their clips.
+  for (int frame = 0; frame < 30'000; ++frame) a.update(secs(1.0 / 60));
+  EXPECT_LE(std::llabs(a.current_time(0).count() - 2 * a.current_time(1).count()), 1);
+  a.update(Ticks{std::numeric_limits<std::int64_t>::max()});
+  EXPECT_GE(a.current_time(0), Ticks{0});
+  EXPECT_LT(a.current_time(0), secs(1.0));
+  EXPECT_LT(a.current_time(1), secs(0.5));
+  EXPECT_LE(std::llabs(a.current_time(0).count() - 2 * a.current_time(1).count()), 1);
 }
 
 TEST(AnimationLayers, B7_EventsInOrderAcrossAWrapAndInReverse) {

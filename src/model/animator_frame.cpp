@@ -151,18 +151,23 @@ void Animator::advance_sync_groups(Ticks time, bool loop) {
     }
     if (leader == nullptr) continue;
     const double cycle = weights > 0.0 ? lengths / weights : static_cast<double>(leader->clock.duration().count());
+    // The phase moves by whole cycles and a fraction; the phase is kept in [0, 1), so the
+    // positions round(phase * duration) stay exact and no product overflows.
     const double before = group.phase;
-    const double after = before + static_cast<double>(scaled_ticks(time, leader->clock.rate()).count()) / cycle;
+    const double moved = static_cast<double>(scaled_ticks(time, leader->clock.rate()).count()) / cycle;
+    const double cycles = std::floor(moved), after = before + (moved - cycles);
     for (Layer& layer : layers_) {
       for (Action* a : layer.actions) {
         if (a->sync_group != group.id) continue;
         const double d = static_cast<double>(a->clock.duration().count());
         // Differences of rounded positions: members stay exactly at round(phase * duration).
-        const Ticks step{std::llround(after * d) - std::llround(before * d)};
+        const double whole = std::clamp(cycles * d, -4e18, 4e18);
+        const Ticks step = saturating_add(Ticks{static_cast<std::int64_t>(whole)},
+                                          Ticks{std::llround(after * d) - std::llround(before * d)});
         a->step = a->clock.advance_ticks(step, loop ? a->clock.mode() : LoopMode::Once);
       }
     }
-    group.phase = after;
+    group.phase = after - std::floor(after);
   }
 }
 
