@@ -12,7 +12,10 @@
 #include <vector>
 
 #include "marrow/core/trs.hpp"
+#include "conformance_fixtures.hpp"
+#include "marrow/io/gltf_importer.hpp"
 #include "marrow/io/model_file.hpp"
+#include "marrow/model/demo_character.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/compiled_animations.hpp"
 #include "marrow/model/compress_model_clips.hpp"
@@ -241,47 +244,66 @@ std::vector<fs::path> shared_animated_assets() {
   return files;
 }
 
+// Every skin clip of model, compressed at the default tolerance, against its source: the largest
+// displacement of the points around every joint, over many times, stays under the tolerance.
+void expect_error_under_tolerance(const Model& model, const std::string& label, int& clips, std::mt19937& rng) {
+  const ClipCompression options;  // 1 mm at 10 cm, in each model's units
+  for (const Skin& skin : model.skins) {
+    for (const auto& [name, clip] : skin.data.animation_clips) {
+      SCOPED_TRACE(label + " clip " + name);
+      const RuntimeClip source = compile_clip(clip, skin.data);
+      const RuntimeClip compressed = compress_clip(clip, skin.data, options);
+      const std::size_t joints = source.joint_count();
+      SamplingContext ca(joints), cb(joints);
+      std::vector<TrsBlock> a(pose_block_count(joints)), b(pose_block_count(joints));
+      // Many times: a dense sweep at 1/480 s (eight per 60 Hz frame, between the keys as well
+      // as on them), and random ticks.
+      std::vector<Ticks> times;
+      for (Ticks t{0}; t <= clip.duration; t += Ticks{kTicksPerSecond / 480}) times.push_back(t);
+      std::uniform_int_distribution<std::int64_t> any(0, clip.duration.count());
+      for (int i = 0; i < 500; ++i) times.push_back(Ticks{any(rng)});
+      times.push_back(clip.duration);
+      double worst = 0;
+      int worst_joint = -1;
+      for (Ticks t : times) {
+        ASSERT_TRUE((SamplingJob{&source, t, &ca, a}.run()));
+        ASSERT_TRUE((SamplingJob{&compressed, t, &cb, b}.run()));
+        worst = std::max(worst, max_displacement(skin.data, a, b, options.distance, &worst_joint));
+      }
+      EXPECT_LT(worst, options.tolerance) << "joint " << worst_joint;
+      std::printf("[ measured ] %s '%s': %zu joints, %zu -> %zu bytes, max displacement %.3g (tolerance %g)\n",
+                  label.c_str(), name.c_str(), joints, source.size_in_bytes(), compressed.size_in_bytes(), worst,
+                  double{options.tolerance});
+      ++clips;
+    }
+  }
+}
+
 TEST(CompressedClip, X1_ObjectSpaceErrorStaysUnderTheToleranceOnEverySharedAsset) {
   const std::vector<fs::path> files = shared_animated_assets();
   if (files.empty()) GTEST_SKIP() << "shared assets not found at " << MARROW_SHARED_ASSETS << " (gltf/, perf/big_skinned.glb)";
-  const ClipCompression options;  // 1 mm at 10 cm, in each model's units
   int clips = 0;
   std::mt19937 rng(1);
   for (const fs::path& file : files) {
     ModelFileOptions load;
     load.import.max_palette = 256;
-    const Model model = load_model_file(file, load);
-    for (const Skin& skin : model.skins) {
-      for (const auto& [name, clip] : skin.data.animation_clips) {
-        SCOPED_TRACE(file.string() + " clip " + name);
-        const RuntimeClip source = compile_clip(clip, skin.data);
-        const RuntimeClip compressed = compress_clip(clip, skin.data, options);
-        const std::size_t joints = source.joint_count();
-        SamplingContext ca(joints), cb(joints);
-        std::vector<TrsBlock> a(pose_block_count(joints)), b(pose_block_count(joints));
-        // Many times: a dense sweep at 1/480 s (eight per 60 Hz frame, between the keys as well
-        // as on them), and random ticks.
-        std::vector<Ticks> times;
-        for (Ticks t{0}; t <= clip.duration; t += Ticks{kTicksPerSecond / 480}) times.push_back(t);
-        std::uniform_int_distribution<std::int64_t> any(0, clip.duration.count());
-        for (int i = 0; i < 500; ++i) times.push_back(Ticks{any(rng)});
-        times.push_back(clip.duration);
-        double worst = 0;
-        int worst_joint = -1;
-        for (Ticks t : times) {
-          ASSERT_TRUE((SamplingJob{&source, t, &ca, a}.run()));
-          ASSERT_TRUE((SamplingJob{&compressed, t, &cb, b}.run()));
-          worst = std::max(worst, max_displacement(skin.data, a, b, options.distance, &worst_joint));
-        }
-        EXPECT_LT(worst, options.tolerance) << "joint " << worst_joint;
-        std::printf("[ measured ] %s '%s': %zu joints, %zu -> %zu bytes, max displacement %.3g (tolerance %g)\n",
-                    file.filename().string().c_str(), name.c_str(), joints, source.size_in_bytes(),
-                    compressed.size_in_bytes(), worst, double{options.tolerance});
-        ++clips;
-      }
-    }
+    expect_error_under_tolerance(load_model_file(file, load), file.filename().string(), clips, rng);
   }
   EXPECT_GE(clips, 6);  // CesiumMan, Fox (3), RiggedSimple, SimpleSkin, big_skinned
+}
+
+// The same on the synthetic conformance fixtures (STEP and CUBICSPLINE channels, a scaled
+// armature with reversed joints) and the built-in character.
+TEST(CompressedClip, X1_ObjectSpaceErrorStaysUnderTheToleranceOnTheFixtures) {
+  int clips = 0;
+  std::mt19937 rng(2);
+  for (const test::ConformanceFixture& f : test::conformance_fixtures()) {
+    ImportOptions options;
+    options.max_palette = 256;
+    expect_error_under_tolerance(import_gltf(f.glb, options), f.name, clips, rng);
+  }
+  expect_error_under_tolerance(make_demo_character(), "demo character", clips, rng);
+  EXPECT_GE(clips, 4);
 }
 
 // ImportOptions::compression compresses every skin clip at import; the Animator then plays the

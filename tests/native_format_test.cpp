@@ -740,6 +740,14 @@ TEST(NativeFormat, Version1FilesStillLoad) {
                       {"'CCLP'", "version 1"}));
 }
 
+TEST(NativeFormat, CompressedClipKeysCountAgainstTheLimits) {
+  const Bytes bytes = write_native(compressed_demo());
+  ImportLimits limits;
+  limits.max_animation_keys = 10;
+  EXPECT_TRUE(refuses([&] { read_native(bytes, limits); }, ImportErrorCode::LimitExceeded,
+                      {"section 'CCLP' skin 0 compressed clip 0", "max_animation_keys"}));
+}
+
 TEST(NativeFormat, CompressedClipsSurviveUnitScale) {
   Model model = compressed_demo();
   apply_unit_scale(model, 100.f);
