@@ -10,6 +10,11 @@
 //                                sample_compose (ozz's row is the same)
 //   instances_1000_skin/<asset>  the same with skin matrices
 //   random_seek/<asset>          a cold context (invalidated) at a random time each frame
+//   sample_compose_compressed/<asset>
+//                                sample_compose on the clip compressed at the default tolerance
+//                                (1 mm at 10 cm, clip_compression.hpp)
+//   clip_bytes/<asset>           no timing: the `bytes` counter is the compressed clip's size in
+//                                memory (RuntimeClip::size_in_bytes), `uncompressed` the compiled one's
 //   player_update/<asset>        AnimationPlayer::update, the seed facade (local, world, skin)
 //   update_instances_1000/<asset>/threads:N
 //                                1000 Animators (the instance API: scene, palettes) at spread
@@ -30,6 +35,7 @@
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/update_instances.hpp"
 #include "marrow/runtime/animation_player.hpp"
+#include "marrow/runtime/clip_compression.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
 #include "marrow/runtime/sampling_job.hpp"
 #include "marrow/runtime/skin_palette_job.hpp"
@@ -46,6 +52,7 @@ struct Asset {
   const SkinningData* skin = nullptr;
   const AnimationClip* clip = nullptr;
   RuntimeClip runtime;
+  RuntimeClip compressed;  // at the default tolerance
 };
 
 // Loaded once per process; null (benchmark skipped) when the shared assets are absent.
@@ -64,6 +71,7 @@ const Asset* asset(const std::string& relative) {
     a->skin = &a->model.skins.at(0).data;
     a->clip = &a->skin->animation_clips.begin()->second;
     a->runtime = compile_clip(*a->clip, *a->skin);
+    a->compressed = compress_clip(*a->clip, *a->skin, ClipCompression{});
   }
   cache.emplace_back(relative, std::move(a));
   return cache.back().second.get();
@@ -88,9 +96,10 @@ struct Instance {
   Instance(const Asset& a, Ticks start)
       : context(a.runtime.joint_count()), models(a.runtime.joint_count()), palette(a.runtime.joint_count()), time(start) {}
 
-  void frame(const Asset& a, bool skin, std::span<TrsBlock> pose) {
-    time = playback_time(time + kFrame, a.runtime.duration(), true);
-    SamplingJob{&a.runtime, time, &context, pose}.run();
+  void frame(const Asset& a, bool skin, std::span<TrsBlock> pose, const RuntimeClip* clip = nullptr) {
+    if (clip == nullptr) clip = &a.runtime;
+    time = playback_time(time + kFrame, clip->duration(), true);
+    SamplingJob{clip, time, &context, pose}.run();
     LocalToModelJob compose;
     compose.parents = a.skin->skeleton_hierarchy;
     compose.local_pose = pose;
@@ -108,13 +117,14 @@ struct Instance {
   }
 };
 
-void sample_compose(benchmark::State& state, const std::string& file, bool skin) {
+void sample_compose(benchmark::State& state, const std::string& file, bool skin, bool compressed = false) {
   const Asset* a = asset(file);
   if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
   Instance instance(*a, Ticks{0});
   std::vector<TrsBlock> pose(pose_block_count(a->runtime.joint_count()));
+  const RuntimeClip* clip = compressed ? &a->compressed : &a->runtime;
   for (auto _ : state) {
-    instance.frame(*a, skin, pose);
+    instance.frame(*a, skin, pose, clip);
     benchmark::DoNotOptimize(instance.models.data());
     benchmark::DoNotOptimize(instance.palette.data());
     benchmark::ClobberMemory();
@@ -153,6 +163,14 @@ void random_seek(benchmark::State& state, const std::string& file) {
     benchmark::ClobberMemory();
   }
   set_counters(state, static_cast<double>(a->runtime.joint_count()));
+}
+
+void clip_bytes(benchmark::State& state, const std::string& file) {
+  const Asset* a = asset(file);
+  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
+  for (auto _ : state) benchmark::DoNotOptimize(a->compressed.size_in_bytes());
+  state.counters["bytes"] = static_cast<double>(a->compressed.size_in_bytes());
+  state.counters["uncompressed"] = static_cast<double>(a->runtime.size_in_bytes());
 }
 
 void player_update(benchmark::State& state, const std::string& file) {
@@ -195,6 +213,9 @@ const char* const kBig = "perf/big_skinned.glb";
     const std::string n = name, f = file;
     benchmark::RegisterBenchmark(("sample_compose/" + n).c_str(), [f](benchmark::State& s) { sample_compose(s, f, false); });
     benchmark::RegisterBenchmark(("sample_compose_skin/" + n).c_str(), [f](benchmark::State& s) { sample_compose(s, f, true); });
+    benchmark::RegisterBenchmark(("sample_compose_compressed/" + n).c_str(),
+                                 [f](benchmark::State& s) { sample_compose(s, f, false, true); });
+    benchmark::RegisterBenchmark(("clip_bytes/" + n).c_str(), [f](benchmark::State& s) { clip_bytes(s, f); });
     benchmark::RegisterBenchmark(("instances_1000/" + n).c_str(), [f](benchmark::State& s) { instances(s, f, 1000, false); })
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("instances_1000_skin/" + n).c_str(), [f](benchmark::State& s) { instances(s, f, 1000, true); })

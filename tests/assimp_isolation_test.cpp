@@ -76,13 +76,14 @@ TEST(AssimpIsolation, EveryOptionTravelsToTheWorker) {
   o.import.curve_tolerance = 0.25;
   o.import.unit_scale = 0.5f;
   o.import.max_influences = 6;
+  o.import.compression = ClipCompression{0.002f, 0.25f};
   o.import.limits = {11, 1u << 20, 13, 14, 15, 16};  // (the answer must fit max_total_bytes)
   o.max_bones = 9;
   o.ticks_per_second = 30.0;
   o.load_skeletal_data = false;
   o.skeleton_meshes = true;
   const ImportError e = error_of("echo", o);
-  EXPECT_EQ(e.detail(), "<memory>.echo|7|123456789|17|0|33|1|1|0.250000|0.500000|6|11|1048576|13|14|15|16|9|30.000000|0|1");
+  EXPECT_EQ(e.detail(), "<memory>.echo|7|123456789|17|0|33|1|1|0.250000|0.500000|6|0.002000/0.250000|11|1048576|13|14|15|16|9|30.000000|0|1");
 }
 
 TEST(AssimpIsolation, ACrashInTheWorkerIsAnImportError) {

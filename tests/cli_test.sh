@@ -195,6 +195,16 @@ check "convert --format glb into a folder" 0 "$marrow" convert "$work/a/tentacle
 check "convert one file to .gltf" 0 "$marrow" convert "$work/demo.glb" "$work/one.gltf"
 head -c 1 "$work/one.gltf" | grep -q '{' || fail "convert to .gltf writes JSON"
 check "convert one file to .marrow" 0 "$marrow" convert "$work/demo.glb" "$work/one.marrow"
+# convert --compress TOL: a positive finite tolerance, else a usage error; the file is smaller
+# and plays (pose reads it back).
+for tol in 0 -0.001 nan inf abc ""; do
+  check "convert: --compress '$tol'" 2 "$marrow" convert "$work/demo.glb" "$work/bad.marrow" --compress "$tol"
+done
+[ ! -e "$work/bad.marrow" ] || fail "convert wrote a file for a bad --compress"
+check "convert --compress" 0 "$marrow" convert "$work/demo.glb" "$work/small.marrow" --compress 0.001
+[ "$(stat -c %s "$work/small.marrow")" -lt "$(stat -c %s "$work/one.marrow")" ] ||
+  fail "convert --compress writes a smaller file"
+check "pose of a compressed file" 0 "$marrow" pose "$work/small.marrow" --clip Wave --time 0.5 --json
 # render: the output's extension is the format written.
 check "render --out x.jpg" 2 "$marrow" render "$work/demo.glb" --out "$work/x.jpg"
 check "render --gif x.png" 2 "$marrow" render "$work/demo.glb" --clip 0 --gif "$work/x.png"

@@ -61,7 +61,10 @@ int main() {
             std::to_string(header.limits.cpu_seconds) + "|" + std::to_string(o.import.scene) + "|" +
             std::to_string(o.import.max_palette) + "|" + std::to_string(static_cast<int>(o.import.palette_policy)) + "|" +
             std::to_string(o.import.union_only) + "|" + std::to_string(o.import.curve_tolerance) + "|" +
-            std::to_string(o.import.unit_scale) + "|" + std::to_string(o.import.max_influences) + "|" + std::to_string(o.import.limits.max_file_bytes) + "|" +
+            std::to_string(o.import.unit_scale) + "|" + std::to_string(o.import.max_influences) + "|" +
+            (o.import.compression ? std::to_string(o.import.compression->tolerance) + "/" +
+                                        std::to_string(o.import.compression->distance)
+                                  : std::string("none")) + "|" + std::to_string(o.import.limits.max_file_bytes) + "|" +
             std::to_string(o.import.limits.max_total_bytes) + "|" + std::to_string(o.import.limits.max_nodes) + "|" +
             std::to_string(o.import.limits.max_accessor_elements) + "|" +
             std::to_string(o.import.limits.max_animation_keys) + "|" + std::to_string(o.import.limits.max_json_depth) +

@@ -13,6 +13,7 @@
 #include "malformed_corpus.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/io/model_file.hpp"
+#include "marrow/io/native_format.hpp"
 
 namespace marrow {
 namespace {
@@ -39,7 +40,8 @@ void expect_each_refused_with_its_code(const fs::path& dir, const std::map<std::
   for (const auto& [file, code] : expected) {
     SCOPED_TRACE(file);
     try {
-      const Model model = import_gltf(dir / file);
+      const fs::path path = dir / file;
+      const Model model = path.extension() == ".marrow" ? read_native_file(path) : import_gltf(path);
       if (code == "accepted") {
         EXPECT_NO_THROW(validate(model));
         continue;

@@ -21,6 +21,7 @@
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
+#include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"
 
 namespace marrow {
@@ -177,6 +178,7 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
   note_skipped(scene, diagnostics);
 
   detail::apply_import_unit_scale(model, options.import.unit_scale);                               // G18
+  if (options.import.compression) compress_model_clips(model, *options.import.compression);
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
   compute_loaded_pose_bounds(model);  // G17
   // Whatever Assimp handed over, the model must be safe to animate and draw.

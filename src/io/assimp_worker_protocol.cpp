@@ -16,6 +16,7 @@ namespace {
 static_assert(sizeof(ImportLimits) == 6 * 8, "a new ImportLimits field must travel to the Assimp worker");
 static_assert(std::is_same_v<decltype(ImportOptions{}.unit_scale), float>);
 static_assert(std::is_same_v<decltype(ImportOptions{}.max_influences), std::uint32_t>);
+static_assert(sizeof(ClipCompression) == 2 * sizeof(float), "a new ClipCompression field must travel to the Assimp worker");
 
 constexpr char kMagic[4] = {'M', 'R', 'W', 'Q'};
 
@@ -73,6 +74,9 @@ void put_options(Out& out, const AssimpOptions& o) {
   out.scalar<double>(i.curve_tolerance);
   out.scalar<float>(i.unit_scale);
   out.scalar<std::uint32_t>(i.max_influences);
+  out.scalar<std::uint8_t>(i.compression ? 1 : 0);
+  out.scalar<float>(i.compression.value_or(ClipCompression{}).tolerance);
+  out.scalar<float>(i.compression.value_or(ClipCompression{}).distance);
   out.scalar(i.limits.max_file_bytes);
   out.scalar(i.limits.max_total_bytes);
   out.scalar(i.limits.max_nodes);
@@ -98,6 +102,11 @@ AssimpOptions get_options(In& in) {
   i.curve_tolerance = in.scalar<double>();
   i.unit_scale = in.scalar<float>();
   i.max_influences = in.scalar<std::uint32_t>();
+  const bool compressed = in.scalar<std::uint8_t>() != 0;
+  ClipCompression compression;
+  compression.tolerance = in.scalar<float>();
+  compression.distance = in.scalar<float>();
+  if (compressed) i.compression = compression;
   i.limits.max_file_bytes = in.scalar<std::uint64_t>();
   i.limits.max_total_bytes = in.scalar<std::uint64_t>();
   i.limits.max_nodes = in.scalar<std::uint64_t>();

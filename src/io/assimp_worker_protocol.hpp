@@ -18,7 +18,7 @@
 
 namespace marrow::detail {
 
-inline constexpr std::uint32_t kWorkerProtocolVersion = 2;  // 2: ImportOptions::max_influences (S1)
+inline constexpr std::uint32_t kWorkerProtocolVersion = 3;  // 2: max_influences (S1); 3: compression
 inline constexpr std::size_t kWorkerHeaderBytes = 28;
 
 struct WorkerLimits {

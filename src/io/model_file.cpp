@@ -11,6 +11,7 @@
 #include "marrow/io/gltf_importer.hpp"
 #include "marrow/io/gltf_writer.hpp"
 #include "marrow/io/native_format.hpp"
+#include "marrow/model/compress_model_clips.hpp"
 
 namespace marrow {
 
@@ -73,6 +74,7 @@ Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extens
     case ModelFormat::Gltf: return import_gltf(bytes, options.import, base_dir);
     case ModelFormat::Native: {
       Model model = read_native(bytes, options.import.limits);
+      if (options.import.compression) compress_model_clips(model, *options.import.compression);
       return model;
     }
     case ModelFormat::Assimp: return import_assimp(bytes, extension, assimp_options(options));
@@ -91,7 +93,11 @@ Model load_model_file(const std::filesystem::path& path, const ModelFileOptions&
     if (!ec) refuse_foreign_bytes(head, size == 0, format, path.extension().string());
     switch (format) {
       case ModelFormat::Gltf: return import_gltf(path, options.import);
-      case ModelFormat::Native: return read_native_file(path, options.import.limits);
+      case ModelFormat::Native: {
+        Model model = read_native_file(path, options.import.limits);
+        if (options.import.compression) compress_model_clips(model, *options.import.compression);
+        return model;
+      }
       case ModelFormat::Assimp: return import_assimp(path, assimp_options(options));
     }
   } catch (const ImportError& e) {

@@ -49,6 +49,8 @@ inline constexpr std::uint32_t kTagMeshes = make_tag("MESH");
 inline constexpr std::uint32_t kTagAnimations = make_tag("ANIM");
 inline constexpr std::uint32_t kTagDiagnostics = make_tag("DIAG");
 inline constexpr std::uint32_t kTagSource = make_tag("SRCE");
+// Since version 2: skin clips stored compressed (compressed_clip_data.hpp), after PRFX.
+inline constexpr std::uint32_t kTagCompressedClips = make_tag("CCLP");
 
 // Explicit record sizes (never sizeof of an in-memory struct).
 inline constexpr std::size_t kMat4Bytes = 64;      // 16 f32, column-major
@@ -71,6 +73,11 @@ inline constexpr std::size_t kWeightTrackMinBytes = 1 + 8 + 8 + 3 * 8;
 inline constexpr std::size_t kAnimationMinBytes = kStringMinBytes + 8 + (kClipMinBytes - kStringMinBytes) + 8;
 inline constexpr std::size_t kChannelMinBytes = 4 + kWeightTrackMinBytes;
 inline constexpr std::size_t kDiagnosticMinBytes = 2 * kStringMinBytes + 4;
+// A compressed clip: key, name, duration, time count, joint count; a channel: bits, uniform,
+// min and step, key count, packed byte count; a joint: its animated flag and three channels.
+inline constexpr std::size_t kCompressedClipMinBytes = 2 * kStringMinBytes + 8 + 8 + 8;
+inline constexpr std::size_t kCompressedChannelMinBytes = 3 + 1 + 24 + 8 + 8;
+inline constexpr std::size_t kCompressedJointMinBytes = 1 + 3 * kCompressedChannelMinBytes;
 
 // "MESH" for messages; unprintable bytes become '?'.
 inline std::string tag_name(std::uint32_t tag) {
@@ -139,6 +146,11 @@ inline std::string model_problem(const Model& model) {
         return where + ": clip '" + name + "' is not a JointPalette clip";
       }
       if (std::string problem = key_gap_problem(clip); !problem.empty()) return where + ": " + problem;
+    }
+    for (const auto& [name, clip] : skin.compressed_clips) {
+      if (name.size() > kNativeMaxStringBytes || clip.name().size() > kNativeMaxStringBytes) {
+        return where + ": compressed clip '" + name.substr(0, 64) + "': a name longer than " + str(kNativeMaxStringBytes) + " bytes";
+      }
     }
   }
   for (std::size_t a = 0; a < model.animations.size(); ++a) {

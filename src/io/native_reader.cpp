@@ -16,6 +16,8 @@
 #include "marrow/io/file_bytes.hpp"
 #include "marrow/io/native_format.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
+#include "marrow/runtime/clip_compression.hpp"
+#include "marrow/runtime/compressed_clip_data.hpp"
 #include "native_layout.hpp"
 
 namespace marrow {
@@ -552,6 +554,86 @@ void read_prefixes(SectionReader& r, Model& model) {
   }
 }
 
+// One compressed clip of a skin of `joints` joints: the arrays are checked against the bytes and
+// limits here, their content by make_compressed_clip (every count, bit width, index and range).
+RuntimeClip read_compressed_clip(SectionReader& r, int joints) {
+  std::string name = r.string("clip name");
+  const Ticks duration{r.i64("duration")};
+  CompressedClipData data;
+  const std::size_t times = r.count("time count", kCompressedMaxTimes, nullptr, 8);
+  r.copy_into(data.times, times, "times");
+  const std::uint64_t n = r.u64("joint count");
+  if (n != static_cast<std::uint64_t>(joints)) {
+    r.fail(ImportErrorCode::InvalidDocument,
+           "joint count " + std::to_string(n) + " is not the skin's bone_count " + std::to_string(joints));
+  }
+  r.fits("joint count", n, kCompressedJointMinBytes);
+  // The sampler's key directories: at worst one word of 8 bytes per 32 times for every channel.
+  r.charge("key directories", 3 * n * ((times + kCompressedTimesPerWord - 1) / kCompressedTimesPerWord) * 8);
+  r.copy_into(data.animated, static_cast<std::size_t>(n), "animated");
+  for (std::size_t j = 0; j < data.animated.size(); ++j) {
+    if (data.animated[j] > 1) {
+      const auto scope = r.enter("joint", j);
+      r.fail(ImportErrorCode::InvalidDocument, "animated is " + std::to_string(data.animated[j]) + ", not 0 or 1");
+    }
+  }
+  data.channels.resize(3 * static_cast<std::size_t>(n));
+  for (std::size_t c = 0; c < data.channels.size(); ++c) {
+    const auto scope = r.enter("channel", c);
+    CompressedChannel& ch = data.channels[c];
+    for (std::uint8_t& b : ch.bits) b = r.u8("bits");
+    ch.uniform = r.flag("uniform");
+    for (float& v : ch.min) v = r.f32("min");
+    for (float& v : ch.step) v = r.f32("step");
+    const std::uint64_t keys = r.u64("key count");
+    if (keys > times) {
+      r.fail(ImportErrorCode::InvalidDocument,
+             "key count " + std::to_string(keys) + " exceeds the clip's " + std::to_string(times) + " times");
+    }
+    r.fits("key count", keys, 2);
+    r.charge_keys("key count", keys);
+    r.copy_into(ch.key_times, static_cast<std::size_t>(keys), "key times");
+    // make_compressed_clip checks the exact size; this only keeps the count within the section.
+    const std::uint64_t bytes = r.u64("packed byte count");
+    r.fits("packed byte count", bytes, 1);
+    r.copy_into(ch.packed, static_cast<std::size_t>(bytes), "packed keys");
+  }
+  try {
+    return make_compressed_clip(std::move(name), duration, data);
+  } catch (const std::invalid_argument& e) {
+    r.fail(ImportErrorCode::InvalidDocument, e.what());
+  }
+}
+
+// Version 2: per skin, its compressed clips; each also becomes the skin's authored clip of its
+// key (what it plays), which SKIN left out.
+void read_compressed_clips(SectionReader& r, Model& model) {
+  const std::uint64_t n = r.u64("skin count");
+  if (n != model.skins.size()) {
+    r.fail(ImportErrorCode::InvalidDocument,
+           "skin count " + std::to_string(n) + " differs from section 'SKIN' (" + std::to_string(model.skins.size()) + ")");
+  }
+  for (std::size_t s = 0; s < model.skins.size(); ++s) {
+    const auto scope = r.enter("skin", s);
+    Skin& skin = model.skins[s];
+    const std::size_t clips = object_count(r, "clip count", kCompressedClipMinBytes);
+    for (std::size_t c = 0; c < clips; ++c) {
+      const auto clip_scope = r.enter("compressed clip", c);
+      std::string key = r.string("clip key");
+      if (skin.data.animation_clips.count(key) != 0) {
+        r.fail(ImportErrorCode::InvalidDocument, "clip '" + key + "' is also stored uncompressed, or twice");
+      }
+      RuntimeClip clip = read_compressed_clip(r, skin.data.bone_count);
+      // Rebuilding the authored clip makes at most one key per channel key (counted above).
+      r.charge("decompressed keys", clip.key_count() * sizeof(Keyframe));
+      AnimationClip authored = decompress_clip(clip);
+      authored.target_space = ClipTargetSpace::JointPalette;
+      skin.data.animation_clips.emplace(key, std::move(authored));
+      skin.compressed_clips.emplace(std::move(key), std::move(clip));
+    }
+  }
+}
+
 void read_meshes(SectionReader& r, Model& model, const Tables& tables) {
   const std::size_t n = object_count(r, "mesh count", kMeshMinBytes);
   model.meshes.resize(n);
@@ -640,20 +722,23 @@ void read_source(SectionReader& r, Model& model) {
   }
 }
 
-// The sections (versions 1 and 2), in the order they are parsed (references point backwards).
+// The sections, in the order they are parsed (references point backwards), and the version
+// that introduced each: an older file's reader does not know it.
 struct SectionSpec {
   std::uint32_t tag;
   bool required;
+  std::uint32_t since = 1;
 };
-constexpr std::array<SectionSpec, 9> kSections{{{kTagMaterials, true},
-                                                {kTagSkinnedMaterials, true},
-                                                {kTagBones, true},
-                                                {kTagSkins, true},
-                                                {kTagPrefixes, false},
-                                                {kTagMeshes, true},
-                                                {kTagAnimations, true},
-                                                {kTagDiagnostics, true},
-                                                {kTagSource, true}}};
+constexpr std::array<SectionSpec, 10> kSections{{{kTagMaterials, true},
+                                                 {kTagSkinnedMaterials, true},
+                                                 {kTagBones, true},
+                                                 {kTagSkins, true},
+                                                 {kTagPrefixes, false},
+                                                 {kTagCompressedClips, true, 2},
+                                                 {kTagMeshes, true},
+                                                 {kTagAnimations, true},
+                                                 {kTagDiagnostics, true},
+                                                 {kTagSource, true}}};
 
 struct Found {
   bool present = false;
@@ -711,7 +796,7 @@ std::array<Found, kSections.size()> scan_sections(std::span<const std::byte> byt
     }
     bool known = false;
     for (std::size_t k = 0; k < kSections.size(); ++k) {
-      if (kSections[k].tag != tag) continue;
+      if (kSections[k].tag != tag || version < kSections[k].since) continue;
       known = true;
       if (found[k].present) refuse(ImportErrorCode::InvalidContainer, where + ": section '" + tag_name(tag) + "' appears twice");
       found[k] = Found{true, begin, begin + static_cast<std::size_t>(size)};
@@ -719,8 +804,8 @@ std::array<Found, kSections.size()> scan_sections(std::span<const std::byte> byt
     // Unknown sections are skipped, unless the writer marked them as needed to read the file.
     if (!known && (flags & kSectionRequired) != 0) {
       refuse(ImportErrorCode::VersionMismatch, where + ": section '" + tag_name(tag) +
-                                                   "' is marked required but unknown to this reader (version " +
-                                                   std::to_string(kNativeVersion) + ")");
+                                                   "' is marked required but unknown to version " +
+                                                   std::to_string(version) + " files");
     }
     pos = begin + static_cast<std::size_t>(size);
     ++sections;
@@ -730,7 +815,7 @@ std::array<Found, kSections.size()> scan_sections(std::span<const std::byte> byt
                                                   " sections, the file holds " + std::to_string(sections));
   }
   for (std::size_t k = 0; k < kSections.size(); ++k) {
-    if (kSections[k].required && !found[k].present) {
+    if (kSections[k].required && version >= kSections[k].since && !found[k].present) {
       refuse(ImportErrorCode::InvalidContainer, "section '" + tag_name(kSections[k].tag) + "' is missing");
     }
   }
@@ -761,6 +846,7 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
     else if (tag == kTagBones) read_bones(r, model);
     else if (tag == kTagSkins) read_skins(r, model);
     else if (tag == kTagPrefixes) read_prefixes(r, model);
+    else if (tag == kTagCompressedClips) read_compressed_clips(r, model);
     else if (tag == kTagMeshes) read_meshes(r, model, tables);
     else if (tag == kTagAnimations) read_animations(r, model);
     else if (tag == kTagDiagnostics) read_diagnostics(r, model);

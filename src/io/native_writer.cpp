@@ -13,6 +13,7 @@
 
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/native_format.hpp"
+#include "marrow/runtime/compressed_clip_data.hpp"
 #include "native_layout.hpp"
 
 namespace marrow {
@@ -154,6 +155,9 @@ std::size_t estimate_bytes(const Model& model) {
   for (const ModelAnimation& a : model.animations) {
     for (const BoneTrack& t : a.scene_clip.tracks) n += 16 + t.keys.size() * kKeyframeBytes;
   }
+  for (const Skin& skin : model.skins) {
+    for (const auto& [key, clip] : skin.compressed_clips) n += clip.size_in_bytes();
+  }
   return n;
 }
 
@@ -165,6 +169,25 @@ void write_clip(ByteWriter& w, const AnimationClip& clip) {
   for (const BoneTrack& track : clip.tracks) {
     w.i32(track.bone_index);
     w.keys(track.keys);
+  }
+}
+
+// A compressed clip's content (compressed_clip_data.hpp) under the key of the clip it plays.
+void write_compressed_clip(ByteWriter& w, const std::string& key, const RuntimeClip& clip) {
+  const CompressedClipData data = compressed_clip_data(clip);
+  w.string(key, "a clip key");
+  w.string(clip.name(), "a clip name");
+  w.i64(clip.duration().count());
+  w.u64(data.times.size());
+  for (Ticks t : data.times) w.i64(t.count());
+  w.array(data.animated);  // the joint count, then a u8 per joint
+  for (const CompressedChannel& ch : data.channels) {
+    for (std::uint8_t b : ch.bits) w.u8(b);
+    w.u8(ch.uniform ? 1 : 0);
+    for (float v : ch.min) w.f32(v);
+    for (float v : ch.step) w.f32(v);
+    w.array(ch.key_times);
+    w.array(ch.packed);
   }
 }
 
@@ -275,8 +298,10 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
     w.append(d.inverse_bind_pose.data(), d.inverse_bind_pose.size() * kMat4Bytes);
     w.i32(d.skeleton_root_node_index);
     w.string(d.skeleton_root_name, "a skeleton root name");
-    w.u64(d.animation_clips.size());
+    // Clips stored compressed (CCLP) are left out here: the reader rebuilds them from CCLP.
+    w.u64(d.animation_clips.size() - skin.compressed_clips.size());
     for (const auto& [key, clip] : d.animation_clips) {
+      if (skin.compressed_clips.count(key) != 0) continue;
       w.string(key, "a clip key");
       write_clip(w, clip);
     }
@@ -297,6 +322,14 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
     }
     w.end_section();
   }
+
+  w.begin_section(kTagCompressedClips);
+  w.u64(model.skins.size());
+  for (const Skin& skin : model.skins) {
+    w.u64(skin.compressed_clips.size());
+    for (const auto& [key, clip] : skin.compressed_clips) write_compressed_clip(w, key, clip);
+  }
+  w.end_section();
 
   w.begin_section(kTagMeshes);
   w.u64(model.meshes.size());

@@ -1,5 +1,8 @@
 #include "marrow/model/compiled_animations.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "marrow/runtime/sampling_job.hpp"
 
 namespace marrow {
@@ -41,7 +44,17 @@ std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model)
         compiled.skin_sources.push_back(nullptr);
         compiled.skin_references.emplace_back();
       } else {
-        compiled.skin_clips.emplace_back(compile_clip(it->second, skin.data));
+        // A compressed clip of the skin (compress_model_clips) plays instead of the authored one.
+        const auto compressed = skin.compressed_clips.find(animation.name);
+        if (compressed == skin.compressed_clips.end()) {
+          compiled.skin_clips.emplace_back(compile_clip(it->second, skin.data));
+        } else if (compressed->second.joint_count() != static_cast<std::size_t>(skin.data.bone_count)) {
+          throw std::invalid_argument("compile_animations: compressed clip '" + animation.name + "' has " +
+                                      std::to_string(compressed->second.joint_count()) + " joints, its skin " +
+                                      std::to_string(skin.data.bone_count));
+        } else {
+          compiled.skin_clips.emplace_back(compressed->second);
+        }
         compiled.skin_sources.push_back(&it->second);
         compiled.skin_references.push_back(pose_at_zero(*compiled.skin_clips.back()));
       }

@@ -184,6 +184,16 @@ void validate(const Model& model) {
         fail("skin " + std::to_string(s) + " clip '" + name + "' does not target the joint palette");
       }
     }
+    // A compressed clip plays in place of the authored clip of its name, on this skeleton.
+    for (const auto& [name, clip] : skin.compressed_clips) {
+      if (skin.data.animation_clips.count(name) == 0) {
+        fail("skin " + std::to_string(s) + " compressed clip '" + name + "' names no clip of the skin");
+      }
+      if (!clip.compressed() || clip.joint_count() != static_cast<std::size_t>(skin.data.bone_count)) {
+        fail("skin " + std::to_string(s) + " compressed clip '" + name + "' is not a compressed clip of its " +
+             std::to_string(skin.data.bone_count) + " joints");
+      }
+    }
   }
   for (std::size_t a = 0; a < model.animations.size(); ++a) {
     const ModelAnimation& anim = model.animations[a];

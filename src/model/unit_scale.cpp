@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 
 #include "marrow/core/vertex_access.hpp"
+#include "marrow/runtime/clip_compression.hpp"
+#include "marrow/runtime/compressed_clip_data.hpp"
 
 namespace marrow {
 
@@ -67,7 +70,28 @@ void apply_unit_scale(Model& model, float s) {
     throw std::invalid_argument("apply_unit_scale: scale " + std::to_string(s) + " takes a length of " +
                                 std::to_string(largest) + " beyond the float range");
   }
+  // Compressed clips scale their translation ranges, and the authored clip stays what they play.
+  std::vector<std::map<std::string, RuntimeClip>> compressed(model.skins.size());
+  for (std::size_t k = 0; k < model.skins.size(); ++k) {
+    for (const auto& [name, clip] : model.skins[k].compressed_clips) {
+      CompressedClipData data = compressed_clip_data(clip);
+      for (std::size_t c = 0; c < data.channels.size(); c += 3) {
+        for (std::size_t i = 0; i < 3; ++i) data.channels[c].min[i] *= s, data.channels[c].step[i] *= s;
+      }
+      compressed[k].emplace(name, make_compressed_clip(clip.name(), clip.duration(), data));
+    }
+  }
   for_each_length(model, [s](const glm::vec3& v) { return v * s; });
+  for (std::size_t k = 0; k < model.skins.size(); ++k) {
+    Skin& skin = model.skins[k];
+    for (auto& [name, clip] : compressed[k]) {
+      AnimationClip& authored = skin.data.animation_clips.at(name);
+      AnimationClip played = decompress_clip(clip);
+      played.target_space = authored.target_space;
+      authored = std::move(played);
+    }
+    skin.compressed_clips = std::move(compressed[k]);
+  }
   for (ModelMesh& mesh : model.meshes) {
     for (ModelMeshPart& part : mesh.parts) ++part.revision;
   }

@@ -9,6 +9,7 @@
 #include "marrow/runtime/simd_level.hpp"
 
 #include "bracket.hpp"
+#include "compressed_storage.hpp"
 
 namespace marrow::detail {
 
@@ -32,11 +33,22 @@ struct PaletteArgs {
   std::size_t count;
 };
 
+struct CompressedArgs {
+  const CompressedStorage* clip;
+  std::int64_t t;
+  std::uint32_t tau;   // the last time index whose time is <= t (0 when none is)
+  bool before;         // t precedes every time of the clip: each channel holds its first key
+  TrsBlock* out;       // clip->blocks.size() blocks
+  bool exact_slerp;
+};
+
 struct PoseKernels {
   // p: eight blend factors per block.
   void (*interpolate)(const BracketBlock* brackets, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp);
   // The same with lane l of block b bracketed by records keys[8b + l] and keys[8b + l] + 1.
   void (*sample)(const KeyRecord* const* keys, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp);
+  // A compressed clip at one time (compressed_sampling.inl).
+  void (*sample_compressed)(const CompressedArgs& args);
   void (*compose)(const ComposeArgs& args);
   void (*palette)(const PaletteArgs& args);
   void (*to_matrices)(const TrsBlock* pose, std::size_t joints, float* out);

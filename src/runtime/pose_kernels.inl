@@ -1,6 +1,10 @@
 // The pose kernels, compiled once per instruction set (see simd/lanes.hpp for the rules of
 // such a file). Included by pose_kernels_sse2.cpp, _avx2.cpp and _avx512.cpp.
+#include <algorithm>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 #include "../core/rotation_scale_columns.hpp"
 #include "../core/slerp_weights.hpp"
@@ -18,13 +22,17 @@ using simd::MARROW_SIMD_NS::F8;
 // the slerp (sampling_job.hpp).
 constexpr float kNlerpMinCos = 0.9995f;
 
-MARROW_LANES_INLINE void interpolate_block(const BracketBlock& in, const float* blend, TrsBlock& out, bool exact_slerp) {
+// The bracket interpolated with a blend factor per channel (translation, rotation, scale):
+// compiled clips give the three the same, compressed clips keep each channel's own keys.
+MARROW_LANES_INLINE void interpolate_lanes(const BracketBlock& in, F8 pt, F8 pr, F8 ps, TrsBlock& out, bool exact_slerp) {
   const F8 zero = F8::splat(0.f), one = F8::splat(1.f);
-  const F8 p = simd::MARROW_SIMD_NS::min_of(simd::MARROW_SIMD_NS::max_of(F8::load(blend), zero), one);
+  const auto clamp01 = [&](F8 x) { return simd::MARROW_SIMD_NS::min_of(simd::MARROW_SIMD_NS::max_of(x, zero), one); };
+  pt = clamp01(pt), ps = clamp01(ps);
+  const F8 p = clamp01(pr);
   for (int c = 0; c < 3; ++c) {
     const F8 ta = F8::load(in.a[c]), sa = F8::load(in.a[7 + c]);
-    fma(F8::load(in.b[c]) - ta, p, ta).store(out.t[c]);
-    fma(F8::load(in.b[7 + c]) - sa, p, sa).store(out.s[c]);
+    fma(F8::load(in.b[c]) - ta, pt, ta).store(out.t[c]);
+    fma(F8::load(in.b[7 + c]) - sa, ps, sa).store(out.s[c]);
   }
   F8 qa[4], qb[4];
   for (int c = 0; c < 4; ++c) qa[c] = F8::load(in.a[3 + c]), qb[c] = F8::load(in.b[3 + c]);
@@ -41,6 +49,11 @@ MARROW_LANES_INLINE void interpolate_block(const BracketBlock& in, const float* 
   // Exactly on a key (p = 0) that key's rotation, untouched.
   const F8 on_key = p == zero;
   for (int c = 0; c < 4; ++c) select(on_key, qa[c], r[c] * scale).store(out.q[c]);
+}
+
+MARROW_LANES_INLINE void interpolate_block(const BracketBlock& in, const float* blend, TrsBlock& out, bool exact_slerp) {
+  const F8 p = F8::load(blend);
+  interpolate_lanes(in, p, p, p, out, exact_slerp);
 }
 
 void interpolate(const BracketBlock* brackets, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp) {
@@ -177,6 +190,8 @@ void sample(const KeyRecord* const* keys, const float* p, std::size_t blocks, Tr
     interpolate_block(bracket, p + kPoseLanes * b, out[b], exact_slerp);
   }
 }
+
+#include "compressed_sampling.inl"
 
 constexpr float kIdentity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
@@ -331,6 +346,6 @@ void to_matrices(const TrsBlock* pose, std::size_t joints, float* out) {
 }  // namespace
 
 extern const PoseKernels kPoseKernels;
-const PoseKernels kPoseKernels{&interpolate, &sample, &compose, &palette, &to_matrices};
+const PoseKernels kPoseKernels{&interpolate, &sample, &sample_compressed, &compose, &palette, &to_matrices};
 
 }  // namespace marrow::detail::MARROW_SIMD_NS

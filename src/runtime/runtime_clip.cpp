@@ -10,8 +10,15 @@
 #include "marrow/runtime/skinning_data.hpp"
 
 #include "bracket.hpp"
+#include "clip_id.hpp"
+#include "compressed_storage.hpp"
 
 namespace marrow {
+
+std::uint64_t detail::next_clip_id() noexcept {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 namespace {
 
@@ -54,9 +61,19 @@ void link_run(std::span<KeyRecord> run) {
 
 }  // namespace
 
+std::size_t RuntimeClip::key_count() const noexcept {
+  return compressed_ ? compressed_->keys : records_.size() - 2 * animated_.size();
+}
+
 std::size_t RuntimeClip::size_in_bytes() const noexcept {
-  return sizeof(RuntimeClip) + name_.capacity() + key_offsets_.capacity() * sizeof(std::uint32_t) +
-         records_.capacity() * sizeof(KeyRecord) + animated_.capacity();
+  std::size_t bytes = sizeof(RuntimeClip) + name_.capacity() + key_offsets_.capacity() * sizeof(std::uint32_t) +
+                      records_.capacity() * sizeof(KeyRecord) + animated_.capacity();
+  if (compressed_) {
+    const detail::CompressedStorage& c = *compressed_;
+    bytes += sizeof(c) + c.times.capacity() * sizeof(std::int64_t) + c.blocks.capacity() * sizeof(detail::JointBlock) +
+             c.words.capacity() * sizeof(detail::KeyWord) + c.packed.capacity();
+  }
+  return bytes;
 }
 
 RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> rest_locals) {
@@ -83,9 +100,8 @@ RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> r
                                 " keys, more than a runtime clip addresses");
   }
 
-  static std::atomic<std::uint64_t> next_id{1};
   RuntimeClip out;
-  out.id_ = next_id.fetch_add(1, std::memory_order_relaxed);
+  out.id_ = detail::next_clip_id();
   out.name_ = clip.name;
   out.duration_ = clip.duration;
   out.key_offsets_.reserve(joints + 1);

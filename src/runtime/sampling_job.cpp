@@ -37,6 +37,23 @@ constexpr std::size_t kChunk = kChunkBlocks * kPoseLanes;
 bool SamplingJob::run() const noexcept {
   if (!validate()) return false;
   SamplingContext& ctx = *context;
+  if (clip->compressed_) {
+    // Every channel's keys come straight from its directory at the clip's time index: the
+    // context only remembers that index, for the next frame's search.
+    const detail::CompressedStorage& c = *clip->compressed_;
+    const std::int64_t* times = c.times.data();
+    if (ctx.clip_id_ != clip->id()) {
+      ctx.time_hint_ = 0;
+      ctx.clip_id_ = clip->id();
+    }
+    const std::size_t tau = detail::find_key_index(c.times.size(), [times](std::size_t i) { return Ticks{times[i]}; }, time,
+                                                   ctx.time_hint_);
+    ctx.time_hint_ = static_cast<std::uint32_t>(tau);
+    const detail::CompressedArgs args{&c, time.count(), static_cast<std::uint32_t>(tau), time.count() < times[0],
+                                      output.data(), exact_slerp};
+    detail::pose_kernels(simd_level()).sample_compressed(args);
+    return true;
+  }
   const std::size_t n = clip->joint_count();
   const std::uint32_t* offsets = clip->key_offsets().data();
   const KeyRecord* records = clip->records().data();

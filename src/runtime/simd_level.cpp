@@ -4,6 +4,10 @@
 #include <cstdlib>
 #include <string_view>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 namespace marrow {
 
 namespace {
@@ -11,6 +15,11 @@ namespace {
 SimdLevel detect() noexcept {
 #if defined(__x86_64__) && defined(__GNUC__)
   __builtin_cpu_init();
+  // The wider levels' kernels also use POPCNT, BMI1 and LZCNT (compressed clips' key
+  // directories). LZCNT is CPUID 0x80000001 ECX bit 5 (not every compiler names it).
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool lzcnt = __get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx) != 0 && (ecx & (1u << 5)) != 0;
+  if (!__builtin_cpu_supports("popcnt") || !__builtin_cpu_supports("bmi") || !lzcnt) return SimdLevel::Sse2;
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("fma")) {
     return SimdLevel::Avx512;

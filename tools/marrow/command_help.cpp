@@ -82,7 +82,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kHelp{{
      "example:\n"
      "  marrow render ../shared/assets/gltf/Fox/Fox.gltf --clip Walk --gif walk.gif --size 200x200\n"},
     {"convert",
-     "usage: marrow convert IN... OUT [--format marrow|glb|gltf] [--meshopt] [--unit-scale S] [--jobs N]\n"
+     "usage: marrow convert IN... OUT [--format marrow|glb|gltf] [--meshopt] [--unit-scale S] [--compress TOL] [--jobs N]\n"
      "Converts models to marrow's native format (.marrow) or glTF (.glb binary, .gltf embedded JSON).\n"
      "One input: OUT is a file whose extension names the format (or an existing folder). Several\n"
      "inputs: OUT is a folder (created when missing) that receives <name>.<format> for each,\n"
@@ -93,6 +93,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kHelp{{
      "                           file it must agree with OUT's extension\n"
      "  --meshopt                glTF output compressed with EXT_meshopt_compression\n"
      "  --unit-scale S           scale translations, translation keys and morph position deltas (G18)\n"
+     "  --compress TOL           compress skeletal clips (lossy): points 100 TOL from every joint move\n"
+     "                           at most TOL, in the model's units (0.001: 1 mm at 10 cm in metres)\n"
      "  --jobs N                 convert N files at a time (default: one per core)\n"
      "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
      "Progress is shown on stderr when it is a terminal.\n"

@@ -1,10 +1,11 @@
-// `marrow convert IN... OUT [--format marrow|glb|gltf] [--meshopt] [--unit-scale S] [--jobs N]`: converts
-// models to marrow's native format (.marrow) or to glTF (.glb, .gltf). One input: OUT is a file
-// whose extension names the format, or an existing folder. Several inputs: OUT is a folder
-// (created when missing) that receives <name>.<format> for each, converted in parallel with a
-// progress bar on a terminal. Every output is decided, and collisions refused, before anything
-// is converted: two threads must never write one file, nor a file overwrite an input. Unit
-// scale applies to translations, translation keys and morph position deltas only (G18).
+// `marrow convert IN... OUT [--format marrow|glb|gltf] [--meshopt] [--unit-scale S] [--compress TOL]
+// [--jobs N]`: converts models to marrow's native format (.marrow) or to glTF (.glb, .gltf). One
+// input: OUT is a file whose extension names the format, or an existing folder. Several inputs:
+// OUT is a folder (created when missing) that receives <name>.<format> for each, converted in
+// parallel with a progress bar on a terminal. Every output is decided, and collisions refused,
+// before anything is converted: two threads must never write one file, nor a file overwrite an
+// input. Unit scale applies to translations, translation keys and morph position deltas only
+// (G18); --compress then compresses the skeletal clips (compress_model_clips).
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -22,6 +23,7 @@
 #include "loaded_file.hpp"
 #include "marrow/io/gltf_writer.hpp"
 #include "marrow/io/native_format.hpp"
+#include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/unit_scale.hpp"
 #include "options.hpp"
 #include "progress_bar.hpp"
@@ -59,10 +61,12 @@ struct Job {
   std::string error;
 };
 
-void convert_one(Job& job, Format format, const ModelFileOptions& options, float unit_scale, const GltfWriteOptions& gltf) {
+void convert_one(Job& job, Format format, const ModelFileOptions& options, float unit_scale, const GltfWriteOptions& gltf,
+                 const std::optional<ClipCompression>& compression) {
   try {
     Model model = load_model_file(job.in, options);
     if (unit_scale != 1.f) apply_unit_scale(model, unit_scale);
+    if (compression) compress_model_clips(model, *compression);
     if (format == Format::Marrow) {
       write_native_file(model, job.out);
     } else {
@@ -148,6 +152,12 @@ int run_convert(const Args& arguments) {
     if (!(v > 0 && v < 1e30)) throw UsageError("--unit-scale '" + *s + "' must be positive");
     unit_scale = static_cast<float>(v);
   }
+  std::optional<ClipCompression> compression;
+  if (const auto c = take_option(args, "--compress")) {
+    const double v = parse_number(*c, "--compress");
+    if (!(v > 0 && v < 1e30)) throw UsageError("--compress '" + *c + "' must be a positive tolerance");
+    compression = ClipCompression{static_cast<float>(v), static_cast<float>(100 * v)};
+  }
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   if (const auto j = take_option(args, "--jobs")) {
     const double v = parse_number(*j, "--jobs");
@@ -177,7 +187,7 @@ int run_convert(const Args& arguments) {
   ProgressBar progress("convert", work.size());
   const auto worker = [&] {
     for (std::size_t i = next++; i < work.size(); i = next++) {
-      convert_one(work[i], p.format, options, unit_scale, gltf);
+      convert_one(work[i], p.format, options, unit_scale, gltf, compression);
       const std::size_t finished = ++done;
       std::lock_guard<std::mutex> lock(progress_lock);
       progress.update(finished, work[i].in.filename().string());

@@ -2,7 +2,10 @@
 // What an import may do: which scene, how clips are resampled, the palette policy, and the
 // resource limits that keep a hostile file from taking unbounded memory or time.
 #include <cstdint>
+#include <optional>
 #include <string_view>
+
+#include "marrow/runtime/clip_compression.hpp"
 
 namespace marrow {
 
@@ -56,6 +59,9 @@ struct ImportOptions {
   // (ties: the earlier set and slot first) and renormalises them to sum to 1; a diagnostic
   // (skin-influences-reduced) counts the vertices that lost a nonzero weight.
   std::uint32_t max_influences = 0;
+  // Compresses every skeletal clip (compress_model_clips) within this tolerance, in the model's
+  // units after unit_scale; none: clips stay as authored.
+  std::optional<ClipCompression> compression;
   ImportLimits limits;
 };
 

@@ -6,9 +6,16 @@
 //   header   "MRRW", u32 version (kNativeVersion; 1 is read too), u32 flags, u32 section count,
 //            u64 file length
 //   sections {u32 tag, u32 flags, u64 payload length, payload}: MATL materials, SMAT skinned
-//            materials, BONE, SKIN, PRFX skeleton-root prefixes (optional), MESH, ANIM, DIAG,
-//            SRCE. A reader skips sections it does not know unless their "required" flag is set.
-//            Version 2 adds each vertex layout's influence count and each part's skinning mode.
+//            materials, BONE, SKIN, PRFX skeleton-root prefixes (optional), CCLP compressed
+//            clips (version 2), MESH, ANIM, DIAG, SRCE. A reader skips sections it does not know
+//            unless their "required" flag is set. Version 2 also adds each vertex layout's
+//            influence count and each part's skinning mode.
+//
+// Compressed clips (Skin::compressed_clips, compress_model_clips) are stored compressed only:
+// CCLP holds their quantised keys and SKIN omits their authored clips, which the reader rebuilds
+// as what the compressed clip plays (decompress_clip), as compress_model_clips left them. The
+// reader builds each through make_compressed_clip, which checks every count, bit width, index
+// and range, after checking the counts against the bytes and limits before allocating.
 //
 // Everything in a Model round-trips exactly (floats bitwise): shared materials and skinned
 // materials are written once and shared again after reading; skinned-material palettes are
@@ -45,8 +52,9 @@
 
 namespace marrow {
 
-// Version 2 (S1, S3): a vertex layout records its influence count, a part its skinning mode.
-// Files of version 1 still load (four influences, linear blending); the writer writes version 2.
+// Version 2 (S1, S3, compressed clips): a vertex layout records its influence count, a part its
+// skinning mode, and CCLP holds compressed clips. Files of version 1 still load (four influences,
+// linear blending, no compressed clips); the writer writes version 2.
 inline constexpr std::uint32_t kNativeVersion = 2;
 inline constexpr std::uint32_t kNativeOldestVersion = 1;
 

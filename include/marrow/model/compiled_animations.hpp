@@ -35,7 +35,9 @@ struct CompiledAnimations {
   std::size_t size_in_bytes() const noexcept;
 };
 
-// Compiles every animation of model (std::invalid_argument for a clip validate_clip refuses).
+// Compiles every animation of model (std::invalid_argument for a clip validate_clip refuses, or
+// a compressed clip not of its skin's joint count). A skin clip with a compressed form
+// (Skin::compressed_clips) plays that form, shared, not recompiled.
 // The result refers to model's clips (skin_sources): the model must outlive it. Markers are
 // copied: add them (add_marker) before compiling.
 std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model);

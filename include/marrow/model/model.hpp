@@ -113,7 +113,8 @@ struct Model {
 // animated or drawn safely: a parent at or after its bone, out-of-range mesh/skin references,
 // a part whose bytes are not whole vertices or whose indices or joints exceed its vertices or
 // palette, inconsistent morph data, skins that fail validate(SkinningData) or whose maps have
-// the wrong sizes, invalid clips.
+// the wrong sizes, invalid clips, a compressed clip that names no clip of its skin or is not one
+// of the skin's joint count.
 void validate(const Model& model);
 
 }  // namespace marrow

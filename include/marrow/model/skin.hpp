@@ -7,9 +7,11 @@
 //                                                   --palette_to_scene-->  scene-node index
 // The file's own joint order (the third index space) is kept in source_joints.
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "marrow/runtime/runtime_clip.hpp"
 #include "marrow/runtime/skinning_data.hpp"
 
 namespace marrow {
@@ -22,6 +24,9 @@ struct Skin {
   std::vector<int> palette_to_scene;  // per palette index: its scene node, -1 if outside the scene
   std::vector<int> source_joints;     // per palette index: its ordinal in the file's joint list
   int source_skin = -1;               // index in the source file, -1 when built in code
+  // Compressed clips (compress_model_clips), by the name of the data.animation_clips entry they
+  // play; compile_animations plays these instead of compiling the authored clip.
+  std::map<std::string, RuntimeClip> compressed_clips{};
 };
 
 // A skin of `joints` palette entries in a scene of `scene_nodes` nodes, for importers to fill:

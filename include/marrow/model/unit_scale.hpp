@@ -4,6 +4,8 @@
 // and root prefixes, clip translation keys, vertex positions, morph position deltas, bounding
 // spheres. Rotations, scales, normals, tangents and morph weights are unchanged. (In matrix terms:
 // M -> S M S^-1 with S = scale(s), which keeps the linear part and scales the translation.)
+// Compressed clips (Skin::compressed_clips) scale their translation ranges, and the authored
+// clip of each becomes what the scaled compressed clip plays (decompress_clip).
 #include "marrow/model/model.hpp"
 
 namespace marrow {

@@ -22,8 +22,13 @@
 // (track_sampler.hpp).
 //
 // Memory: 64 bytes per key, plus two records and 5 bytes per joint.
+//
+// A compressed clip (compress_clip, clip_compression.hpp) is a RuntimeClip too, played by the same
+// job: it holds 16-bit keys per channel instead of records (records() and key_offsets() are
+// then empty; compressed() says which).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,6 +41,10 @@
 namespace marrow {
 
 struct SkinningData;
+struct CompressedClipData;
+namespace detail {
+struct CompressedStorage;
+}
 
 // One key of a compiled clip, as the sampling job reads it (one cache line).
 struct alignas(64) KeyRecord {
@@ -61,8 +70,10 @@ class RuntimeClip {
   const std::string& name() const noexcept { return name_; }
   Ticks duration() const noexcept { return duration_; }
   std::size_t joint_count() const noexcept { return animated_.size(); }
-  // Keys of every joint, the framing copies not counted.
-  std::size_t key_count() const noexcept { return records_.size() - 2 * animated_.size(); }
+  // Keys of every joint, the framing copies not counted (compressed: keys of every channel).
+  std::size_t key_count() const noexcept;
+  // True for a clip made by compress_clip or make_compressed_clip.
+  bool compressed() const noexcept { return compressed_ != nullptr; }
   // Joint j's records are [key_offsets()[j], key_offsets()[j + 1]): a copy of its first key at
   // the minimum of Ticks, its keys (never none), a copy of its last key at the maximum.
   std::span<const std::uint32_t> key_offsets() const noexcept { return key_offsets_; }
@@ -76,6 +87,9 @@ class RuntimeClip {
 
  private:
   friend RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> rest_locals);
+  friend RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data);
+  friend CompressedClipData compressed_clip_data(const RuntimeClip& clip);
+  friend struct SamplingJob;
 
   std::string name_;
   Ticks duration_{};
@@ -83,6 +97,7 @@ class RuntimeClip {
   std::vector<KeyRecord> records_;
   std::vector<std::uint8_t> animated_;
   std::uint64_t id_ = 0;
+  std::shared_ptr<const detail::CompressedStorage> compressed_;  // immutable, shared by copies
 };
 
 // Compiles clip for a skeleton whose rest locals are given (one per joint; the rest of a

@@ -50,6 +50,7 @@ class SamplingContext {
   friend struct SamplingJob;
   std::vector<std::uint32_t> keys_;  // per joint: the record index of k in its last pair (k, k + 1)
   std::uint64_t clip_id_ = 0;        // whose brackets these are (0: none)
+  std::uint32_t time_hint_ = 0;      // compressed clips: the time index found last
 };
 
 struct SamplingJob {

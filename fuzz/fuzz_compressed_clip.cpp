@@ -1,0 +1,116 @@
+// The native reader's compressed clips (section CCLP): the input is a CCLP payload, placed in a
+// valid file of the demo character's skeleton and clips (meshes left out, so runs stay fast),
+// then read and played. Seeds: with MARROW_FUZZ_SEED_DIR set, the target first writes there the
+// payloads of the demo's clips compressed at three tolerances (scripts/fuzz-run does this).
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fuzz_options.hpp"
+#include "marrow/core/import_error.hpp"
+#include "marrow/io/native_format.hpp"
+#include "marrow/model/compress_model_clips.hpp"
+#include "marrow/model/demo_character.hpp"
+
+namespace {
+
+using Bytes = std::vector<std::byte>;
+
+constexpr std::size_t kHeader = 24, kSectionHeader = 16;
+
+std::uint32_t tag(const char (&s)[5]) {
+  std::uint32_t t;
+  std::memcpy(&t, s, 4);
+  return t;
+}
+
+marrow::Model base_model(float tolerance) {
+  marrow::Model model = marrow::make_demo_character();
+  model.meshes.clear();
+  for (marrow::Skin& skin : model.skins) skin.meshes.clear();
+  for (marrow::ModelAnimation& a : model.animations) a.morph_channels.clear();
+  marrow::compress_model_clips(model, marrow::ClipCompression{tolerance, 0.1f});
+  return model;
+}
+
+// The file's sections as (tag, flags, payload) in order; the writer's output is well framed.
+struct Section {
+  std::uint32_t tag, flags;
+  Bytes payload;
+};
+std::vector<Section> split(const Bytes& file) {
+  std::vector<Section> out;
+  for (std::size_t pos = kHeader; pos < file.size();) {
+    Section s;
+    std::uint64_t length;
+    std::memcpy(&s.tag, file.data() + pos, 4);
+    std::memcpy(&s.flags, file.data() + pos + 4, 4);
+    std::memcpy(&length, file.data() + pos + 8, 8);
+    s.payload.assign(file.begin() + static_cast<std::ptrdiff_t>(pos + kSectionHeader),
+                     file.begin() + static_cast<std::ptrdiff_t>(pos + kSectionHeader + length));
+    pos += kSectionHeader + length;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// The base file with the CCLP payload replaced.
+Bytes with_payload(const Bytes& base, const std::vector<Section>& sections, std::span<const std::byte> payload) {
+  Bytes out(base.begin(), base.begin() + kHeader);
+  for (const Section& s : sections) {
+    const bool cclp = s.tag == tag("CCLP");
+    const std::uint64_t length = cclp ? payload.size() : s.payload.size();
+    const std::size_t at = out.size();
+    out.resize(at + kSectionHeader);
+    std::memcpy(out.data() + at, &s.tag, 4);
+    std::memcpy(out.data() + at + 4, &s.flags, 4);
+    std::memcpy(out.data() + at + 8, &length, 8);
+    if (cclp) out.insert(out.end(), payload.begin(), payload.end());
+    else out.insert(out.end(), s.payload.begin(), s.payload.end());
+  }
+  const std::uint64_t length = out.size();
+  std::memcpy(out.data() + 16, &length, 8);
+  return out;
+}
+
+const Bytes& base_file() {
+  static const Bytes file = marrow::write_native(base_model(0.001f));
+  return file;
+}
+
+const std::vector<Section>& base_sections() {
+  static const std::vector<Section> sections = split(base_file());
+  return sections;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  if (const char* dir = std::getenv("MARROW_FUZZ_SEED_DIR")) {
+    for (float tolerance : {0.01f, 0.001f, 0.00002f}) {
+      for (const Section& s : split(marrow::write_native(base_model(tolerance)))) {
+        if (s.tag != tag("CCLP")) continue;
+        std::ofstream out(std::string(dir) + "/demo_cclp_" + std::to_string(tolerance), std::ios::binary);
+        out.write(reinterpret_cast<const char*>(s.payload.data()), static_cast<std::streamsize>(s.payload.size()));
+      }
+    }
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const Bytes file = with_payload(base_file(), base_sections(), {reinterpret_cast<const std::byte*>(data), size});
+  marrow::Model model;
+  try {
+    model = marrow::read_native(file, marrow::fuzz::options().limits);
+  } catch (const marrow::ImportError&) {
+    return 0;
+  }
+  marrow::fuzz::work_out(model);
+  return 0;
+}

@@ -1,0 +1,70 @@
+#pragma once
+// A compressed clip's content as plain arrays: what compress_clip produces, what the native
+// format stores, and what make_compressed_clip checks and turns into a playable RuntimeClip.
+//
+// Key times are indices into one table of ticks shared by the clip. Each joint has three
+// channels (translation, rotation, scale); a channel keeps some of the clip's times, at least
+// one, and each key's values are three integers of bits[0], bits[1], bits[2] bits (0 to 18)
+// packed back to back, little-endian (key k starts at bit k * width of the channel's bytes),
+// decoded against the channel's range:
+//
+//   translation, scale   component c = min[c] + q[c] * step[c]; a `uniform` scale stores only
+//                        x (bits[1] = bits[2] = 0) and y, z repeat it
+//   rotation             the smallest three components, x, y, z, w order without the dropped
+//                        one, min[i] + q[i] * step[i]; then two bits naming the dropped
+//                        component (0..3), rebuilt as +sqrt(max(0, 1 - a^2 - b^2 - c^2))
+//
+// A component of 0 bits is `min` at every key; a channel of one key is a constant.
+//
+// These decoded keys are the clip's keys (the reconstruction): the sampling job plays them by
+// the one sampler's rule (track_sampler.hpp) per channel.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "marrow/core/ticks.hpp"
+#include "marrow/runtime/runtime_clip.hpp"
+
+namespace marrow {
+
+struct CompressedChannel {
+  // Indices into CompressedClipData::times, increasing, and never skipping a whole word of 32
+  // times (key_times[k + 1] / 32 - key_times[k] / 32 <= 1): the sampler then finds the keys
+  // around any time among the 96 times around it.
+  std::vector<std::uint16_t> key_times;
+  std::array<std::uint8_t, 3> bits{};    // per component, 0 to kCompressedMaxBits
+  bool uniform = false;                  // scale channels: y and z are x
+  std::array<float, 3> min{};            // dequantisation ranges
+  std::array<float, 3> step{};
+  std::vector<std::uint8_t> packed;      // ceil(keys * width / 8) bytes
+};
+
+struct CompressedClipData {
+  std::vector<Ticks> times;                // strictly increasing, at most 65535
+  std::vector<CompressedChannel> channels; // 3 per joint: translation, rotation, scale
+  std::vector<std::uint8_t> animated;      // per joint: 1 when a track of the source drove it
+};
+
+inline constexpr std::size_t kCompressedMaxTimes = 65535;
+inline constexpr std::size_t kCompressedTimesPerWord = 32;
+inline constexpr unsigned kCompressedMaxBits = 18;
+
+// Bits of one key of channel c (0 translation, 1 rotation, 2 scale).
+constexpr unsigned compressed_key_width(const std::array<std::uint8_t, 3>& bits, std::size_t channel) noexcept {
+  return unsigned{bits[0]} + bits[1] + bits[2] + (channel % 3 == 1 ? 2u : 0u);
+}
+
+// The clip's content (a compressed clip), or std::invalid_argument for an uncompressed one.
+CompressedClipData compressed_clip_data(const RuntimeClip& clip);
+
+// Checks data and builds the clip; throws std::invalid_argument naming the channel, key or
+// value that is wrong: no times or more than 65535, times not increasing or spanning more than
+// an int64 tick count, a channel count that is not three per joint, a channel without keys or
+// whose key times are not increasing indices into the table or skip a word of 32, a component
+// of more than 18 bits,
+// a uniform channel that is not a scale of x alone, packed bytes that are not
+// ceil(keys * width / 8), a non-finite or negative range, a rotation range outside [-1, 1].
+RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data);
+
+}  // namespace marrow

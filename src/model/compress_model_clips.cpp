@@ -1,0 +1,34 @@
+#include "marrow/model/compress_model_clips.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "marrow/core/diagnostic.hpp"
+
+namespace marrow {
+
+void compress_model_clips(Model& model, const ClipCompression& options) {
+  if (!(options.tolerance > 0.f) || !std::isfinite(options.tolerance) || !(options.distance >= 0.f) ||
+      !std::isfinite(options.distance)) {
+    throw std::invalid_argument("compress_model_clips: tolerance " + std::to_string(options.tolerance) + " and distance " +
+                                std::to_string(options.distance) + " must be finite, the tolerance positive, the distance not negative");
+  }
+  for (std::size_t s = 0; s < model.skins.size(); ++s) {
+    Skin& skin = model.skins[s];
+    for (auto& [name, clip] : skin.data.animation_clips) {
+      if (skin.compressed_clips.count(name) != 0) continue;
+      try {
+        RuntimeClip compressed = compress_clip(clip, skin.data, options);
+        AnimationClip played = decompress_clip(compressed);
+        played.target_space = clip.target_space;
+        clip = std::move(played);
+        skin.compressed_clips.emplace(name, std::move(compressed));
+      } catch (const std::invalid_argument& e) {
+        add_diagnostic(model.diagnostics, "clip-not-compressed", "skin " + std::to_string(s) + " clip '" + name + "': " + e.what());
+      }
+    }
+  }
+}
+
+}  // namespace marrow

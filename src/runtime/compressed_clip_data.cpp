@@ -1,0 +1,208 @@
+#include "marrow/runtime/compressed_clip_data.hpp"
+
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "clip_id.hpp"
+#include "compressed_storage.hpp"
+
+namespace marrow {
+
+namespace {
+
+const char* const kChannelNames[3] = {"translation", "rotation", "scale"};
+
+std::string channel_name(std::size_t channel) {
+  return "joint " + std::to_string(channel / 3) + " " + kChannelNames[channel % 3];
+}
+
+[[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument("compressed clip: " + what); }
+
+void check(const CompressedClipData& data) {
+  const std::size_t n = data.times.size();
+  if (n == 0 || n > kCompressedMaxTimes) {
+    refuse("has " + std::to_string(n) + " key times, not 1 to " + std::to_string(kCompressedMaxTimes));
+  }
+  for (std::size_t i = 1; i < n; ++i) {
+    if (data.times[i] <= data.times[i - 1]) {
+      refuse("time " + std::to_string(i) + " (" + std::to_string(data.times[i].count()) + " ticks) does not follow " +
+             std::to_string(data.times[i - 1].count()));
+    }
+  }
+  if (static_cast<std::uint64_t>(data.times.back().count()) - static_cast<std::uint64_t>(data.times.front().count()) >
+      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    refuse("its times span more ticks than an int64 counts");
+  }
+  if (data.channels.size() != 3 * data.animated.size()) {
+    refuse("has " + std::to_string(data.channels.size()) + " channels for " + std::to_string(data.animated.size()) +
+           " joints (three per joint)");
+  }
+  for (std::size_t c = 0; c < data.channels.size(); ++c) {
+    const CompressedChannel& ch = data.channels[c];
+    const std::string where = channel_name(c);
+    if (ch.key_times.empty()) refuse(where + " has no keys");
+    for (std::size_t k = 0; k < ch.key_times.size(); ++k) {
+      const std::string key = where + " key " + std::to_string(k) + " time index " + std::to_string(ch.key_times[k]);
+      if (ch.key_times[k] >= n) refuse(key + " is past the " + std::to_string(n) + " times");
+      if (k > 0 && ch.key_times[k] <= ch.key_times[k - 1]) refuse(key + " does not follow " + std::to_string(ch.key_times[k - 1]));
+      if (k > 0 && ch.key_times[k] / kCompressedTimesPerWord - ch.key_times[k - 1] / kCompressedTimesPerWord > 1) {
+        refuse(key + " is more than a word of " + std::to_string(kCompressedTimesPerWord) + " times after " +
+               std::to_string(ch.key_times[k - 1]));
+      }
+    }
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (ch.bits[i] > kCompressedMaxBits) {
+        refuse(where + " component " + std::to_string(i) + " has " + std::to_string(ch.bits[i]) + " bits, more than " +
+               std::to_string(kCompressedMaxBits));
+      }
+    }
+    if (ch.uniform && (c % 3 != 2 || ch.bits[1] != 0 || ch.bits[2] != 0)) {
+      refuse(where + " is uniform but is not a scale stored as x alone");
+    }
+    const unsigned width = compressed_key_width(ch.bits, c);
+    const std::size_t bytes = (ch.key_times.size() * width + 7) / 8;
+    if (ch.packed.size() != bytes) {
+      refuse(where + " has " + std::to_string(ch.packed.size()) + " bytes of keys, not " + std::to_string(bytes) + " (" +
+             std::to_string(ch.key_times.size()) + " keys of " + std::to_string(width) + " bits)");
+    }
+    const bool rotation = c % 3 == 1;
+    for (std::size_t i = 0; i < 3; ++i) {
+      const double levels = static_cast<double>((std::uint32_t{1} << ch.bits[i]) - 1);
+      const double lo = ch.min[i], step = ch.step[i], hi = lo + levels * step;
+      const std::string range = where + " range " + std::to_string(i) + " (min " + std::to_string(ch.min[i]) + ", step " +
+                                std::to_string(ch.step[i]) + ")";
+      if (!std::isfinite(lo) || !std::isfinite(step)) refuse(range + " is not finite");
+      if (step < 0) refuse(range + " has a negative step");
+      if (!std::isfinite(static_cast<float>(hi))) refuse(range + " ends past the largest float");
+      // A unit quaternion's components lie in [-1, 1] (the kept ones even in [-0.71, 0.71]).
+      if (rotation && (lo < -1 || hi > 1)) refuse(range + " leaves [-1, 1], where a rotation's components lie");
+    }
+  }
+}
+
+// The channel's directory: its keys' bits, and per word the keys before it and how far back
+// (forward) the nearest key before (after) it lies, at most a word away (check() made sure).
+void fill_directory(const std::vector<std::uint16_t>& key_times, std::size_t words, detail::CompressedStorage& s) {
+  constexpr std::size_t kWord = detail::kTimesPerWord;
+  const std::size_t begin = s.words.size();
+  s.words.resize(begin + words, detail::KeyWord{0, 0, 0, 0});
+  detail::KeyWord* out = s.words.data() + begin;
+  for (std::uint16_t t : key_times) out[t / kWord].bits |= std::uint32_t{1} << (t % kWord);
+  std::size_t rank = 0, k = 0;
+  for (std::size_t w = 0; w < words; ++w) {
+    out[w].rank = static_cast<std::uint16_t>(rank);
+    while (k < key_times.size() && key_times[k] < (w + 1) * kWord) ++k;
+    // Keys before the word: key_times[rank - 1]; after it: key_times[k].
+    if (rank > 0 && key_times[rank - 1] + kWord >= w * kWord) {
+      out[w].back = static_cast<std::uint8_t>(w * kWord - 1 - key_times[rank - 1]);
+    }
+    if (k < key_times.size() && key_times[k] < (w + 2) * kWord) {
+      out[w].forward = static_cast<std::uint8_t>(key_times[k] - (w + 1) * kWord);
+    }
+    rank = k;
+  }
+}
+
+}  // namespace
+
+RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data) {
+  check(data);
+  const std::size_t joints = data.animated.size();
+  auto storage = std::make_shared<detail::CompressedStorage>();
+  detail::CompressedStorage& s = *storage;
+  s.joints = joints;
+  s.times.reserve(data.times.size());
+  for (Ticks t : data.times) s.times.push_back(t.count());
+  s.words_per_channel = (data.times.size() + detail::kTimesPerWord - 1) / detail::kTimesPerWord;
+  s.blocks.resize(pose_block_count(joints));
+  std::size_t keys = 0, bytes = 0;
+  for (const CompressedChannel& ch : data.channels) keys += ch.key_times.size(), bytes += ch.packed.size();
+  if (bytes > std::numeric_limits<std::uint32_t>::max() - detail::kPackedPadding) refuse("has too many keys");
+  s.keys = keys;
+  s.packed.reserve(bytes + detail::kPackedPadding);
+  // Channels with the same keys share a directory.
+  std::map<std::vector<std::uint16_t>, std::uint32_t> directories;
+  std::vector<std::uint32_t> word_of(data.channels.size()), byte_of(data.channels.size());
+  for (std::size_t c = 0; c < data.channels.size(); ++c) {
+    const CompressedChannel& ch = data.channels[c];
+    const auto [it, fresh] = directories.emplace(ch.key_times, static_cast<std::uint32_t>(s.words.size()));
+    if (fresh) fill_directory(ch.key_times, s.words_per_channel, s);
+    word_of[c] = it->second;
+    byte_of[c] = static_cast<std::uint32_t>(s.packed.size());
+    s.packed.insert(s.packed.end(), ch.packed.begin(), ch.packed.end());
+  }
+  s.packed.resize(s.packed.size() + detail::kPackedPadding, 0);
+  for (detail::JointBlock& block : s.blocks) block.constant[0] = block.constant[1] = block.constant[2] = 1;
+  // Padding lanes repeat the last joint (their output is ignored).
+  for (std::size_t lane = 0; lane < s.blocks.size() * kPoseLanes; ++lane) {
+    if (joints == 0) break;
+    const std::size_t j = lane < joints ? lane : joints - 1;
+    detail::JointBlock& block = s.blocks[lane / kPoseLanes];
+    const std::size_t l = lane % kPoseLanes;
+    for (std::size_t c = 0; c < 3; ++c) {
+      const CompressedChannel& ch = data.channels[3 * j + c];
+      block.word[c][l] = word_of[3 * j + c];
+      block.byte[c][l] = byte_of[3 * j + c];
+      block.count[c][l] = static_cast<std::uint16_t>(ch.key_times.size());
+      if (ch.key_times.size() != 1) block.constant[c] = 0;
+      unsigned shift = 0;
+      for (std::size_t i = 0; i < 3; ++i) {
+        // A uniform scale reads its x field, range included, for y and z.
+        const std::size_t from = ch.uniform ? 0 : i;
+        block.bits[c][i][l] = ch.bits[from];
+        block.shift[c][i][l] = static_cast<std::uint8_t>(ch.uniform ? 0 : shift);
+        block.min[c][i][l] = ch.min[from];
+        block.step[c][i][l] = ch.step[from];
+        shift += ch.bits[i];
+      }
+    }
+  }
+  RuntimeClip out;
+  out.id_ = detail::next_clip_id();
+  out.name_ = std::move(name);
+  out.duration_ = duration;
+  out.animated_ = data.animated;
+  out.compressed_ = std::move(storage);
+  return out;
+}
+
+CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
+  if (!clip.compressed_) throw std::invalid_argument("compressed_clip_data: clip '" + clip.name() + "' is not compressed");
+  const detail::CompressedStorage& s = *clip.compressed_;
+  CompressedClipData data;
+  for (std::int64_t t : s.times) data.times.push_back(Ticks{t});
+  data.animated = clip.animated_;
+  data.channels.resize(3 * s.joints);
+  for (std::size_t j = 0; j < s.joints; ++j) {
+    const detail::JointBlock& block = s.blocks[j / kPoseLanes];
+    const std::size_t l = j % kPoseLanes;
+    for (std::size_t c = 0; c < 3; ++c) {
+      CompressedChannel& ch = data.channels[3 * j + c];
+      for (std::size_t w = 0; w < s.words_per_channel; ++w) {
+        for (std::uint32_t bits = s.words[block.word[c][l] + w].bits; bits != 0; bits &= bits - 1) {
+          ch.key_times.push_back(static_cast<std::uint16_t>(w * detail::kTimesPerWord + static_cast<std::size_t>(std::countr_zero(bits))));
+        }
+      }
+      // Uniform: x read three times (a channel of its own never has two fields at bit 0 unless
+      // the first has no bits).
+      const std::uint8_t(&bits)[3][kPoseLanes] = block.bits[c];
+      ch.uniform = c == 2 && bits[0][l] > 0 && bits[1][l] == bits[0][l] && bits[2][l] == bits[0][l] &&
+                   block.shift[c][1][l] == 0 && block.shift[c][2][l] == 0;
+      for (std::size_t i = 0; i < 3; ++i) {
+        const bool copy = ch.uniform && i > 0;
+        ch.bits[i] = copy ? 0 : block.bits[c][i][l];
+        ch.min[i] = copy ? 0.f : block.min[c][i][l];
+        ch.step[i] = copy ? 0.f : block.step[c][i][l];
+      }
+      const std::uint8_t* first = s.packed.data() + block.byte[c][l];
+      ch.packed.assign(first, first + (std::size_t{block.count[c][l]} * compressed_key_width(ch.bits, c) + 7) / 8);
+    }
+  }
+  return data;
+}
+
+}  // namespace marrow

@@ -1,0 +1,70 @@
+#pragma once
+// Private: the memory layout of a compressed RuntimeClip (clip_compression.hpp), as the sampling
+// kernels read it. Built only by make_compressed_clip (from CompressedClipData, checked), so the
+// kernels never re-check it.
+//
+// A clip's key times are one sorted table of ticks (`times`, N entries); every channel (joint j:
+// 3j translation, 3j + 1 rotation, 3j + 2 scale) keeps a subset of them. Which ones is a bit set
+// over the table, 32 entries a word, each word with the count of keys before it and where the
+// nearest keys on either side of it are, so that the key pair around any time is found in a few
+// instructions from one 8-byte word: no search, no per-instance state. Between two keys of a
+// channel no whole word is skipped (the compressor adds a key where one would be), so those
+// nearest keys lie in the neighbouring words: the kernels need only the 96 times around the
+// sampled one. Channels with the same keys share one directory. A key's values are three integers
+// of up to 18 bits (rotations: the smallest three components, then two bits naming the dropped
+// one), packed back to back per channel and dequantised against the channel's range; two
+// consecutive keys are read with one unaligned 16-byte load.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "marrow/runtime/local_pose.hpp"
+
+namespace marrow::detail {
+
+inline constexpr std::size_t kTimesPerWord = 32;
+inline constexpr std::size_t kMaxCompressedTimes = 65535;  // time indices and ranks are 16-bit
+
+// A word of a channel's directory.
+struct KeyWord {
+  std::uint32_t bits;      // bit b: a key at time index 32 * word + b
+  std::uint16_t rank;      // keys before this word
+  std::uint8_t back;       // the last key before this word is at 32 * word - 1 - back (if any)
+  std::uint8_t forward;    // the first key after it at 32 * word + 32 + forward (if any)
+};
+static_assert(sizeof(KeyWord) == 8);
+
+// Channel c (0 translation, 1 rotation, 2 scale) of the eight joints of a block, lane = joint % 8.
+struct alignas(32) JointBlock {
+  std::uint32_t word[3][kPoseLanes];     // first word of the channel's directory
+  std::uint32_t byte[3][kPoseLanes];     // first byte of the channel's keys in `packed`
+  std::uint16_t count[3][kPoseLanes];    // keys (at least 1)
+  // Component i of a key: `bits` bits at bit `shift` of the key. A uniform scale reads its x
+  // field, and x's range, three times; a key's width is shift[2] + bits[2] (a rotation's two
+  // bits of dropped index follow).
+  std::uint8_t bits[3][3][kPoseLanes];   // [channel][component][lane]
+  std::uint8_t shift[3][3][kPoseLanes];
+  // Dequantisation: component = min + q * step (rotation: of the three stored components).
+  float min[3][3][kPoseLanes];
+  float step[3][3][kPoseLanes];
+  // Per channel: 1 when every lane holds one key (a constant: the sampler takes `min` as it is).
+  std::uint8_t constant[3];
+};
+static_assert(sizeof(JointBlock) == 992);
+
+struct CompressedStorage {
+  std::vector<std::int64_t> times;     // strictly increasing; last - first fits int64
+  std::vector<JointBlock> blocks;      // pose_block_count(joints); padding lanes repeat the last joint
+  std::vector<KeyWord> words;          // every directory, words_per_channel words each
+  std::vector<std::uint8_t> packed;    // every channel's keys, then kPackedPadding zero bytes
+  std::size_t words_per_channel = 0;   // ceil(times / 32)
+  std::size_t joints = 0;
+  std::size_t keys = 0;                // over every channel
+};
+
+inline constexpr std::size_t kPackedPadding = 16;
+// Per component: two keys, 2 * (3 * 18 + 2), and the shift into the first byte (7) fit in the
+// 16 bytes loaded.
+inline constexpr unsigned kMaxKeyBits = 18;
+
+}  // namespace marrow::detail

@@ -1,0 +1,352 @@
+// Compressed clips (clip_compression.hpp, compressed_clip_data.hpp): the sampling job plays them
+// by the one sampler's rule on their reconstructed keys (X1), their error against the source
+// stays under the tolerance in object space, and malformed compressed data is refused.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <vector>
+
+#include "marrow/core/trs.hpp"
+#include "conformance_fixtures.hpp"
+#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/model_file.hpp"
+#include "marrow/model/demo_character.hpp"
+#include "marrow/model/animator.hpp"
+#include "marrow/model/compiled_animations.hpp"
+#include "marrow/model/compress_model_clips.hpp"
+#include "marrow/runtime/clip_compression.hpp"
+#include "marrow/runtime/compressed_clip_data.hpp"
+#include "marrow/runtime/runtime_clip.hpp"
+#include "marrow/runtime/sampling_job.hpp"
+#include "marrow/runtime/simd_level.hpp"
+#include "marrow/runtime/skinning_data.hpp"
+#include "marrow/runtime/track_sampler.hpp"
+#include "test_util.hpp"
+
+namespace marrow {
+namespace {
+
+namespace fs = std::filesystem;
+
+glm::quat random_rotation(std::mt19937& rng) {
+  std::normal_distribution<float> g(0.f, 1.f);
+  return glm::normalize(glm::quat(g(rng), g(rng), g(rng), g(rng)));
+}
+
+// A skeleton of `joints` (random parents, 10 cm bones) and a clip whose channels move smoothly
+// (sums of sines) or not at all, so that compression drops keys, keeps constants, uses uniform
+// scales; keys every 1/30 s, some tracks shorter than the clip, and one joint left untracked.
+struct Rig {
+  SkinningData data;
+  AnimationClip clip;
+};
+
+Rig smooth_rig(std::mt19937& rng, int joints, int keys) {
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  Rig rig;
+  rig.data.bone_count = joints;
+  for (int j = 0; j < joints; ++j) {
+    rig.data.skeleton_hierarchy.push_back(j == 0 ? -1 : std::uniform_int_distribution<int>(0, j - 1)(rng));
+    rig.data.bind_pose.push_back(compose_trs(glm::vec3(0, 0.1f, 0), random_rotation(rng), glm::vec3(1)));
+    rig.data.inverse_bind_pose.push_back(glm::mat4(1.f));
+  }
+  const Ticks frame{kTicksPerSecond / 30};
+  rig.clip.duration = frame * (keys - 1);
+  for (int j = 0; j < joints; ++j) {
+    if (j == joints / 2) continue;  // the rest pose
+    const float f[3] = {1 + 2 * std::fabs(u(rng)), 1 + 2 * std::fabs(u(rng)), 1 + 2 * std::fabs(u(rng))};
+    const glm::vec3 axis = glm::normalize(glm::vec3(u(rng), u(rng), u(rng) + 1e-3f));
+    const glm::quat base = random_rotation(rng);
+    const bool moves = j % 4 != 1, scales = j % 3 == 0, uniform = j % 2 == 0;
+    const int first = j % 5 == 4 ? keys / 4 : 0, last = j % 7 == 6 ? 3 * keys / 4 : keys - 1;
+    BoneTrack track{j, {}};
+    for (int k = first; k <= last; ++k) {
+      const float t = static_cast<float>(k) / 30.f;
+      Keyframe key;
+      key.time = frame * k;
+      key.translation = glm::vec3(0, 0.1f, 0) + (moves ? 0.02f * glm::vec3(std::sin(f[0] * t), std::cos(f[1] * t), 0) : glm::vec3(0));
+      key.rotation = glm::angleAxis(0.6f * std::sin(f[2] * t + static_cast<float>(j)), axis) * base;
+      if (k % 11 == 3) key.rotation = -key.rotation;  // signs must not matter
+      const float s = scales ? 1 + 0.05f * std::sin(f[0] * t) : 1.f;
+      key.scale = uniform ? glm::vec3(s) : glm::vec3(s, 1 + 0.03f * std::sin(f[1] * t), 1);
+      track.keys.push_back(key);
+    }
+    rig.clip.tracks.push_back(track);
+  }
+  return rig;
+}
+
+std::vector<Ticks> random_times(std::mt19937& rng, Ticks duration, int count) {
+  std::vector<Ticks> times;
+  std::uniform_int_distribution<int> kind(0, 9);
+  std::uniform_int_distribution<std::int64_t> step(0, kTicksPerSecond / 20), jump(-duration.count() / 4, duration.count() * 5 / 4);
+  Ticks t{0};
+  for (int i = 0; i < count; ++i) {
+    const int k = kind(rng);
+    if (k < 6) t += Ticks{step(rng)};       // forward play
+    else if (k < 8) t -= Ticks{step(rng)};  // backward
+    else t = Ticks{jump(rng)};              // a seek, also before and after every key
+    times.push_back(t);
+  }
+  return times;
+}
+
+// The job's joint j against the one sampler on the reconstructed channels.
+void expect_matches_reconstruction(const std::vector<ReconstructedJoint>& keys, std::span<const TrsBlock> pose, Ticks t) {
+  for (std::size_t j = 0; j < keys.size(); ++j) {
+    const Trs got = pose_joint(pose, j);
+    const glm::vec3 tr = sample_track(keys[j].translation.keys, t).translation;
+    const glm::quat r = sample_track(keys[j].rotation.keys, t).rotation;
+    const glm::vec3 s = sample_track(keys[j].scale.keys, t).scale;
+    ASSERT_TRUE(test::near(got.translation, tr, 1e-6f)) << "joint " << j << " t " << t.count();
+    ASSERT_TRUE(test::near(got.scale, s, 1e-6f)) << "joint " << j << " t " << t.count();
+    for (int c = 0; c < 4; ++c) ASSERT_NEAR(got.rotation[c], r[c], 1e-6f) << "joint " << j << " t " << t.count();
+  }
+}
+
+TEST(CompressedClip, X1_EqualsTheOneSamplerOnItsReconstructedKeysAtEverySimdLevel) {
+  std::mt19937 rng(21);
+  const SimdLevel saved = simd_level();
+  for (int trial = 0; trial < 12; ++trial) {
+    const Rig rig = smooth_rig(rng, 3 + trial * 5, 40 + trial * 17);
+    ClipCompression options;
+    options.tolerance = trial % 2 == 0 ? 1e-3f : 1e-2f;  // loose enough to drop most keys
+    const RuntimeClip clip = compress_clip(rig.clip, rig.data, options);
+    ASSERT_TRUE(clip.compressed());
+    std::size_t source_keys = 0;
+    for (const BoneTrack& track : rig.clip.tracks) source_keys += 3 * track.keys.size();
+    ASSERT_LT(clip.key_count(), source_keys / 2);
+    const std::vector<ReconstructedJoint> keys = reconstructed_channels(clip);
+    for (SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
+      if (set_simd_level(level) != level) continue;
+      SamplingContext context(clip.joint_count());
+      std::vector<TrsBlock> pose(pose_block_count(clip.joint_count()));
+      for (Ticks t : random_times(rng, clip.duration(), 150)) {
+        ASSERT_TRUE((SamplingJob{&clip, t, &context, pose}.run()));
+        expect_matches_reconstruction(keys, pose, t);
+      }
+      for (const ReconstructedJoint& joint : keys) {  // exactly on every key, and a tick either side
+        for (const Keyframe& key : joint.rotation.keys) {
+          for (Ticks t : {key.time - Ticks{1}, key.time, key.time + Ticks{1}}) {
+            ASSERT_TRUE((SamplingJob{&clip, t, &context, pose}.run()));
+            expect_matches_reconstruction(keys, pose, t);
+          }
+        }
+      }
+    }
+    set_simd_level(saved);
+  }
+}
+
+TEST(CompressedClip, X1_ExactSlerpAndTheFarEndsOfTimeFollowTheRule) {
+  std::mt19937 rng(4);
+  const Rig rig = smooth_rig(rng, 9, 30);
+  const RuntimeClip clip = compress_clip(rig.clip, rig.data, ClipCompression{});
+  const std::vector<ReconstructedJoint> keys = reconstructed_channels(clip);
+  SamplingContext context(9);
+  std::vector<TrsBlock> pose(pose_block_count(9));
+  const Ticks extremes[] = {Ticks{std::numeric_limits<std::int64_t>::min()}, Ticks{-1}, Ticks{0}, rig.clip.duration,
+                            Ticks{std::numeric_limits<std::int64_t>::max()}};
+  for (Ticks t : extremes) {
+    for (bool exact : {false, true}) {
+      SamplingJob job{&clip, t, &context, pose};
+      job.exact_slerp = exact;
+      ASSERT_TRUE(job.run());
+      expect_matches_reconstruction(keys, pose, t);
+    }
+  }
+}
+
+TEST(CompressedClip, X1_AContextMovesBetweenCompressedAndCompiledClips) {
+  std::mt19937 rng(8);
+  const Rig rig = smooth_rig(rng, 11, 50);
+  const RuntimeClip compressed = compress_clip(rig.clip, rig.data, ClipCompression{});
+  const RuntimeClip compiled = compile_clip(rig.clip, rig.data);
+  const std::vector<ReconstructedJoint> keys = reconstructed_channels(compressed);
+  SamplingContext context(11);
+  std::vector<TrsBlock> a(pose_block_count(11)), b(pose_block_count(11));
+  for (Ticks t : random_times(rng, rig.clip.duration, 100)) {
+    ASSERT_TRUE((SamplingJob{&compressed, t, &context, a}.run()));
+    expect_matches_reconstruction(keys, a, t);
+    ASSERT_TRUE((SamplingJob{&compiled, t, &context, b}.run()));
+    SamplingContext fresh(11);
+    std::vector<TrsBlock> c(pose_block_count(11));
+    ASSERT_TRUE((SamplingJob{&compiled, t, &fresh, c}.run()));
+    ASSERT_EQ(std::memcmp(b.data(), c.data(), b.size() * sizeof(TrsBlock)), 0) << "t " << t.count();
+  }
+}
+
+TEST(CompressedClip, X3_TheJobRefusesBadInputWithoutWriting) {
+  std::mt19937 rng(2);
+  const Rig rig = smooth_rig(rng, 12, 20);
+  const RuntimeClip clip = compress_clip(rig.clip, rig.data, ClipCompression{});
+  SamplingContext small(11);
+  std::vector<TrsBlock> short_pose(1);
+  std::memset(short_pose.data(), 0x5a, sizeof(TrsBlock));
+  const std::vector<TrsBlock> before = short_pose;
+  SamplingContext context(12);
+  EXPECT_STREQ((SamplingJob{&clip, Ticks{0}, &small, short_pose}.validate().field), "context");
+  EXPECT_FALSE((SamplingJob{&clip, Ticks{0}, &small, short_pose}.run()));
+  EXPECT_STREQ((SamplingJob{&clip, Ticks{0}, &context, short_pose}.validate().field), "output");
+  EXPECT_FALSE((SamplingJob{&clip, Ticks{0}, &context, short_pose}.run()));
+  EXPECT_EQ(std::memcmp(short_pose.data(), before.data(), sizeof(TrsBlock)), 0);
+}
+
+// The model-space matrices of a pose (double precision, the root prefix applied).
+std::vector<glm::dmat4> model_matrices(const SkinningData& skin, std::span<const TrsBlock> pose) {
+  std::vector<glm::dmat4> out(static_cast<std::size_t>(skin.bone_count));
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    const glm::dmat4 local(compose_trs(pose_joint(pose, j)));
+    const int parent = skin.skeleton_hierarchy[j];
+    const glm::dmat4 root = has_root_prefix(skin) ? glm::dmat4(skin.skeleton_root_prefix[j]) : glm::dmat4(1.0);
+    out[j] = (parent >= 0 ? out[static_cast<std::size_t>(parent)] : root) * local;
+  }
+  return out;
+}
+
+// The largest displacement, over every joint, of 26 points at `distance` around it (its frame's
+// axes, face and corner diagonals), source pose against compressed pose.
+double max_displacement(const SkinningData& skin, std::span<const TrsBlock> source, std::span<const TrsBlock> played,
+                        double distance, int* worst_joint) {
+  const std::vector<glm::dmat4> a = model_matrices(skin, source), b = model_matrices(skin, played);
+  double worst = 0;
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    for (int x = -1; x <= 1; ++x) {
+      for (int y = -1; y <= 1; ++y) {
+        for (int z = -1; z <= 1; ++z) {
+          if (x == 0 && y == 0 && z == 0) continue;
+          const glm::dvec4 p(glm::normalize(glm::dvec3(x, y, z)) * distance, 1.0);
+          const double d = glm::length(glm::dvec3(b[j] * p) - glm::dvec3(a[j] * p));
+          if (d > worst) worst = d, *worst_joint = static_cast<int>(j);
+        }
+      }
+    }
+  }
+  return worst;
+}
+
+std::vector<fs::path> shared_animated_assets() {
+  std::vector<fs::path> files;
+  const fs::path root = fs::path(MARROW_SHARED_ASSETS);
+  if (fs::is_directory(root / "gltf")) {
+    for (const auto& entry : fs::recursive_directory_iterator(root / "gltf")) {
+      const std::string ext = entry.path().extension().string();
+      if (ext == ".gltf" || ext == ".glb") files.push_back(entry.path());
+    }
+  }
+  if (fs::exists(root / "perf" / "big_skinned.glb")) files.push_back(root / "perf" / "big_skinned.glb");
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Every skin clip of model, compressed at the default tolerance, against its source: the largest
+// displacement of the points around every joint, over many times, stays under the tolerance.
+void expect_error_under_tolerance(const Model& model, const std::string& label, int& clips, std::mt19937& rng) {
+  const ClipCompression options;  // 1 mm at 10 cm, in each model's units
+  for (const Skin& skin : model.skins) {
+    for (const auto& [name, clip] : skin.data.animation_clips) {
+      SCOPED_TRACE(label + " clip " + name);
+      const RuntimeClip source = compile_clip(clip, skin.data);
+      const RuntimeClip compressed = compress_clip(clip, skin.data, options);
+      const std::size_t joints = source.joint_count();
+      SamplingContext ca(joints), cb(joints);
+      std::vector<TrsBlock> a(pose_block_count(joints)), b(pose_block_count(joints));
+      // Many times: a dense sweep at 1/480 s (eight per 60 Hz frame, between the keys as well
+      // as on them), and random ticks.
+      std::vector<Ticks> times;
+      for (Ticks t{0}; t <= clip.duration; t += Ticks{kTicksPerSecond / 480}) times.push_back(t);
+      std::uniform_int_distribution<std::int64_t> any(0, clip.duration.count());
+      for (int i = 0; i < 500; ++i) times.push_back(Ticks{any(rng)});
+      times.push_back(clip.duration);
+      double worst = 0;
+      int worst_joint = -1;
+      for (Ticks t : times) {
+        ASSERT_TRUE((SamplingJob{&source, t, &ca, a}.run()));
+        ASSERT_TRUE((SamplingJob{&compressed, t, &cb, b}.run()));
+        worst = std::max(worst, max_displacement(skin.data, a, b, options.distance, &worst_joint));
+      }
+      EXPECT_LT(worst, options.tolerance) << "joint " << worst_joint;
+      std::printf("[ measured ] %s '%s': %zu joints, %zu -> %zu bytes, max displacement %.3g (tolerance %g)\n",
+                  label.c_str(), name.c_str(), joints, source.size_in_bytes(), compressed.size_in_bytes(), worst,
+                  double{options.tolerance});
+      ++clips;
+    }
+  }
+}
+
+TEST(CompressedClip, X1_ObjectSpaceErrorStaysUnderTheToleranceOnEverySharedAsset) {
+  const std::vector<fs::path> files = shared_animated_assets();
+  if (files.empty()) GTEST_SKIP() << "shared assets not found at " << MARROW_SHARED_ASSETS << " (gltf/, perf/big_skinned.glb)";
+  int clips = 0;
+  std::mt19937 rng(1);
+  for (const fs::path& file : files) {
+    ModelFileOptions load;
+    load.import.max_palette = 256;
+    expect_error_under_tolerance(load_model_file(file, load), file.filename().string(), clips, rng);
+  }
+  EXPECT_GE(clips, 6);  // CesiumMan, Fox (3), RiggedSimple, SimpleSkin, big_skinned
+}
+
+// The same on the synthetic conformance fixtures (STEP and CUBICSPLINE channels, a scaled
+// armature with reversed joints) and the built-in character.
+TEST(CompressedClip, X1_ObjectSpaceErrorStaysUnderTheToleranceOnTheFixtures) {
+  int clips = 0;
+  std::mt19937 rng(2);
+  for (const test::ConformanceFixture& f : test::conformance_fixtures()) {
+    ImportOptions options;
+    options.max_palette = 256;
+    expect_error_under_tolerance(import_gltf(f.glb, options), f.name, clips, rng);
+  }
+  expect_error_under_tolerance(make_demo_character(), "demo character", clips, rng);
+  EXPECT_GE(clips, 4);
+}
+
+// ImportOptions::compression compresses every skin clip at import; the Animator then plays the
+// compressed clips (compile_animations shares them), within the tolerance of the plain import.
+TEST(CompressedClip, X1_TheImportOptionCompressesClipsAndTheAnimatorPlaysThem) {
+  const fs::path file = fs::path(MARROW_SHARED_ASSETS) / "gltf/CesiumMan/cesium_man.gltf";
+  if (!fs::exists(file)) GTEST_SKIP() << "shared asset not found: " << file;
+  ModelFileOptions plain_options, options;
+  options.import.compression = ClipCompression{};
+  const Model plain = load_model_file(file, plain_options);
+  const Model model = load_model_file(file, options);
+  ASSERT_FALSE(model.skins.empty());
+  for (const Skin& skin : model.skins) {
+    ASSERT_FALSE(skin.data.animation_clips.empty());
+    EXPECT_EQ(skin.compressed_clips.size(), skin.data.animation_clips.size());
+  }
+  EXPECT_TRUE(plain.skins[0].compressed_clips.empty());
+  const auto compiled = compile_animations(model);
+  ASSERT_TRUE(compiled->animations[0].skin_clips[0].has_value());
+  EXPECT_TRUE(compiled->animations[0].skin_clips[0]->compressed());
+  EXPECT_EQ(compiled->animations[0].skin_clips[0]->id(), model.skins[0].compressed_clips.begin()->second.id());
+  Animator a(plain), b(model, compiled);
+  a.play(0);
+  b.play(0);
+  double worst = 0;
+  for (int i = 0; i <= 40; ++i) {
+    const Ticks t = ticks_from_seconds(0.05 * i);
+    a.update(t, false, false);
+    b.update(t, false, false);
+    const auto x = a.absolute_bone_transforms(), y = b.absolute_bone_transforms();
+    for (std::size_t j = 0; j < x.size(); ++j) worst = std::max(worst, double(glm::length(glm::vec3(x[j][3]) - glm::vec3(y[j][3]))));
+  }
+  EXPECT_GT(worst, 0.0);  // lossy: the compressed clip really plays
+  EXPECT_LT(worst, ClipCompression{}.tolerance);
+}
+
+TEST(CompressedClip, CompressModelClipsRefusesBadTolerances) {
+  Model model;
+  for (float tolerance : {0.f, -1.f, std::nanf(""), INFINITY}) {
+    EXPECT_THROW(compress_model_clips(model, ClipCompression{tolerance, 0.1f}), std::invalid_argument) << tolerance;
+  }
+  EXPECT_THROW(compress_model_clips(model, ClipCompression{0.001f, -1.f}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace marrow
