@@ -536,12 +536,17 @@ void read_skins(SectionReader& r, Model& model) {
   }
 }
 
-void read_prefixes(SectionReader& r, Model& model) {
+// Sections with one entry per skin open with the count, which must be SKIN's.
+void read_skin_count(SectionReader& r, const Model& model) {
   const std::uint64_t n = r.u64("skin count");
   if (n != model.skins.size()) {
     r.fail(ImportErrorCode::InvalidDocument,
            "skin count " + std::to_string(n) + " differs from section 'SKIN' (" + std::to_string(model.skins.size()) + ")");
   }
+}
+
+void read_prefixes(SectionReader& r, Model& model) {
+  read_skin_count(r, model);
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
     const auto scope = r.enter("skin", s);
     SkinningData& d = model.skins[s].data;
@@ -608,11 +613,7 @@ RuntimeClip read_compressed_clip(SectionReader& r, int joints) {
 // Version 2: per skin, its compressed clips; each also becomes the skin's authored clip of its
 // key (what it plays), which SKIN left out.
 void read_compressed_clips(SectionReader& r, Model& model) {
-  const std::uint64_t n = r.u64("skin count");
-  if (n != model.skins.size()) {
-    r.fail(ImportErrorCode::InvalidDocument,
-           "skin count " + std::to_string(n) + " differs from section 'SKIN' (" + std::to_string(model.skins.size()) + ")");
-  }
+  read_skin_count(r, model);
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
     const auto scope = r.enter("skin", s);
     Skin& skin = model.skins[s];
