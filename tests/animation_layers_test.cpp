@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "test_util.hpp"
@@ -328,6 +330,51 @@ TEST(AnimationLayers, K1_TwoBoneIkPlacesTheHeadOnAReachableTarget) {
   a.set_two_bone_ik(chain, {1, 2, 0}, 0.f);
   a.update(Ticks{0});
   EXPECT_TRUE(near(world_position(a, kHead), {0, 3, 0}));
+}
+
+// After IK only the chain's subtree is composed again (the Animator stops where that subtree
+// ends): every node's world is still its parent's world times its local, the other nodes are
+// exactly where they are without IK, and the foot's children follow the foot.
+TEST(AnimationLayers, K1_IkComposesTheChainsSubtreeAndLeavesTheRest) {
+  const auto file = std::filesystem::path(MARROW_SHARED_ASSETS) / "gltf" / "Fox" / "Fox.gltf";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "shared assets not found at " << file;
+  const Model model = load_model_file(file);
+  const auto node = [&](const char* name) {
+    for (std::size_t i = 0; i < model.bones.size(); ++i) {
+      if (model.bones[i].name == name) return static_cast<int>(i);
+    }
+    ADD_FAILURE() << name;
+    return 0;
+  };
+  const int thigh = node("b_LeftLeg01_015"), shin = node("b_LeftLeg02_016"), foot = node("b_LeftFoot01_017");
+  const int toe = node("b_LeftFoot02_018");
+  Animator plain(model), ik(model);
+  plain.play("Walk");
+  ik.play("Walk");
+  const std::size_t chain = ik.add_two_bone_ik("b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017");
+  plain.update(ticks_from_seconds(0.3));
+  const glm::vec3 lifted = glm::mix(world_position(plain, foot), world_position(plain, thigh), 0.2f);
+  ik.set_two_bone_ik(chain, lifted);
+  ik.update(ticks_from_seconds(0.3));
+  EXPECT_TRUE(ik.two_bone_ik(chain).reached);
+  const float scale = glm::distance(world_position(plain, thigh), world_position(plain, foot));
+  EXPECT_LT(glm::distance(world_position(ik, foot), lifted), 1e-4f * scale);
+  const auto worlds = ik.absolute_bone_transforms();
+  const auto locals = ik.bone_transforms();
+  for (std::size_t i = 0; i < model.bones.size(); ++i) {
+    const int parent = model.bones[i].parent;
+    if (parent < 0) continue;
+    const glm::mat4 expected = worlds[static_cast<std::size_t>(parent)] * locals[i];
+    for (int c = 0; c < 4; ++c) {
+      EXPECT_TRUE(near(glm::vec3(worlds[i][c]), glm::vec3(expected[c]), 1e-4f * scale)) << "node " << i << " column " << c;
+    }
+    const bool moved = static_cast<int>(i) == thigh || static_cast<int>(i) == shin || static_cast<int>(i) == foot ||
+                       static_cast<int>(i) == toe;
+    if (!moved) {
+      EXPECT_EQ(worlds[i], plain.absolute_bone_transforms()[i]) << "node " << i << " is outside the chain";
+    }
+  }
+  EXPECT_GT(glm::distance(world_position(ik, toe), world_position(plain, toe)), 1e-3f * scale) << "the toe follows the foot";
 }
 
 TEST(AnimationLayers, K2_AimIkTurnsTheHeadsForwardAxisToTheTarget) {

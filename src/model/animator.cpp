@@ -316,6 +316,30 @@ void Animator::disable_root_motion() {
   pose_frame();
 }
 
+namespace {
+
+// The end of the index range an IK correction at `root` can move: root's subtree, when its nodes
+// are exactly [root, e) (depth-first node orders, the usual), else every node after root. Parents
+// precede their children, so one forward pass finds the subtree.
+std::size_t subtree_end(const std::vector<int>& parents, std::size_t root) {
+  const std::size_t n = parents.size();
+  std::vector<char> inside(n, 0);
+  inside[root] = 1;
+  std::size_t end = root + 1;
+  bool contiguous = true;
+  for (std::size_t i = root + 1; i < n; ++i) {
+    const int p = parents[i];
+    inside[i] = p >= static_cast<int>(root) && inside[static_cast<std::size_t>(p)];
+    if (inside[i]) {
+      contiguous &= end == i;
+      end = i + 1;
+    }
+  }
+  return contiguous ? end : n;
+}
+
+}  // namespace
+
 std::size_t Animator::add_two_bone_ik(std::string_view start, std::string_view mid, std::string_view end) {
   TwoBoneIkChain chain;
   chain.start = node_named(start, "add_two_bone_ik: start");
@@ -327,6 +351,7 @@ std::size_t Animator::add_two_bone_ik(std::string_view start, std::string_view m
                                 "', '" + std::string(end) + "' is not a chain parent -> child -> grandchild");
   }
   two_bone_.push_back(chain);
+  two_bone_end_.push_back(subtree_end(parents_, static_cast<std::size_t>(chain.start)));
   ik_touched_.reserve(2 * two_bone_.size() + aim_.size());
   return two_bone_.size() - 1;
 }
@@ -379,6 +404,7 @@ std::size_t Animator::add_aim_ik(std::string_view node, const glm::vec3& forward
   chain.up = up;
   chain.offset = offset;
   aim_.push_back(chain);
+  aim_end_.push_back(subtree_end(parents_, static_cast<std::size_t>(chain.node)));
   ik_touched_.reserve(2 * two_bone_.size() + aim_.size());
   return aim_.size() - 1;
 }

@@ -372,7 +372,8 @@ void Animator::rotate_node(int node, const glm::quat& correction) {
 }
 
 void Animator::run_ik() {
-  for (TwoBoneIkChain& chain : two_bone_) {
+  for (std::size_t c = 0; c < two_bone_.size(); ++c) {
+    TwoBoneIkChain& chain = two_bone_[c];
     chain.reached = false;
     if (chain.weight <= 0.f) continue;
     glm::quat start_correction, mid_correction;
@@ -392,9 +393,10 @@ void Animator::run_ik() {
     chain.reached = reached;
     rotate_node(chain.start, start_correction);
     rotate_node(chain.mid, mid_correction);
-    detail::compose(parents_, locals_, {}, worlds_, static_cast<std::size_t>(chain.start));
+    detail::compose(parents_, locals_, {}, worlds_, static_cast<std::size_t>(chain.start), two_bone_end_[c]);
   }
-  for (AimIkChain& chain : aim_) {
+  for (std::size_t c = 0; c < aim_.size(); ++c) {
+    AimIkChain& chain = aim_[c];
     chain.reached = false;
     if (chain.weight <= 0.f) continue;
     glm::quat correction;
@@ -412,7 +414,7 @@ void Animator::run_ik() {
     if (!job.run()) continue;
     chain.reached = reached;
     rotate_node(chain.node, correction);
-    detail::compose(parents_, locals_, {}, worlds_, static_cast<std::size_t>(chain.node));
+    detail::compose(parents_, locals_, {}, worlds_, static_cast<std::size_t>(chain.node), aim_end_[c]);
   }
 }
 

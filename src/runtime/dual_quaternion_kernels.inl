@@ -50,8 +50,8 @@ struct DualQuaternionSums {
 
 // sum += w * S[0][0], S the 64-byte matrix at scale_shear + 2 o (o: a dual quaternion's offset).
 MARROW_LANES_INLINE void add_uniform_scale(const std::byte* scale_shear, std::size_t o, const std::byte* w, __m128& sum) {
-  const __m128 product = _mm_mul_ss(_mm_load_ss(reinterpret_cast<const float*>(w)),
-                                    _mm_load_ss(reinterpret_cast<const float*>(scale_shear + 2 * o)));
+  // (load_float: a weight in a packed vertex row need not be 4-byte aligned.)
+  const __m128 product = _mm_mul_ss(_mm_set_ss(load_float(w)), _mm_set_ss(load_float(scale_shear + 2 * o)));
   sum = _mm_add_ss(sum, product);
 }
 

@@ -328,6 +328,9 @@ class Animator {
   RootMotionState root_;
   std::vector<TwoBoneIkChain> two_bone_;
   std::vector<AimIkChain> aim_;
+  // Per chain, where recomposing after its correction may stop (subtree_end): its first node's
+  // subtree when that is one index range, else every node after it.
+  std::vector<std::size_t> two_bone_end_, aim_end_;
   std::vector<int> ik_touched_;  // nodes IK rotated last frame: back to their pose before the next
 };
 
