@@ -1,5 +1,6 @@
 """pose(), sample(), render(), convert(): the model-level calls, and that the long ones let other
 Python threads run (they release the GIL)."""
+import sys
 import threading
 import time
 
@@ -107,7 +108,17 @@ def test_convert_round_trips(fox, fox_path, tmp_path):
 def python_runs_during(call):
     """Runs call() on a thread while this thread keeps executing Python; returns how long the call
     took and how often this thread ran in the middle half of it. A call that holds the GIL
-    leaves no room for that (the margins absorb a switch interval at either end)."""
+    leaves no room for that (the margins absorb a switch interval at either end: 1 ms here, so a
+    call of 8 ms or more has a middle of several intervals)."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.001)
+    try:
+        return _python_runs_during(call)
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def _python_runs_during(call):
     span = {}
     started = threading.Event()
 
@@ -131,7 +142,7 @@ def python_runs_during(call):
 
 def test_the_gil_check_sees_a_call_that_holds_it():
     duration, during = python_runs_during(lambda: sum(range(30_000_000)))  # C, holding the GIL
-    assert duration > 0.02 and during == 0
+    assert duration > 0.008 and during == 0
 
 
 @pytest.mark.parametrize("name", ["load", "sample", "render", "convert"])
@@ -147,5 +158,5 @@ def test_long_calls_release_the_gil(assets, fox, tmp_path, name):
         "convert": lambda: marrow.convert(big, tmp_path / "big.gltf"),
     }
     duration, during = python_runs_during(calls[name])
-    assert duration > 0.02, f"{name} took {duration:.3f} s: too short to tell"
+    assert duration > 0.008, f"{name} took {duration:.3f} s: too short to tell"
     assert during > 0, f"no Python ran during the middle of {name} ({duration:.3f} s): the GIL was held"
