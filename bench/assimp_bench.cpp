@@ -6,7 +6,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "marrow/io/assimp_importer.hpp"
+#include "marrow/io/assimp/assimp_importer.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <benchmark/benchmark.h>
 
 #include "marrow/io/file_bytes.hpp"
-#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
 
 namespace {
 

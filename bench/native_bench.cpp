@@ -9,8 +9,8 @@
 #include <benchmark/benchmark.h>
 
 #include "marrow/io/file_bytes.hpp"
-#include "marrow/io/gltf_importer.hpp"
-#include "marrow/io/native_format.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
+#include "marrow/io/native/native_format.hpp"
 
 namespace {
 

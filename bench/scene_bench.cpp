@@ -8,14 +8,14 @@
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "marrow/io/gltf_importer.hpp"
-#include "marrow/scene/asset_loader.hpp"
-#include "marrow/scene/mesh_builder.hpp"
-#include "marrow/scene/model_instance.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
+#include "marrow/asset/asset_loader.hpp"
+#include "marrow/asset/mesh_builder.hpp"
+#include "marrow/asset/model_instance.hpp"
 
 namespace {
 
-using namespace marrow::scene;
+using namespace marrow::asset;
 
 constexpr int kBones = 64;
 constexpr int kInstances = 1000;

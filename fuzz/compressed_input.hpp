@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "marrow/io/gltf_builder.hpp"
-#include "marrow/io/gltf_document.hpp"
+#include "marrow/io/gltf/gltf_builder.hpp"
+#include "marrow/io/gltf/detail/gltf_document.hpp"
 
 namespace marrow::fuzz {
 

@@ -7,7 +7,7 @@
 
 #include "fuzz_options.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/assimp_importer.hpp"
+#include "marrow/io/assimp/assimp_importer.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);

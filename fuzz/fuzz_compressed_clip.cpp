@@ -13,7 +13,7 @@
 
 #include "fuzz_options.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/native_format.hpp"
+#include "marrow/io/native/native_format.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/demo_character.hpp"
 

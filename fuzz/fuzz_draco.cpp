@@ -7,7 +7,7 @@
 #include "compressed_input.hpp"
 #include "fuzz_options.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::byte> input(reinterpret_cast<const std::byte*>(data), size);

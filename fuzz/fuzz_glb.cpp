@@ -5,10 +5,10 @@
 
 #include "fuzz_options.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/accessor_reader.hpp"
-#include "marrow/io/glb.hpp"
-#include "marrow/io/gltf_buffers.hpp"
-#include "marrow/io/gltf_json.hpp"
+#include "marrow/io/gltf/detail/accessor_reader.hpp"
+#include "marrow/io/gltf/detail/glb.hpp"
+#include "marrow/io/gltf/detail/gltf_buffers.hpp"
+#include "marrow/io/gltf/detail/gltf_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);

@@ -6,7 +6,7 @@
 
 #include "fuzz_options.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/gltf_json.hpp"
+#include "marrow/io/gltf/detail/gltf_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<marrow::Diagnostic> diagnostics;

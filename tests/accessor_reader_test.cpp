@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gltf_test_util.hpp"
-#include "marrow/io/accessor_reader.hpp"
+#include "marrow/io/gltf/detail/accessor_reader.hpp"
 
 namespace marrow {
 namespace {

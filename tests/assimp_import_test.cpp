@@ -27,9 +27,9 @@
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
-#include "marrow/io/assimp_importer.hpp"
-#include "marrow/io/gltf_document.hpp"
-#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/assimp/assimp_importer.hpp"
+#include "marrow/io/gltf/detail/gltf_document.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/bounds.hpp"
 #include "test_util.hpp"
@@ -49,7 +49,7 @@ const fs::path kAssets = fs::path(MARROW_SHARED_ASSETS);
 // ---------------------------------------------------------------------------------------------
 // Assimp-side references.
 
-// Must match src/io/assimp_importer.cpp, so the reference scene has the same meshes and vertices.
+// Must match src/io/assimp/assimp_importer.cpp, so the reference scene has the same meshes and vertices.
 constexpr unsigned kPostProcess = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_JoinIdenticalVertices |
                                   aiProcess_GenSmoothNormals | aiProcess_FlipUVs | aiProcess_ValidateDataStructure;
 

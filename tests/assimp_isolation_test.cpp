@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "../src/io/assimp_isolation.hpp"
+#include "../src/io/assimp/assimp_isolation.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/assimp_importer.hpp"
+#include "marrow/io/assimp/assimp_importer.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/animator.hpp"
 

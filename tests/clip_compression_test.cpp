@@ -13,7 +13,7 @@
 
 #include "marrow/core/trs.hpp"
 #include "conformance_fixtures.hpp"
-#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/animator.hpp"

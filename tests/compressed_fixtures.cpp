@@ -11,7 +11,7 @@
 #include <string>
 
 #include "gltf_fixture.hpp"
-#include "marrow/io/accessor_reader.hpp"
+#include "marrow/io/gltf/detail/accessor_reader.hpp"
 
 namespace marrow::test {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "marrow/io/gltf_document.hpp"
+#include "marrow/io/gltf/detail/gltf_document.hpp"
 
 namespace marrow::test {
 

@@ -5,8 +5,8 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "gltf_fixture.hpp"
-#include "marrow/io/gltf_builder.hpp"
-#include "marrow/io/gltf_writer.hpp"
+#include "marrow/io/gltf/gltf_builder.hpp"
+#include "marrow/io/gltf/gltf_writer.hpp"
 #include "marrow/model/demo_character.hpp"
 
 namespace marrow::test {

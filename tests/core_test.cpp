@@ -1,4 +1,5 @@
 // core/: ticks, TRS compose/decompose, slerp, vertex layouts, diagnostics, ImportError.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -108,13 +109,34 @@ TEST(VertexLayout, InterleavedOffsetsAndProblems) {
 
 TEST(Diagnostics, SameCodeCounts) {
   std::vector<Diagnostic> list;
-  add_diagnostic(list, "channel-target-outside-scene", "animation 0 channel 3 targets node 9");
-  add_diagnostic(list, "channel-target-outside-scene", "animation 0 channel 4 targets node 9");
-  add_diagnostic(list, "unsupported-channel-path", "pointer");
+  add_diagnostic(list, DiagnosticCode::ChannelTargetOutsideScene, "animation 0 channel 3 targets node 9");
+  add_diagnostic(list, DiagnosticCode::ChannelTargetOutsideScene, "animation 0 channel 4 targets node 9");
+  add_diagnostic(list, DiagnosticCode::UnsupportedChannelPath, "pointer");
   ASSERT_EQ(list.size(), 2u);
-  EXPECT_EQ(find_diagnostic(list, "channel-target-outside-scene")->count, 2);
+  EXPECT_EQ(find_diagnostic(list, DiagnosticCode::ChannelTargetOutsideScene)->count, 2);
+  EXPECT_EQ(find_diagnostic(list, "channel-target-outside-scene")->count, 2);  // by its stable name
   EXPECT_NE(find_diagnostic(list, "channel-target-outside-scene")->message.find("channel 3"), std::string::npos);
   EXPECT_EQ(find_diagnostic(list, "nope"), nullptr);
+  EXPECT_EQ(find_diagnostic(list, DiagnosticCode::DuplicateChannel), nullptr);
+}
+
+// Every code has its own kebab-case name, and the name leads back to the code (JSON, Python and
+// the native format carry names).
+TEST(Diagnostics, EveryCodeHasOneStableName) {
+  std::vector<std::string> names;
+  for (int i = 0;; ++i) {
+    const auto code = static_cast<DiagnosticCode>(i);
+    const std::string_view name = to_string(code);
+    if (name == "unknown") break;
+    EXPECT_EQ(diagnostic_code_from_string(name), code) << name;
+    EXPECT_EQ(name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-"), std::string_view::npos) << name;
+    names.emplace_back(name);
+  }
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(DiagnosticCode::AmbiguousNodeName) + 1);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
+  EXPECT_EQ(to_string(DiagnosticCode::ChannelTargetOutsideScene), "channel-target-outside-scene");
+  EXPECT_FALSE(diagnostic_code_from_string("not-a-code").has_value());
 }
 
 TEST(ImportErrorTest, CarriesCodeAndMessage) {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../src/io/assimp_worker_protocol.hpp"
+#include "../src/io/assimp/assimp_worker_protocol.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/model/demo_character.hpp"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gltf_test_util.hpp"
-#include "marrow/io/gltf_buffers.hpp"
+#include "marrow/io/gltf/detail/gltf_buffers.hpp"
 
 namespace marrow {
 namespace {

@@ -18,12 +18,12 @@
 #include "gltf_fixture.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
-#include "marrow/io/accessor_reader.hpp"
-#include "marrow/io/glb.hpp"
-#include "marrow/io/gltf_builder.hpp"
-#include "marrow/io/gltf_importer.hpp"
-#include "marrow/io/gltf_meshopt_compress.hpp"
-#include "marrow/io/gltf_writer.hpp"
+#include "marrow/io/gltf/detail/accessor_reader.hpp"
+#include "marrow/io/gltf/detail/glb.hpp"
+#include "marrow/io/gltf/gltf_builder.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_meshopt_compress.hpp"
+#include "marrow/io/gltf/gltf_writer.hpp"
 
 namespace marrow {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "marrow/core/trs.hpp"
-#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/model/animator.hpp"
 
 namespace marrow::test {

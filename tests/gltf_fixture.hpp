@@ -11,7 +11,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "marrow/io/gltf_builder.hpp"
+#include "marrow/io/gltf/gltf_builder.hpp"
 #include "marrow/io/import_options.hpp"
 #include "marrow/model/model.hpp"
 

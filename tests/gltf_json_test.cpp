@@ -13,7 +13,7 @@
 
 #include "gltf_test_util.hpp"
 #include "marrow/core/diagnostic.hpp"
-#include "marrow/io/gltf_json.hpp"
+#include "marrow/io/gltf/detail/gltf_json.hpp"
 
 namespace marrow {
 namespace {
@@ -232,7 +232,7 @@ TEST(GltfJsonRefusal, DepthLimitIsEachParsesOwnOnAKeptParser) {
 TEST(GltfJsonRefusal, FileSizeLimit) {
   ImportLimits limits;
   limits.max_file_bytes = 10;
-  EXPECT_TRUE(refuses([&] { parse_json(kMinimal, limits); }, ImportErrorCode::LimitExceeded, {"max_file_bytes 10"}));
+  EXPECT_TRUE(refuses([&] { parse_json(kMinimal, limits); }, ImportErrorCode::LimitExceeded, {"max_file_bytes (10)"}));
 }
 
 TEST(GltfJsonRefusal, UnsupportedRequiredExtensionIsNamed) {
@@ -649,7 +649,7 @@ TEST(GltfJson, BuilderDocumentsParseWithoutDiagnostics) {
   std::vector<Diagnostic> diagnostics;
   const gltf::GltfAsset asset = test::sample_asset();
   parse_json(gltf::serialize_gltf_json(asset.document), diagnostics);
-  EXPECT_TRUE(diagnostics.empty()) << diagnostics.front().code << ": " << diagnostics.front().message;
+  EXPECT_TRUE(diagnostics.empty()) << to_string(diagnostics.front().code) << ": " << diagnostics.front().message;
 }
 
 }  // namespace

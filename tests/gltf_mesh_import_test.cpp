@@ -8,7 +8,7 @@
 #include "gltf_fixture.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
-#include "marrow/io/gltf_json.hpp"
+#include "marrow/io/gltf/detail/gltf_json.hpp"
 #include "marrow/io/pose_report.hpp"
 #include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/model/animator.hpp"
@@ -59,7 +59,7 @@ TEST(GltfMesh, G13_PrimitiveWithoutNormalsGetsFlatNormalsAndKeepsFileVertexOrder
 // Fuzz finding: an index count that is not a multiple of 3 reached the flat-normal triangle list
 // of a morph carrier, which validate() refuses. The trailing indices are dropped, with a diagnostic.
 bool has_diagnostic(const Model& model, const std::string& code) {
-  return std::any_of(model.diagnostics.begin(), model.diagnostics.end(), [&](const Diagnostic& d) { return d.code == code; });
+  return std::any_of(model.diagnostics.begin(), model.diagnostics.end(), [&](const Diagnostic& d) { return to_string(d.code) == code; });
 }
 
 TEST(GltfMesh, IncompleteTriangleIsDroppedWithADiagnostic) {

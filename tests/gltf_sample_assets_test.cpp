@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "gltf_test_util.hpp"
-#include "marrow/io/accessor_reader.hpp"
-#include "marrow/io/glb.hpp"
-#include "marrow/io/gltf_buffers.hpp"
+#include "marrow/io/gltf/detail/accessor_reader.hpp"
+#include "marrow/io/gltf/detail/glb.hpp"
+#include "marrow/io/gltf/detail/gltf_buffers.hpp"
 
 namespace marrow {
 namespace {

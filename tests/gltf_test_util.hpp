@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/gltf_builder.hpp"
-#include "marrow/io/gltf_json.hpp"
+#include "marrow/io/gltf/gltf_builder.hpp"
+#include "marrow/io/gltf/detail/gltf_json.hpp"
 
 namespace marrow::test {
 

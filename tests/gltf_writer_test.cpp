@@ -3,8 +3,8 @@
 
 #include <filesystem>
 
-#include "marrow/io/gltf_importer.hpp"
-#include "marrow/io/gltf_writer.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_writer.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "test_util.hpp"

@@ -5,14 +5,14 @@ import pathlib
 import re
 import sys
 
-# Each layer and the layers it may include (itself included). src/scene is the asset layer.
+# Each layer and the layers it may include (itself included).
 ALLOWED = {
     "core": {"core"},
     "runtime": {"core", "runtime"},
     "model": {"core", "runtime", "model"},
     "io": {"core", "runtime", "model", "io"},
     "render": {"core", "runtime", "model", "render"},
-    "scene": {"core", "runtime", "model", "io", "scene"},
+    "asset": {"core", "runtime", "model", "io", "asset"},
 }
 PUBLIC = re.compile(r'#\s*include\s*[<"]marrow/(\w+)/')
 PRIVATE = re.compile(r'#\s*include\s*"(?:\.\./)+(\w+)/')

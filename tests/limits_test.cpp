@@ -11,8 +11,8 @@
 #include <string>
 
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/gltf_importer.hpp"
-#include "marrow/io/native_format.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
+#include "marrow/io/native/native_format.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/demo_character.hpp"
 

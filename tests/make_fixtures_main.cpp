@@ -17,7 +17,7 @@
 #include "compressed_fixtures.hpp"
 #include "gltf_fixture.hpp"
 #include "malformed_corpus.hpp"
-#include "marrow/io/native_format.hpp"
+#include "marrow/io/native/native_format.hpp"
 #include "twisted_cylinders.hpp"
 
 namespace {

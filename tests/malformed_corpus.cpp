@@ -12,11 +12,11 @@
 
 #include "compressed_fixtures.hpp"
 #include "gltf_fixture.hpp"
-#include "marrow/io/glb.hpp"
-#include "marrow/io/gltf_builder.hpp"
-#include "marrow/io/gltf_json.hpp"
-#include "marrow/io/gltf_meshopt_compress.hpp"
-#include "marrow/io/native_format.hpp"
+#include "marrow/io/gltf/detail/glb.hpp"
+#include "marrow/io/gltf/gltf_builder.hpp"
+#include "marrow/io/gltf/detail/gltf_json.hpp"
+#include "marrow/io/gltf/gltf_meshopt_compress.hpp"
+#include "marrow/io/native/native_format.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/demo_character.hpp"
 

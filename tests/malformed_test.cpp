@@ -11,9 +11,9 @@
 #include <utility>
 
 #include "malformed_corpus.hpp"
-#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/model_file.hpp"
-#include "marrow/io/native_format.hpp"
+#include "marrow/io/native/native_format.hpp"
 
 namespace marrow {
 namespace {

@@ -23,9 +23,9 @@
 #include "gltf_test_util.hpp"
 #include "marrow/runtime/animation_player.hpp"
 #include "marrow/core/vertex_access.hpp"
-#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/file_bytes.hpp"
-#include "marrow/io/native_format.hpp"
+#include "marrow/io/native/native_format.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/compiled_animations.hpp"
 #include "marrow/model/compress_model_clips.hpp"
@@ -473,7 +473,7 @@ Model small_model() {
   idle.scene_clip.target_space = ClipTargetSpace::SceneNode;
   model.animations.push_back(idle);
 
-  model.diagnostics.push_back(Diagnostic{"test-code", 3, "the first of three"});
+  model.diagnostics.push_back(Diagnostic{DiagnosticCode::SkinWeightsZero, 3, "the first of three"});
   model.source.scene = 0;
   model.source.node_to_bone = {1, 2, 3, 4, 5, -1};
   return model;

@@ -5,11 +5,11 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "marrow/scene/mesh_builder.hpp"
-#include "marrow/scene/model_instance.hpp"
+#include "marrow/asset/mesh_builder.hpp"
+#include "marrow/asset/model_instance.hpp"
 #include "test_util.hpp"
 
-namespace marrow::scene {
+namespace marrow::asset {
 namespace {
 
 using test::near;
@@ -92,6 +92,53 @@ TEST(MeshBuilder, T15_BendingStripTipRowAtOneSecond) {
   EXPECT_TRUE(near(posed(instance)[4], {0.1f, 2.f, 0}, 1e-6f));
   // The box is the override (the animation leaves the bind-pose box).
   EXPECT_EQ(s.mesh->bounding_box().min, glm::vec3(-1.f, -0.1f, -0.1f));
+}
+
+// An instance plays by delta like an Animator (B5 through the asset layer's PlayerClock): each
+// update poses exactly as set_time_point at the clock's time, which loops by default, follows the
+// rate (negative plays backward), clamps and finishes under Once, and bounces under PingPong.
+TEST(InstancePlayer, B5_UpdateByDeltaPosesAtTheClocksTimeUnderItsRateAndLoopMode) {
+  BendingStrip s;
+  ModelInstance played(s.mesh), reference(s.mesh);
+  InstanceAnimationPlayer player = played.animation_player(s.bend);
+  const auto same_pose_as_at = [&](float seconds) {
+    reference.animation_player(s.bend).set_time_point(seconds);
+    const auto a = posed(played), b = posed(reference);
+    for (std::size_t v = 0; v < a.size(); ++v) {
+      if (!near(a[v], b[v], 1e-6f)) return false;
+    }
+    return true;
+  };
+  player.update(0.25f);
+  EXPECT_NEAR(player.time(), 0.25f, 1e-6f);
+  EXPECT_TRUE(same_pose_as_at(0.25f));
+  player.update(1.f);  // Loop: 1.25 s re-enters at 0.25 s of the one-second clip
+  EXPECT_NEAR(player.time(), 0.25f, 1e-6f);
+  EXPECT_TRUE(same_pose_as_at(0.25f));
+  player.set_rate(2.f);
+  player.update(0.25f);  // twice as fast: half a second of clip time
+  EXPECT_NEAR(player.time(), 0.75f, 1e-6f);
+  EXPECT_TRUE(same_pose_as_at(0.75f));
+  player.set_rate(-1.f);
+  player.update(0.5f);  // backward
+  EXPECT_NEAR(player.time(), 0.25f, 1e-6f);
+  EXPECT_TRUE(same_pose_as_at(0.25f));
+
+  player.set_rate(1.f);
+  player.set_loop_mode(LoopMode::Once);
+  player.update(5.f);  // clamps at the end and finishes
+  EXPECT_NEAR(player.time(), 1.f, 1e-6f);
+  EXPECT_TRUE(player.finished());
+  EXPECT_TRUE(same_pose_as_at(1.f));
+
+  player.set_time_point(0.5f);  // an absolute time moves the clock too
+  player.set_loop_mode(LoopMode::PingPong);
+  player.update(0.75f);  // 0.5 -> 1 -> back to 0.75
+  EXPECT_NEAR(player.time(), 0.75f, 1e-6f);
+  EXPECT_TRUE(same_pose_as_at(0.75f));
+
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { player.update(NAN); }, {"not finite"}));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { player.set_rate(INFINITY); }, {"rate", "not finite"}));
 }
 
 // A vertex on a four-bone chain (bone d at depth d, 1 m apart, weights 0.1 d + 0.1), posed
@@ -296,4 +343,4 @@ TEST(Skeleton, T7_MeshWithoutSkeletonHasNoNodesAndIdentityTransforms) {
 }
 
 }  // namespace
-}  // namespace marrow::scene
+}  // namespace marrow::asset

@@ -6,13 +6,13 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "gltf_fixture.hpp"
-#include "marrow/io/gltf_importer.hpp"
-#include "marrow/scene/asset_loader.hpp"
-#include "marrow/scene/mesh_builder.hpp"
-#include "marrow/scene/model_instance.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
+#include "marrow/asset/asset_loader.hpp"
+#include "marrow/asset/mesh_builder.hpp"
+#include "marrow/asset/model_instance.hpp"
 #include "test_util.hpp"
 
-namespace marrow::scene {
+namespace marrow::asset {
 namespace {
 
 namespace fs = std::filesystem;
@@ -235,4 +235,4 @@ TEST(AssetLoader, T3_MoreThan255BonesLoadsStaticWithAWarning) {
 }
 
 }  // namespace
-}  // namespace marrow::scene
+}  // namespace marrow::asset

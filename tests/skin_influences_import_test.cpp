@@ -22,12 +22,12 @@
 #include "gltf_fixture.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
-#include "marrow/io/assimp_importer.hpp"
-#include "marrow/io/gltf_importer.hpp"
-#include "marrow/io/gltf_writer.hpp"
-#include "marrow/io/native_format.hpp"
+#include "marrow/io/assimp/assimp_importer.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_writer.hpp"
+#include "marrow/io/native/native_format.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/scene/asset_loader.hpp"
+#include "marrow/asset/asset_loader.hpp"
 #include "test_util.hpp"
 
 namespace marrow {
@@ -522,8 +522,8 @@ TEST(SkinInfluences, T16_S1_TheAssetApiGivesTheFourLargestRenormalised) {
     std::fwrite(glb.data(), 1, glb.size(), f);
     std::fclose(f);
   }
-  scene::AssetLoader loader([](const std::string&) {});
-  const std::shared_ptr<scene::Mesh> mesh = loader.load_mesh(path);
+  asset::AssetLoader loader([](const std::string&) {});
+  const std::shared_ptr<asset::Mesh> mesh = loader.load_mesh(path);
   std::filesystem::remove(path);
   ASSERT_TRUE(mesh->is_skeletal());
   const auto vertices = mesh->vertices();

@@ -18,7 +18,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "marrow/io/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/runtime/palette_scale.hpp"
 #include "marrow/runtime/simd_level.hpp"

@@ -74,7 +74,7 @@ instances share it. Made by marrow.load().)")
             py::list out;
             for (const Diagnostic& d : self.model().diagnostics) {
               py::dict e;
-              e["code"] = d.code;
+              e["code"] = std::string(marrow::to_string(d.code));
               e["count"] = d.count;
               e["message"] = d.message;
               out.append(e);

@@ -153,7 +153,7 @@ py::dict info_dict(const std::string& file, const InfoReport& r) {
   for (const InfoReport::Clip& c : r.clips) clips.append(info_clip(c));
   for (const Diagnostic& x : r.diagnostics) {
     py::dict e;
-    e["code"] = x.code;
+    e["code"] = std::string(to_string(x.code));
     e["count"] = x.count;
     e["message"] = x.message;
     diagnostics.append(e);

@@ -1,13 +1,15 @@
 """Model.info() and pose() return what `marrow info --json` and `marrow pose --json` print.
 
-The CLI prints numbers with 9 significant digits (enough to round-trip float32; integral
-values without a fraction, non-finite ones as null); the dicts hold the exact values. Put
-through that same formatting, every dict equals json.loads of the CLI's output exactly.
+The CLI prints numbers as marrow's one JSON writer does (marrow/io/json_writer.hpp): a float
+value in its shortest text that reads back to the same float, a double in its shortest text,
+integral values without a fraction, non-finite ones as null; the dicts hold the exact values.
+Put through that same formatting, every dict equals json.loads of the CLI's output exactly.
 """
 import json
 import math
 import subprocess
 
+import numpy as np
 import pytest
 
 import marrow
@@ -24,7 +26,13 @@ def as_printed(value):
             return None
         if value == math.floor(value) and abs(value) < 1e15:
             return int(value)
-        return float("%.9g" % value)
+        single = np.float32(value)
+        if float(single) != value:
+            return value  # a double: its shortest text reads back to itself
+        shortest = float(str(single))
+        # The writer falls back to the exact value when the shortest float text, read as a
+        # double and rounded to float, would not give the float back.
+        return shortest if np.float32(shortest) == single else value
     return value
 
 

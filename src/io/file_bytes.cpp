@@ -84,6 +84,13 @@ void FileBytes::release() noexcept {
   mapped_ = false;
 }
 
+void check_file_size(std::uint64_t size, const ImportLimits& limits, std::string_view where) {
+  if (size <= limits.max_file_bytes) return;
+  throw ImportError(ImportErrorCode::LimitExceeded, (where.empty() ? std::string() : std::string(where) + ": ") +
+                                                        std::to_string(size) + " bytes exceed ImportLimits::max_file_bytes (" +
+                                                        std::to_string(limits.max_file_bytes) + ")");
+}
+
 FileBytes read_file(const std::filesystem::path& path, const ImportLimits& limits) {
   const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) io_error(path, "cannot be opened: " + errno_text(errno));
@@ -92,11 +99,7 @@ FileBytes read_file(const std::filesystem::path& path, const ImportLimits& limit
   if (S_ISDIR(st.st_mode)) io_error(path, "is a directory");
   if (!S_ISREG(st.st_mode)) io_error(path, "is not a regular file");
   const auto size = static_cast<std::uint64_t>(st.st_size);
-  if (size > limits.max_file_bytes) {
-    throw ImportError(ImportErrorCode::LimitExceeded, path.string() + ": " + std::to_string(size) +
-                                                          " bytes exceed ImportLimits::max_file_bytes (" +
-                                                          std::to_string(limits.max_file_bytes) + ")");
-  }
+  check_file_size(size, limits, path.string());
   FileBytes out;
   if (size == 0) return out;
   const auto n = static_cast<std::size_t>(size);

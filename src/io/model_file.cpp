@@ -5,12 +5,12 @@
 #include <string>
 
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/assimp_importer.hpp"
+#include "marrow/io/assimp/assimp_importer.hpp"
 #include "marrow/io/file_bytes.hpp"
 #include "marrow/io/file_signature.hpp"
-#include "marrow/io/gltf_importer.hpp"
-#include "marrow/io/gltf_writer.hpp"
-#include "marrow/io/native_format.hpp"
+#include "marrow/io/gltf/gltf_importer.hpp"
+#include "marrow/io/gltf/gltf_writer.hpp"
+#include "marrow/io/native/native_format.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 
 namespace marrow {
@@ -86,24 +86,23 @@ Model load_model_file(const std::filesystem::path& path, const ModelFileOptions&
   // The first bytes are enough to recognise GLB and native files and the usual impostors.
   const std::vector<std::byte> head = read_file_head(path, 32);
   const ModelFormat format = detect_model_format(head, path.extension().string());
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  // A file that cannot be read is left to the reader, which names the io-error.
   try {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    // A file that cannot be read is left to the reader, which names the io-error.
     if (!ec) refuse_foreign_bytes(head, size == 0, format, path.extension().string());
-    switch (format) {
-      case ModelFormat::Gltf: return import_gltf(path, options.import);
-      case ModelFormat::Native: {
-        Model model = read_native_file(path, options.import.limits);
-        if (options.import.compression) compress_model_clips(model, *options.import.compression);
-        return model;
-      }
-      case ModelFormat::Assimp: return import_assimp(path, assimp_options(options));
-    }
   } catch (const ImportError& e) {
-    // Name the file once, whichever reader refused it.
-    if (e.detail().find(path.filename().string()) != std::string::npos) throw;
     throw ImportError(e.code(), path.string() + ": " + e.detail());
+  }
+  // Each path reader names the file in its own refusals (the one place that context is added).
+  switch (format) {
+    case ModelFormat::Gltf: return import_gltf(path, options.import);
+    case ModelFormat::Native: {
+      Model model = read_native_file(path, options.import.limits);
+      if (options.import.compression) compress_model_clips(model, *options.import.compression);
+      return model;
+    }
+    case ModelFormat::Assimp: return import_assimp(path, assimp_options(options));
   }
   throw ImportError(ImportErrorCode::UnsupportedFormat, path.string() + ": unknown format");
 }

@@ -126,7 +126,7 @@ PoseReport make_pose_report(const Model& model, Animator& animator) {
   std::sort(out.nodes.begin(), out.nodes.end(), [](const PoseReport::Node& a, const PoseReport::Node& b) { return a.index < b.index; });
   report_skins(model, animator, out);
   report_meshes(model, animator, out);
-  for (const Diagnostic& d : model.diagnostics) out.warnings.push_back(d.code + ": " + d.message);
+  for (const Diagnostic& d : model.diagnostics) out.warnings.push_back(std::string(to_string(d.code)) + ": " + d.message);
   return out;
 }
 

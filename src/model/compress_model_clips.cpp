@@ -25,7 +25,7 @@ void compress_model_clips(Model& model, const ClipCompression& options) {
         clip = std::move(played);
         skin.compressed_clips.emplace(name, std::move(compressed));
       } catch (const std::invalid_argument& e) {
-        add_diagnostic(model.diagnostics, "clip-not-compressed", "skin " + std::to_string(s) + " clip '" + name + "': " + e.what());
+        add_diagnostic(model.diagnostics, DiagnosticCode::ClipNotCompressed, "skin " + std::to_string(s) + " clip '" + name + "': " + e.what());
       }
     }
   }

@@ -41,23 +41,23 @@ inline StridedSpan<glm::vec3> posed_positions;
 
 // The seed's bending strip (T15) for the MeshBuilder example: 2 m tall, "Base" and "Tip" bones,
 // a one-second bend of the top half.
-inline scene::MeshVertexSkeletal strip_vertex(float x, float y, std::uint8_t b, float weight_b) {
-  scene::MeshVertexSkeletal v;
+inline asset::MeshVertexSkeletal strip_vertex(float x, float y, std::uint8_t b, float weight_b) {
+  asset::MeshVertexSkeletal v;
   v.location = {x, y, 0.f};
   v.bone_indices = {0, b, 0, 0};
   v.bone_weights = {1.f - weight_b, weight_b, 0.f, 0.f};
   return v;
 }
-inline const std::vector<scene::MeshVertexSkeletal> vertices{
+inline const std::vector<asset::MeshVertexSkeletal> vertices{
     strip_vertex(0.1f, 0.f, 0, 0.f), strip_vertex(-0.1f, 0.f, 0, 0.f), strip_vertex(0.1f, 1.f, 1, 0.5f),
     strip_vertex(-0.1f, 1.f, 1, 0.5f), strip_vertex(0.1f, 2.f, 1, 1.f), strip_vertex(-0.1f, 2.f, 1, 1.f)};
-inline const std::vector<scene::VertexTriangle> triangles{{0, 1, 3}, {0, 3, 2}, {2, 3, 5}, {2, 5, 4}};
-inline const std::vector<scene::SkeletalAnimationNode> nodes{
+inline const std::vector<asset::VertexTriangle> triangles{{0, 1, 3}, {0, 3, 2}, {2, 3, 5}, {2, 5, 4}};
+inline const std::vector<asset::SkeletalAnimationNode> nodes{
     {glm::mat4(1.f), glm::mat4(1.f), std::nullopt, 0},
     {glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)), glm::translate(glm::mat4(1.f), glm::vec3(0, -1, 0)), 0, 1}};
-inline const std::vector<scene::SkeletalAnimationRotationKeyframe> rotations{
+inline const std::vector<asset::SkeletalAnimationRotationKeyframe> rotations{
     {0.f, glm::quat(1, 0, 0, 0)}, {1.f, glm::angleAxis(glm::radians(45.f), glm::vec3(0, 0, 1))}};
-inline const std::vector<scene::SkeletalAnimationTranslationKeyframe> translations{{0.f, glm::vec3(0, 1, 0)}};
-inline const std::vector<scene::SkeletalAnimationNodeMutationDescriptor> mutations{{1, 0, 0, 0, 2, 0, 1}};
+inline const std::vector<asset::SkeletalAnimationTranslationKeyframe> translations{{0.f, glm::vec3(0, 1, 0)}};
+inline const std::vector<asset::SkeletalAnimationNodeMutationDescriptor> mutations{{1, 0, 0, 0, 2, 0, 1}};
 
 }  // namespace marrow::snippet_placeholders

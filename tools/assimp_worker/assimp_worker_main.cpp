@@ -1,5 +1,5 @@
 // marrow-assimp-worker: runs one Assimp import for a marrow process that started it (see
-// src/io/assimp_isolation.hpp). It reads the request from stdin, limits its own memory and CPU
+// src/io/assimp/assimp_isolation.hpp). It reads the request from stdin, limits its own memory and CPU
 // before reading the payload, imports in process, and writes the answer to stdout. Whatever
 // Assimp does to this process -- crash, abort, allocate without bound -- the caller sees an
 // ImportError.
@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "../../src/io/assimp_worker_protocol.hpp"
+#include "../../src/io/assimp/assimp_worker_protocol.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/io/assimp_importer.hpp"
+#include "marrow/io/assimp/assimp_importer.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define MARROW_ASAN 1

@@ -21,8 +21,8 @@
 
 #include "commands.hpp"
 #include "loaded_file.hpp"
-#include "marrow/io/gltf_writer.hpp"
-#include "marrow/io/native_format.hpp"
+#include "marrow/io/gltf/gltf_writer.hpp"
+#include "marrow/io/native/native_format.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/unit_scale.hpp"
 #include "options.hpp"

@@ -15,8 +15,8 @@
 
 #include "commands.hpp"
 #include "loaded_file.hpp"
-#include "marrow/io/gltf_builder.hpp"
-#include "marrow/io/gltf_writer.hpp"
+#include "marrow/io/gltf/gltf_builder.hpp"
+#include "marrow/io/gltf/gltf_writer.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/bounds.hpp"
@@ -178,7 +178,7 @@ int run_demo(const Args& arguments) {
   std::printf("%s: %zu scene nodes, %zu meshes, %zu skins, %zu animations, %zu diagnostics\n", file.c_str(),
               model.bones.size() - 1, model.meshes.size(), model.skins.size(), model.animations.size(),
               model.diagnostics.size());
-  for (const Diagnostic& d : model.diagnostics) std::printf("  diagnostic %s (x%d): %s\n", d.code.c_str(), d.count, d.message.c_str());
+  for (const Diagnostic& d : model.diagnostics) std::printf("  diagnostic %s (x%d): %s\n", std::string(to_string(d.code)).c_str(), d.count, d.message.c_str());
   Animator animator(model);
   const std::vector<int> bones = watched_bones(model);
   const int morph_mesh = first_morph_mesh(model);

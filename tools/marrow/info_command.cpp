@@ -65,7 +65,7 @@ void write_json(const LoadedFile& f, const InfoReport& r) {
   j.end_array();
   j.key("diagnostics").begin_array();
   for (const Diagnostic& d : r.diagnostics) {
-    j.begin_object().key("code").value(d.code).key("count").value(d.count).key("message").value(d.message).end_object();
+    j.begin_object().key("code").value(to_string(d.code)).key("count").value(d.count).key("message").value(d.message).end_object();
   }
   j.end_array();
   j.end_object();
@@ -126,7 +126,7 @@ void write_text(const LoadedFile& f, const InfoReport& r) {
     for (float w : m.initial_weights) std::printf(" %.4g", w);
     std::printf("\n");
   }
-  for (const Diagnostic& d : r.diagnostics) std::printf("diagnostic %s (x%d): %s\n", d.code.c_str(), d.count, d.message.c_str());
+  for (const Diagnostic& d : r.diagnostics) std::printf("diagnostic %s (x%d): %s\n", std::string(to_string(d.code)).c_str(), d.count, d.message.c_str());
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ namespace {
 void write_mat(JsonWriter& j, const glm::mat4& m) {
   j.begin_array();
   for (int c = 0; c < 4; ++c) {
-    for (int r = 0; r < 4; ++r) j.value(static_cast<double>(m[c][r]));
+    for (int r = 0; r < 4; ++r) j.value(m[c][r]);
   }
   j.end_array();
 }
@@ -30,7 +30,7 @@ void write_mat(JsonWriter& j, const glm::mat4& m) {
 template <class V>
 void write_vec3s(JsonWriter& j, const std::vector<V>& points) {
   j.begin_array();
-  for (const V& p : points) j.value(static_cast<double>(p.x)).value(static_cast<double>(p.y)).value(static_cast<double>(p.z));
+  for (const V& p : points) j.value(p.x).value(p.y).value(p.z);
   j.end_array();
 }
 
@@ -109,7 +109,7 @@ void write_json(const std::string& file, const PoseReport& r, bool normals, cons
     const glm::vec3& t = root->motion.translation;
     j.key("rootMotion").begin_object().key("node").value(root->node);
     j.key("translation").numbers(&t.x, &t.x + 3);
-    j.key("yaw").value(static_cast<double>(root->motion.yaw)).end_object();
+    j.key("yaw").value(root->motion.yaw).end_object();
   }
   j.end_object();
   j.finish();

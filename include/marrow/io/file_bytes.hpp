@@ -8,9 +8,11 @@
 // A mapped file that another process truncates while it is mapped would fault on access; marrow
 // holds a mapping only for the duration of one import.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "marrow/io/import_options.hpp"
@@ -35,6 +37,11 @@ class FileBytes {
 
  private:
   friend FileBytes read_file(const std::filesystem::path& path, const ImportLimits& limits);
+
+// The one ImportLimits::max_file_bytes check, which every reader runs on a file or byte span
+// before reading it: throws ImportError(LimitExceeded) "<where>: N bytes exceed
+// ImportLimits::max_file_bytes (M)" (no "<where>: " when where is empty).
+void check_file_size(std::uint64_t size, const ImportLimits& limits, std::string_view where);
   void release() noexcept;
 
   const std::byte* data_ = nullptr;
@@ -46,6 +53,11 @@ class FileBytes {
 // The whole file. Throws ImportError: IoError (cannot be opened or read, not a regular file,
 // changed size while read), LimitExceeded (larger than limits.max_file_bytes; nothing is read).
 FileBytes read_file(const std::filesystem::path& path, const ImportLimits& limits);
+
+// The one ImportLimits::max_file_bytes check, which every reader runs on a file or byte span
+// before reading it: throws ImportError(LimitExceeded) "<where>: N bytes exceed
+// ImportLimits::max_file_bytes (M)" (no "<where>: " when where is empty).
+void check_file_size(std::uint64_t size, const ImportLimits& limits, std::string_view where);
 
 // At most n first bytes (enough to recognise a format by its signature); fewer for a shorter
 // file, none for one that cannot be read (the reader chosen afterwards names that io-error).

@@ -3,6 +3,7 @@
 // resource limits that keep a hostile file from taking unbounded memory or time.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "marrow/runtime/clip_compression.hpp"
@@ -20,21 +21,31 @@ struct ImportLimits {
   std::uint32_t max_json_depth = 64;                 // nesting of JSON objects and arrays
 };
 
-// A running account of what one import allocates (decoded accessors, vertices, keys) against
-// ImportLimits::max_total_bytes, so many medium allocations cannot add up to an unbounded one.
-// Each charge happens before the allocation it stands for.
+// The one running account of what an import allocates (decoded accessors, vertices, keys) against
+// ImportLimits::max_total_bytes and max_animation_keys, so many medium allocations cannot add up
+// to an unbounded one. Every reader (glTF, Assimp, native) charges it before the allocation a
+// charge stands for, and every refusal has one wording (the *_refusal functions).
 class ImportBudget {
  public:
   explicit ImportBudget(const ImportLimits& limits) noexcept : limits_(limits) {}
   const ImportLimits& limits() const noexcept { return limits_; }
   std::uint64_t used() const noexcept { return used_; }
-  // Throws ImportError(LimitExceeded) naming `what`, the bytes and max_total_bytes when the
-  // running total would pass the limit.
+  std::uint64_t keys_used() const noexcept { return keys_; }
+  std::uint64_t keys_left() const noexcept { return limits_.max_animation_keys - keys_; }
+  bool fits(std::uint64_t bytes) const noexcept { return bytes <= limits_.max_total_bytes - used_; }
+  bool fits_keys(std::uint64_t keys) const noexcept { return keys <= keys_left(); }
+  // Throw ImportError(LimitExceeded) with the refusal below when the running total would pass
+  // the limit; otherwise add to it.
   void charge(std::uint64_t bytes, std::string_view what);
+  void charge_keys(std::uint64_t keys, std::string_view what);
+  // "<what>: N more bytes after U exceed ImportLimits::max_total_bytes (M)", and for keys alike.
+  std::string bytes_refusal(std::uint64_t bytes, std::string_view what) const;
+  std::string keys_refusal(std::uint64_t keys, std::string_view what) const;
 
  private:
   ImportLimits limits_;
-  std::uint64_t used_ = 0;
+  std::uint64_t used_ = 0;  // never above max_total_bytes, so the subtractions cannot wrap
+  std::uint64_t keys_ = 0;  // never above max_animation_keys
 };
 
 enum class PalettePolicy {

@@ -1,0 +1,141 @@
+#pragma once
+// Instances of meshes and groups of instances (T6, T10). An instance is per-character state: a
+// transform and its own bone palette. A group may be linked to an AnimationTable: playing one of
+// the table's animations evaluates the shared skeleton once and poses every instance whose mesh
+// is in the table; the other instances are left unchanged. One thread owns an instance or group.
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+
+#include "marrow/runtime/track_sampler.hpp"
+#include "marrow/asset/animation_table.hpp"
+#include "marrow/asset/mesh.hpp"
+#include "marrow/asset/player_clock.hpp"
+
+namespace marrow::asset {
+
+class ModelInstance;
+
+// Plays one animation of an instance's own mesh: by absolute time, or by delta with its own
+// clock (rate, loop mode), as an Animator plays a Model.
+class InstanceAnimationPlayer {
+ public:
+  // Poses at that time (seconds; keys hold outside their range) and moves the clock there.
+  void set_time_point(float seconds);
+  // Plays on: advances the clock by delta_seconds times the rate under the loop mode (Loop by
+  // default; a negative delta or rate plays backward; PlayerClock, B5) and poses at the new
+  // time. std::invalid_argument for a delta that is not finite.
+  void update(float delta_seconds);
+  void set_rate(float rate) { clock_.set_rate(rate); }            // invalid_argument if not finite
+  void set_loop_mode(LoopMode mode) { clock_.set_loop_mode(mode); }
+  float time() const noexcept { return clock_.time(); }           // seconds
+  float rate() const noexcept { return clock_.rate(); }
+  LoopMode loop_mode() const noexcept { return clock_.loop_mode(); }
+  bool finished() const noexcept { return clock_.finished(); }    // Once: the end was reached
+
+ private:
+  friend class ModelInstance;
+  InstanceAnimationPlayer(ModelInstance& instance, int animation, float duration_seconds)
+      : instance_(instance), animation_(animation), clock_(duration_seconds) {}
+  void pose(float seconds);
+  ModelInstance& instance_;
+  int animation_;
+  PlayerClock clock_;
+};
+
+class ModelInstance {
+ public:
+  explicit ModelInstance(std::shared_ptr<const Mesh> mesh, const glm::mat4& transform = glm::mat4(1.f));
+
+  const Mesh& mesh() const noexcept { return *mesh_; }
+  const std::shared_ptr<const Mesh>& shared_mesh() const noexcept { return mesh_; }
+  const glm::mat4& transform() const noexcept { return transform_; }
+  void set_transform(const glm::mat4& transform) noexcept { transform_ = transform; }
+
+  // The bone palette (model space: node world * bind-pose inversion), one per bone.
+  std::span<const glm::mat4> bone_transforms() const noexcept { return palette_; }
+  void apply_bind_pose();
+
+  // Throws std::out_of_range when the animation is not one of this mesh's.
+  InstanceAnimationPlayer animation_player(const MeshAnimation& animation);
+
+  // Posed model-space vertices (positions, and normals when a span is given).
+  void pose_vertices(std::span<glm::vec3> positions, std::span<glm::vec3> normals = {}) const;
+
+ private:
+  friend class InstanceAnimationPlayer;
+  friend class GroupAnimationPlayer;
+  std::shared_ptr<const Mesh> mesh_;
+  glm::mat4 transform_;
+  std::vector<glm::mat4> palette_;
+  std::vector<glm::mat4> locals_, worlds_;  // scratch for evaluating the mesh's own skeleton
+  std::vector<TrackCursor> cursors_;
+  int cursor_animation_ = -1;
+};
+
+class ModelInstanceGroup;
+
+// Plays one animation of a group's table: evaluates the table's skeleton once per pose and
+// poses every member instance; by absolute time or by delta with its own clock.
+class GroupAnimationPlayer {
+ public:
+  // Poses at that time (seconds; keys hold outside their range) and moves the clock there.
+  void set_time_point(float seconds);
+  // Plays on: advances the clock by delta_seconds times the rate under the loop mode (Loop by
+  // default; a negative delta or rate plays backward; PlayerClock, B5) and poses at the new
+  // time. std::invalid_argument for a delta that is not finite.
+  void update(float delta_seconds);
+  void set_rate(float rate) { clock_.set_rate(rate); }            // invalid_argument if not finite
+  void set_loop_mode(LoopMode mode) { clock_.set_loop_mode(mode); }
+  float time() const noexcept { return clock_.time(); }           // seconds
+  float rate() const noexcept { return clock_.rate(); }
+  LoopMode loop_mode() const noexcept { return clock_.loop_mode(); }
+  bool finished() const noexcept { return clock_.finished(); }    // Once: the end was reached
+
+ private:
+  friend class ModelInstanceGroup;
+  GroupAnimationPlayer(ModelInstanceGroup& group, int animation, float duration_seconds)
+      : group_(group), animation_(animation), clock_(duration_seconds) {}
+  void pose(float seconds);
+  ModelInstanceGroup& group_;
+  int animation_;
+  PlayerClock clock_;
+};
+
+class ModelInstanceGroup {
+ public:
+  ModelInstanceGroup() = default;
+  explicit ModelInstanceGroup(std::vector<ModelInstance> instances, std::shared_ptr<const AnimationTable> table = nullptr);
+
+  std::vector<ModelInstance>& instances() noexcept { return instances_; }
+  const std::vector<ModelInstance>& instances() const noexcept { return instances_; }
+  const AnimationTable* table() const noexcept { return table_.get(); }
+
+  // The linked table's skeleton and animations; std::logic_error for an unlinked group.
+  Skeleton skeleton() const;
+  Animations animations() const;
+  // std::logic_error for an unlinked group, std::out_of_range for an animation not in the table.
+  GroupAnimationPlayer animation_player(const MeshAnimation& animation);
+
+ private:
+  friend class GroupAnimationPlayer;
+  std::vector<ModelInstance> instances_;
+  std::shared_ptr<const AnimationTable> table_;
+  std::vector<glm::mat4> locals_, worlds_;
+  std::vector<TrackCursor> cursors_;
+  int cursor_animation_ = -1;
+};
+
+struct ModelBundle;
+
+// A group of one instance per mesh of a bundle, linked to the bundle's table.
+ModelInstanceGroup create_model_instances(const ModelBundle& bundle);
+// Instances of the given meshes, linked to a table (which may be null: unlinked).
+ModelInstanceGroup create_model_instances(std::span<const std::shared_ptr<Mesh>> meshes,
+                                          std::shared_ptr<const AnimationTable> table);
+ModelInstanceGroup group_model_instances(std::vector<ModelInstance> instances,
+                                         std::shared_ptr<const AnimationTable> table);
+
+}  // namespace marrow::asset

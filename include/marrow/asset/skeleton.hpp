@@ -1,0 +1,61 @@
+#pragma once
+// The skeleton view of a mesh or an animation table (T4, T5, T7): every node from the file's
+// root down to the joints (non-joint ancestors included), by index and by name, and model-space
+// bind-pose transforms of nodes. A mesh without skeletal data has no nodes; its bind-pose
+// transforms are identities and apply_bind_pose does nothing.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <glm/mat4x4.hpp>
+
+#include "marrow/asset/skeletal_rig.hpp"
+
+namespace marrow::asset {
+
+class ModelInstance;
+class ModelInstanceGroup;
+
+struct MeshNode {
+  int index = 0;       // position in its skeleton's node list
+  std::string name;    // from the file, node_<index> when it had none
+  int bone = -1;       // the bone it corresponds to, -1 if none
+};
+
+class Skeleton {
+ public:
+  Skeleton() = default;
+  explicit Skeleton(std::shared_ptr<const SkeletalRig> rig) : rig_(std::move(rig)) {}
+
+  std::size_t node_count() const noexcept { return rig_ ? rig_->nodes.size() : 0; }
+  // Throws std::out_of_range naming the index or name (the seed's KeyNotFoundException).
+  MeshNode node(std::size_t index) const;
+  MeshNode node(std::string_view name) const;
+  MeshNode operator[](std::size_t index) const { return node(index); }
+  MeshNode operator[](std::string_view name) const { return node(name); }
+  std::optional<MeshNode> try_get_node_by_name(std::string_view name) const;
+
+  // Model-space transform(s) in the bind pose (relative to the model's origin: multiply by an
+  // instance's transform for world space). Without a skeleton: identities. The span forms
+  // throw std::invalid_argument when out is smaller than the input, std::out_of_range for an
+  // index outside the skeleton.
+  void get_bind_pose_node_transforms(const MeshNode& node, glm::mat4& out) const;
+  void get_bind_pose_node_transforms(std::span<const MeshNode> nodes, std::span<glm::mat4> out) const;
+  void get_bind_pose_node_transforms(std::span<const int> indices, std::span<glm::mat4> out) const;
+
+  // T6: returns the instance to its bind pose if its mesh uses this skeleton (or belongs to the
+  // table this skeleton is); every such instance of a group; others are untouched.
+  void apply_bind_pose(ModelInstance& instance) const;
+  void apply_bind_pose(ModelInstanceGroup& group) const;
+
+  const SkeletalRig* rig() const noexcept { return rig_.get(); }
+
+ private:
+  glm::mat4 bind_transform(std::size_t index) const;
+  std::shared_ptr<const SkeletalRig> rig_;
+};
+
+}  // namespace marrow::asset

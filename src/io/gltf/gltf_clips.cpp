@@ -1,0 +1,297 @@
+#include "gltf_clips.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "gltf_channel.hpp"
+#include "gltf_mesh_builder.hpp"
+#include "../unique_clip_name.hpp"
+#include "marrow/core/import_error.hpp"
+#include "marrow/io/gltf/detail/accessor_reader.hpp"
+
+namespace marrow::gltf {
+
+namespace {
+
+enum Path { kTranslation = 0, kRotation = 1, kScale = 2 };
+
+// The channels that drive one bone: a palette index of one skin, or a scene bone (skin = -1).
+struct Target {
+  int skin = -1;
+  int bone = 0;
+  std::uint32_t node = 0;
+  const ChannelCurve* curves[3] = {nullptr, nullptr, nullptr};
+};
+
+
+// The largest input time over every sampler of the animation (validated through the cache).
+double animation_duration(const GltfAsset& asset, std::uint32_t index, ImportBudget& budget, KeyTimeCache& cache) {
+  double duration = 0.0;
+  for (std::uint32_t s = 0; s < asset.document.animations[index].samplers.size(); ++s) {
+    duration = std::max(duration, cache.times(asset, index, s, budget)->seconds.back());
+  }
+  return duration;
+}
+
+// Charges the keys (max_animation_keys) and their bytes before they are allocated.
+void reserve_keys(std::size_t keys, ImportBudget& budget) {
+  budget.charge_keys(keys, "animation keys");
+  budget.charge(std::uint64_t(keys) * sizeof(Keyframe), "animation keys");
+}
+
+BoneTrack build_track(const Target& target, const Trs& bind, const ImportOptions& options, ImportBudget& budget) {
+  std::vector<SamplePoint> points;
+  // Usual case: the node's channels share one input and need no extra points: its keys it is.
+  const KeyTimes* shared = nullptr;
+  bool simple = true;
+  for (const ChannelCurve* curve : target.curves) {
+    if (curve == nullptr) continue;
+    simple = simple && curve->keys_suffice(options.union_only) && (shared == nullptr || shared == &curve->keys());
+    shared = &curve->keys();
+  }
+  if (simple && shared != nullptr) {
+    points = merge_sample_points(shared->points, {0});
+    if (points.size() == shared->points.size()) {
+      // No two keys share a tick: every point is a key, and key k's values are used as stored.
+      reserve_keys(points.size(), budget);
+      BoneTrack track;
+      track.bone_index = target.bone;
+      track.keys.resize(points.size());
+      const ChannelCurve* t = target.curves[kTranslation];
+      const ChannelCurve* r = target.curves[kRotation];
+      const ChannelCurve* sc = target.curves[kScale];
+      for (std::size_t k = 0; k < points.size(); ++k) {
+        Keyframe& key = track.keys[k];
+        key.time = points[k].tick;
+        key.translation = t ? glm::vec3(t->value(k)[0], t->value(k)[1], t->value(k)[2]) : bind.translation;
+        key.rotation = r ? glm::quat(r->value(k)[3], r->value(k)[0], r->value(k)[1], r->value(k)[2]) : bind.rotation;
+        key.scale = sc ? glm::vec3(sc->value(k)[0], sc->value(k)[1], sc->value(k)[2]) : bind.scale;
+      }
+      return track;
+    }
+  } else {
+    std::vector<std::size_t> runs;
+    for (const ChannelCurve* curve : target.curves) {
+      if (curve == nullptr) continue;
+      runs.push_back(points.size());
+      curve->append_sample_points(options.union_only, options.curve_tolerance, static_cast<std::size_t>(budget.keys_left()), points);
+    }
+    points = merge_sample_points(std::move(points), runs);
+  }
+  reserve_keys(points.size(), budget);
+  BoneTrack track;
+  track.bone_index = target.bone;
+  track.keys.resize(points.size());
+  std::size_t cursor[3] = {0, 0, 0};
+  double v[4];
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    Keyframe& key = track.keys[i];
+    key.time = points[i].tick;
+    key.translation = bind.translation;
+    key.rotation = bind.rotation;
+    key.scale = bind.scale;
+    if (const ChannelCurve* c = target.curves[kTranslation]) {
+      c->evaluate(points[i].seconds, cursor[kTranslation], v);
+      key.translation = glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2]));
+    }
+    if (const ChannelCurve* c = target.curves[kRotation]) {
+      c->evaluate(points[i].seconds, cursor[kRotation], v);
+      key.rotation = glm::quat(static_cast<float>(v[3]), static_cast<float>(v[0]), static_cast<float>(v[1]),
+                               static_cast<float>(v[2]));
+    }
+    if (const ChannelCurve* c = target.curves[kScale]) {
+      c->evaluate(points[i].seconds, cursor[kScale], v);
+      key.scale = glm::vec3(static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2]));
+    }
+  }
+  return track;
+}
+
+MorphWeightTrack weight_track(const ChannelCurve& curve) {
+  MorphWeightTrack track;
+  track.interpolation = curve.interpolation() == SamplerInterpolation::Step     ? Interpolation::Step
+                        : curve.interpolation() == SamplerInterpolation::Linear ? Interpolation::Linear
+                                                                                : Interpolation::CubicSpline;
+  track.weight_count = curve.width();
+  track.times = curve.times();
+  const std::size_t keys = curve.times().size(), n = curve.width();
+  track.values.resize(keys * n);
+  for (std::size_t k = 0; k < keys; ++k) std::copy_n(curve.value(k), n, track.values.begin() + static_cast<long>(k * n));
+  if (track.interpolation == Interpolation::CubicSpline) {
+    track.in_tangents.resize(keys * n);
+    track.out_tangents.resize(keys * n);
+    for (std::size_t k = 0; k < keys; ++k) {
+      std::copy_n(curve.in_tangent(k), n, track.in_tangents.begin() + static_cast<long>(k * n));
+      std::copy_n(curve.out_tangent(k), n, track.out_tangents.begin() + static_cast<long>(k * n));
+    }
+  }
+  return track;
+}
+
+}  // namespace
+
+void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const ImportOptions& options,
+                        ImportBudget& budget, Model& model, std::vector<Diagnostic>& diagnostics) {
+  const Document& doc = asset.document;
+  // Per skin: file node -> palette index (joints may lie outside the scene).
+  std::vector<std::map<std::uint32_t, int>> joint_of(model.skins.size());
+  for (std::size_t s = 0; s < model.skins.size(); ++s) {
+    const marrow::Skin& skin = model.skins[s];
+    const std::vector<std::uint32_t>& joints = doc.skins[static_cast<std::size_t>(skin.source_skin)].joints;
+    for (std::size_t p = 0; p < skin.source_joints.size(); ++p) {
+      joint_of[s][joints[static_cast<std::size_t>(skin.source_joints[p])]] = static_cast<int>(p);
+    }
+  }
+  std::set<std::string> used_names;
+  // The default weight track of a mesh part: the first node (file order) instancing the mesh,
+  // in the first animation that animates its weights (the seed's single WeightTrack slot).
+  std::map<std::uint32_t, std::uint32_t> first_instancing_node;
+  for (std::uint32_t node = 0; node < doc.nodes.size(); ++node) {
+    if (doc.nodes[node].mesh != kNone) first_instancing_node.emplace(doc.nodes[node].mesh, node);
+  }
+  std::map<std::uint32_t, MorphWeightTrack> default_tracks;  // by file mesh
+
+  for (std::size_t a = 0; a < doc.animations.size(); ++a) {
+    const Animation& anim = doc.animations[a];
+    const auto ai = static_cast<std::uint32_t>(a);
+    ModelAnimation out;
+    out.name = detail::unique_clip_name(doc.animations[a].name, a, used_names);
+    used_names.insert(out.name);
+    KeyTimeCache key_times;
+    out.duration = ticks_from_seconds(animation_duration(asset, ai, budget, key_times));
+    out.scene_clip.name = out.name;
+    out.scene_clip.duration = out.duration;
+    out.scene_clip.target_space = ClipTargetSpace::SceneNode;
+
+    std::vector<std::unique_ptr<ChannelCurve>> curves;
+    std::map<std::pair<int, int>, Target> targets;  // (skin or -1, bone) -> channels
+    // A weights channel of `mesh` (count targets) shown by the file nodes `users`: a morph
+    // channel for each of their model meshes, and the mesh part's default track.
+    const auto add_weights = [&](const AnimationChannel& channel, std::uint32_t mesh, std::size_t count,
+                                 const std::vector<std::uint32_t>& users) {
+      curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, count, false, budget, key_times));
+      const MorphWeightTrack track = weight_track(*curves.back());
+      for (std::uint32_t node : users) {
+        const int bone = graph.node_to_bone[node];
+        for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+          if (model.meshes[m].parent_bone == bone && model.meshes[m].source_mesh == static_cast<int>(mesh)) {
+            out.morph_channels.push_back(MorphWeightChannel{static_cast<int>(m), track});
+          }
+        }
+        if (first_instancing_node[mesh] == node && default_tracks.count(mesh) == 0) default_tracks.emplace(mesh, track);
+      }
+    };
+    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
+      const AnimationChannel& channel = anim.channels[c];
+      const std::string here = "animation " + std::to_string(a) + " channel " + std::to_string(c);
+      if (channel.mesh != kNone) {  // KHR_animation_pointer "/meshes/i/weights": the default weights
+        const std::size_t count = morph_target_count(doc, channel.mesh);
+        std::vector<std::uint32_t> users;  // nodes in the scene showing the mesh's own weights
+        for (std::uint32_t n = 0; n < doc.nodes.size(); ++n) {
+          if (doc.nodes[n].mesh == channel.mesh && doc.nodes[n].weights.empty() && graph.node_to_bone[n] >= 0) {
+            users.push_back(n);
+          }
+        }
+        if (count == 0 || users.empty()) {
+          add_diagnostic(diagnostics, DiagnosticCode::WeightsChannelWithoutMorphTargets,
+                         here + " animates the weights of mesh " + std::to_string(channel.mesh) +
+                             (count == 0 ? ", which has no morph targets" : ", which no node in the scene shows"));
+          continue;
+        }
+        add_weights(channel, channel.mesh, count, users);
+        continue;
+      }
+      if (!channel.pointer.empty()) {
+        add_diagnostic(diagnostics, DiagnosticCode::UnsupportedChannelPath,
+                       here + " has KHR_animation_pointer '" + channel.pointer + "' (not a node's TRS or weights)");
+        continue;
+      }
+      if (channel.node == kNone) {
+        add_diagnostic(diagnostics, DiagnosticCode::ChannelWithoutTarget, here + " has no target node");
+        continue;
+      }
+      const int bone = graph.node_to_bone[channel.node];
+      if (channel.path == "weights") {
+        const std::uint32_t mesh = doc.nodes[channel.node].mesh;
+        const std::size_t count = mesh == kNone ? 0 : morph_target_count(doc, mesh);
+        if (count == 0) {
+          add_diagnostic(diagnostics, DiagnosticCode::WeightsChannelWithoutMorphTargets,
+                         here + " animates the weights of node " + std::to_string(channel.node) +
+                             ", which has no morph targets");
+          continue;
+        }
+        if (bone < 0) {
+          add_diagnostic(diagnostics, DiagnosticCode::ChannelTargetOutsideScene,
+                         here + " targets node " + std::to_string(channel.node) + ", outside the scene");
+          continue;
+        }
+        add_weights(channel, mesh, count, {channel.node});
+        continue;
+      }
+      const int path = channel.path == "translation" ? kTranslation
+                       : channel.path == "rotation"  ? kRotation
+                       : channel.path == "scale"     ? kScale
+                                                     : -1;
+      if (path < 0) {
+        add_diagnostic(diagnostics, DiagnosticCode::UnsupportedChannelPath, here + " has path '" + channel.path + "'");
+        continue;
+      }
+      std::vector<std::pair<int, int>> keys;
+      for (std::size_t s = 0; s < joint_of.size(); ++s) {
+        if (const auto it = joint_of[s].find(channel.node); it != joint_of[s].end()) {
+          keys.emplace_back(static_cast<int>(s), it->second);
+        }
+      }
+      if (keys.empty() && bone >= 0) keys.emplace_back(-1, bone);
+      if (keys.empty()) {
+        add_diagnostic(diagnostics, DiagnosticCode::ChannelTargetOutsideScene,
+                       here + " targets node " + std::to_string(channel.node) + ", outside the scene");
+        continue;
+      }
+      curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, path == kRotation ? 4 : 3,
+                                                      path == kRotation, budget, key_times));
+      for (const auto& key : keys) {
+        Target& target = targets[key];
+        target.skin = key.first;
+        target.bone = key.second;
+        target.node = channel.node;
+        if (target.curves[path] != nullptr) {
+          add_diagnostic(diagnostics, DiagnosticCode::DuplicateChannel,
+                         here + " repeats path '" + channel.path + "' of node " + std::to_string(channel.node));
+          continue;
+        }
+        target.curves[path] = curves.back().get();
+      }
+    }
+
+    std::vector<AnimationClip> skin_clips(model.skins.size());
+    for (const auto& [key, target] : targets) {
+      BoneTrack track = build_track(target, graph.local_trs[target.node], options, budget);
+      if (target.skin < 0) {
+        out.scene_clip.tracks.push_back(std::move(track));
+      } else {
+        skin_clips[static_cast<std::size_t>(target.skin)].tracks.push_back(std::move(track));
+      }
+    }
+    for (std::size_t s = 0; s < skin_clips.size(); ++s) {
+      if (skin_clips[s].tracks.empty()) continue;
+      skin_clips[s].name = out.name;
+      skin_clips[s].duration = out.duration;
+      model.skins[s].data.animation_clips[out.name] = std::move(skin_clips[s]);
+    }
+    model.animations.push_back(std::move(out));
+  }
+
+  for (ModelMesh& mesh : model.meshes) {
+    const auto it = default_tracks.find(static_cast<std::uint32_t>(mesh.source_mesh));
+    if (it == default_tracks.end()) continue;
+    for (ModelMeshPart& part : mesh.parts) {
+      if (part.morph) part.morph->weight_track = it->second;
+    }
+  }
+}
+
+}  // namespace marrow::gltf
