@@ -992,8 +992,8 @@ TEST(NativeFormat, WrongMagicIsRefused) {
 
 TEST(NativeFormat, UnknownVersionIsRefused) {
   Bytes bytes = write_native(small_model());
-  put(bytes, 4, std::uint32_t{3});
-  EXPECT_TRUE(refuses([&] { read_native(bytes); }, ImportErrorCode::VersionMismatch, {"version 3", "versions 1 to 2"}));
+  put(bytes, 4, std::uint32_t{4});
+  EXPECT_TRUE(refuses([&] { read_native(bytes); }, ImportErrorCode::VersionMismatch, {"version 4", "versions 1 to 3"}));
   put(bytes, 4, std::uint32_t{0});
   EXPECT_TRUE(refuses([&] { read_native(bytes); }, ImportErrorCode::VersionMismatch, {"version 0"}));
 }
