@@ -53,22 +53,6 @@ Fixture base(bool two_sets = false) {
   return f;
 }
 
-// A chain of `count` joints (J0, then 0.1 apart) skinning mesh m on node "Body", identity
-// inverse binds, as a GLB.
-std::vector<std::byte> joint_chain_glb(int count, const MeshData& m) {
-  Fixture f;
-  std::vector<std::uint32_t> joints;
-  for (int i = 0; i < count; ++i) {
-    joints.push_back(f.node("J" + std::to_string(i), {0, i == 0 ? 0.f : 0.1f, 0}));
-    if (i > 0) f.child(joints[static_cast<std::size_t>(i - 1)], joints.back());
-  }
-  const auto body = f.node("Body");
-  f.scene({joints[0], body});
-  f.doc().nodes[body].mesh = f.mesh(m);
-  f.doc().nodes[body].skin = f.skin(joints, {});
-  return f.glb();
-}
-
 std::vector<std::byte> text(const std::string& s) {
   std::vector<std::byte> out(s.size());
   std::memcpy(out.data(), s.data(), s.size());
@@ -420,7 +404,7 @@ std::vector<MalformedFile> malformed_corpus() {
         m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
         m.joints.assign(3, glm::u16vec4(72, 0, 0, 0));
         m.weights.assign(3, glm::vec4(1, 0, 0, 0));
-        return joint_chain_glb(73, m);
+        return joint_chain(73, m).glb();
       }(),
       C::PaletteLimit, "73 joints, palette limit 72 (G8)");
 
@@ -447,7 +431,7 @@ std::vector<MalformedFile> malformed_corpus() {
             m.more_weights[set].push_back({w[b], w[b + 1], w[b + 2], w[b + 3]});
           }
         }
-        return joint_chain_glb(75, m);
+        return joint_chain(75, m).glb();
       }(),
       C::PaletteLimit, "triangle 0 weighs 75 joints, more than a split palette of 72 holds (S4)");
 
