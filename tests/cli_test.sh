@@ -94,9 +94,44 @@ done
 check "render --gif without --clip, two clips" 2 "$marrow" render "$work/demo.glb" --gif "$work/x.gif"
 # The palette limit: the error names the flag that lifts it; the flag takes a joint count.
 check "a skin over the palette limit" 1 "$marrow" info "$data/malformed/skin_73_joints.glb"
-grep -q -- "--max-palette N" "$work/err" && ! grep -q "ImportOptions" "$work/err" || fail "the palette error names --max-palette"
+grep -q -- "--max-palette N or --palette split" "$work/err" && grep -q "73 joints" "$work/err" && grep -q "limit of 72" "$work/err" &&
+  ! grep -q "ImportOptions\|PalettePolicy" "$work/err" || fail "the palette error names the joints, the limit, --max-palette and --palette split"
 check "--max-palette lifts it" 0 "$marrow" info "$data/malformed/skin_73_joints.glb" --max-palette 73
 for bad in 0 -3 1.5 lots; do check "--max-palette $bad" 2 "$marrow" info "$data/malformed/skin_73_joints.glb" --max-palette $bad; done
+check "--palette split lifts it" 0 "$marrow" info "$data/malformed/skin_73_joints.glb" --palette split
+check "--palette static loads it" 0 "$marrow" info "$data/malformed/skin_73_joints.glb" --palette static
+check "--palette sideways" 2 "$marrow" info "$data/malformed/skin_73_joints.glb" --palette sideways
+check "a triangle no split palette holds" 1 "$marrow" info "$data/malformed/palette_split_triangle_over_limit.glb" --palette split
+grep -q "triangle 0 uses 75 joints.*--max-palette N lifts it" "$work/err" || fail "the split refusal names the triangle and --max-palette"
+# S4: pose --palette split reports what an unsplit import reports (positions, normals, joint
+# matrices in the file's joint order), on a real asset split into palettes of 8 joints.
+cesium="$assets/gltf/CesiumMan/cesium_man.gltf"
+if [ -f "$cesium" ]; then
+  check "pose unsplit" 0 "$marrow" pose "$cesium" --time 0.7 --json --max-palette 256
+  cp "$work/out" "$work/unsplit.json"
+  for command in pose render convert; do  # every loading command takes the flags
+    case $command in
+      pose) check "pose --palette split" 0 "$marrow" pose "$cesium" --time 0.7 --json --max-palette 8 --palette split ;;
+      render) check "render --palette split" 0 "$marrow" render "$cesium" --time 0.7 --out "$work/split.png" --max-palette 8 --palette split ;;
+      convert) check "convert --palette split" 0 "$marrow" convert "$cesium" "$work/split.glb" --max-palette 8 --palette split ;;
+    esac
+  done
+  check "pose --palette split" 0 "$marrow" pose "$cesium" --time 0.7 --json --max-palette 8 --palette split
+  python3 - "$work/unsplit.json" "$work/out" <<'PY' || fail "pose --palette split differs from the unsplit pose"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert len(a["meshes"]) == len(b["meshes"]) == 1, "one entry per file primitive"
+def flat(x):
+    return [v for u in x for v in flat(u)] if isinstance(x, list) else [x]
+def close(x, y):
+    x, y = flat(x), flat(y)
+    return len(x) == len(y) and all(abs(p - q) <= 1e-4 * max(1.0, abs(p)) for p, q in zip(x, y))
+for key in ("positions", "normals"):
+    assert close(a["meshes"][0][key], b["meshes"][0][key]), key
+assert a["skins"] == b["skins"] or all(
+    close(s["jointMatrices"], t["jointMatrices"]) for s, t in zip(a["skins"], b["skins"])), "joint matrices"
+PY
+fi
 # Poses past one clip (DESIGN.md's contract): layers, masks, additive layers, IK, root motion.
 check "pose --layer" 0 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=1 --layer Curl@1=1/Seg4 --additive Curl@2=0.5 --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["clip"] is None and len(d["meshes"][0]["positions"]) > 0' "$work/out" ||

@@ -160,4 +160,18 @@ std::vector<glm::vec3> posed_positions(const Model& model, std::size_t mesh, int
   return all;
 }
 
+Fixture joint_chain(int count, const MeshData& mesh) {
+  Fixture f;
+  std::vector<std::uint32_t> joints;
+  for (int i = 0; i < count; ++i) {
+    joints.push_back(f.node("J" + std::to_string(i), {0, i == 0 ? 0.f : 0.1f, 0}));
+    if (i > 0) f.child(joints[static_cast<std::size_t>(i - 1)], joints.back());
+  }
+  const auto body = f.node("Body");
+  f.scene({joints[0], body});
+  f.doc().nodes[body].mesh = f.mesh(mesh);
+  f.doc().nodes[body].skin = f.skin(joints, {});
+  return f;
+}
+
 }  // namespace marrow::test

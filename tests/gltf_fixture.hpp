@@ -60,6 +60,10 @@ class Fixture {
   gltf::GltfBuilder builder_;
 };
 
+// A chain of `count` joints (J0, then each 0.1 above its parent) skinning `mesh` on the node
+// "Body" with identity inverse binds, both in one scene (the palette-limit fixtures).
+Fixture joint_chain(int count, const MeshData& mesh);
+
 // World transform of a node of the fixture's document (through its parents).
 glm::mat4 node_world(const gltf::Document& doc, std::uint32_t node);
 

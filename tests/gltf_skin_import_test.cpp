@@ -291,17 +291,7 @@ TEST(GltfImport, G2_DuplicateJointAndBrokenChainAreRefused) {
 }
 
 Fixture chain_of_joints(int count) {
-  Fixture f;
-  std::vector<std::uint32_t> joints;
-  for (int i = 0; i < count; ++i) {
-    joints.push_back(f.node("J" + std::to_string(i), {0, i == 0 ? 0.f : 0.1f, 0}));
-    if (i > 0) f.child(joints[static_cast<std::size_t>(i - 1)], joints.back());
-  }
-  const auto body = f.node("Body");
-  f.scene({joints[0], body});
-  f.doc().nodes[body].mesh = f.mesh(skinned_triangle(static_cast<std::uint16_t>(count - 1)));
-  f.doc().nodes[body].skin = f.skin(joints, {});
-  return f;
+  return test::joint_chain(count, skinned_triangle(static_cast<std::uint16_t>(count - 1)));
 }
 
 TEST(GltfImport, G8_PaletteLimitRefusesNamingTheJointCount) {

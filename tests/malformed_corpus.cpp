@@ -1,5 +1,6 @@
 #include "malformed_corpus.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -399,23 +400,40 @@ std::vector<MalformedFile> malformed_corpus() {
       C::InvalidSkin, "the transforms above J0 multiply to 1e60");
 
   add("skin_73_joints.glb", [] {
-        Fixture f;
-        std::vector<std::uint32_t> joints;
-        for (int i = 0; i < 73; ++i) {
-          joints.push_back(f.node("J" + std::to_string(i), {0, i == 0 ? 0.f : 0.1f, 0}));
-          if (i > 0) f.child(joints[static_cast<std::size_t>(i - 1)], joints.back());
-        }
-        const auto body = f.node("Body");
-        f.scene({joints[0], body});
         MeshData m;
         m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
         m.joints.assign(3, glm::u16vec4(72, 0, 0, 0));
         m.weights.assign(3, glm::vec4(1, 0, 0, 0));
-        f.doc().nodes[body].mesh = f.mesh(m);
-        f.doc().nodes[body].skin = f.skin(joints, {});
-        return f.glb();
+        return joint_chain(73, m).glb();
       }(),
       C::PaletteLimit, "73 joints, palette limit 72 (G8)");
+
+  // S4: a triangle whose three vertices weigh 75 distinct joints (25 each, in seven influence
+  // sets) cannot be split into palettes of 72. The malformed test imports files named
+  // palette_split_* with PalettePolicy::Split.
+  add("palette_split_triangle_over_limit.glb", [] {
+        MeshData m;
+        m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+        m.more_joints.resize(6);
+        m.more_weights.resize(6);
+        for (std::uint16_t v = 0; v < 3; ++v) {
+          std::array<std::uint16_t, 28> j{};
+          std::array<float, 28> w{};
+          for (std::uint16_t k = 0; k < 25; ++k) {
+            j[k] = static_cast<std::uint16_t>(25 * v + k);
+            w[k] = 1.f / 25.f;
+          }
+          m.joints.push_back({j[0], j[1], j[2], j[3]});
+          m.weights.push_back({w[0], w[1], w[2], w[3]});
+          for (std::size_t set = 0; set < 6; ++set) {
+            const std::size_t b = 4 * (set + 1);
+            m.more_joints[set].push_back({j[b], j[b + 1], j[b + 2], j[b + 3]});
+            m.more_weights[set].push_back({w[b], w[b + 1], w[b + 2], w[b + 3]});
+          }
+        }
+        return joint_chain(75, m).glb();
+      }(),
+      C::PaletteLimit, "triangle 0 weighs 75 joints, more than a split palette of 72 holds (S4)");
 
   // Animations.
   add("anim_nan_key_time.gltf", edited_gltf([](auto& a) { write_float(a, first_sampler_input(a), 1, std::nanf("")); }),
@@ -533,8 +551,8 @@ std::vector<MalformedFile> malformed_corpus() {
   // Native files with compressed clips (section CCLP): the reader goes through
   // make_compressed_clip, which checks every count, bit width, index and range.
   using N = NativeCclp;
-  add("native_version_3.marrow", edited_native([](const N&, auto& b) { put<std::uint32_t>(b, 4, 3); }), C::VersionMismatch,
-      "native version 3 (this reader reads 1 and 2)");
+  add("native_version_4.marrow", edited_native([](const N&, auto& b) { put<std::uint32_t>(b, 4, 4); }), C::VersionMismatch,
+      "native version 4 (this reader reads 1 to 3)");
   add("native_cclp_truncated.marrow", edited_native([](const N& n, auto& b) {
         // The CCLP payload ends inside a channel's key times; the framing (section and file
         // lengths) says so, so the reader meets the end of the section.

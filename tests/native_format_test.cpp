@@ -992,8 +992,8 @@ TEST(NativeFormat, WrongMagicIsRefused) {
 
 TEST(NativeFormat, UnknownVersionIsRefused) {
   Bytes bytes = write_native(small_model());
-  put(bytes, 4, std::uint32_t{3});
-  EXPECT_TRUE(refuses([&] { read_native(bytes); }, ImportErrorCode::VersionMismatch, {"version 3", "versions 1 to 2"}));
+  put(bytes, 4, std::uint32_t{4});
+  EXPECT_TRUE(refuses([&] { read_native(bytes); }, ImportErrorCode::VersionMismatch, {"version 4", "versions 1 to 3"}));
   put(bytes, 4, std::uint32_t{0});
   EXPECT_TRUE(refuses([&] { read_native(bytes); }, ImportErrorCode::VersionMismatch, {"version 0"}));
 }
@@ -1231,7 +1231,7 @@ TEST(NativeFormat, S1_S3_InfluenceCountsAndSkinningModesRoundTrip) {
   part.skinning = SkinningMode::DualQuaternion;
   ASSERT_NO_THROW(validate(model));
   const Bytes bytes = write_native(model);
-  EXPECT_EQ(get<std::uint32_t>(bytes, 4), 2u) << "written as version 2";
+  EXPECT_EQ(get<std::uint32_t>(bytes, 4), 3u) << "written as version 3";
   const Model read = read_native(bytes);
   EXPECT_EQ(read.meshes[0].parts[0].layout.influences, 6u);
   EXPECT_EQ(read.meshes[0].parts[0].layout, six);
@@ -1276,7 +1276,7 @@ TEST(NativeFormat, S1_S3_AVersion1FileStillLoads) {
       EXPECT_EQ(part.skinning, SkinningMode::Linear);
     }
   }
-  // Written again (version 2) and read back, it poses the same.
+  // Written again (version 3) and read back, it poses the same.
   const Model v2 = read_native(write_native(v1));
   Animator a(v1), b(v2);
   for (std::size_t clip = 0; clip < v1.animations.size(); ++clip) {

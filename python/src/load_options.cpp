@@ -17,8 +17,10 @@ ModelFileOptions load_options(std::optional<int> scene, int max_palette, const s
     options.import.palette_policy = PalettePolicy::Refuse;
   } else if (palette == "static") {
     options.import.palette_policy = PalettePolicy::LoadStatic;
+  } else if (palette == "split") {
+    options.import.palette_policy = PalettePolicy::Split;
   } else {
-    throw py::value_error("palette='" + palette + "': use 'refuse' or 'static'");
+    throw py::value_error("palette='" + palette + "': use 'refuse', 'static' or 'split'");
   }
   if (ticks_per_second) {
     if (!(std::isfinite(*ticks_per_second) && *ticks_per_second > 0)) {

@@ -1,7 +1,7 @@
 #pragma once
 // The loading keywords load() and convert() share, as `marrow info|pose|convert` take them:
-// scene (--scene), max_palette (--max-palette), palette ("refuse" or "static": what a skin over
-// max_palette joints does), ticks_per_second (--ticks-per-second, Assimp formats) and skeletal
+// scene (--scene), max_palette (--max-palette), palette ("refuse", "static" or "split", as
+// --palette: what a skin over max_palette joints does), ticks_per_second (--ticks-per-second, Assimp formats) and skeletal
 // (False loads every mesh of an Assimp format static). ValueError for a value marrow refuses.
 #include <optional>
 #include <string>

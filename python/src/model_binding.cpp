@@ -120,8 +120,9 @@ instances share it. Made by marrow.load().)")
       R"(Loads any format marrow reads: glTF (.gltf, .glb), native (.marrow), and through Assimp
 FBX, Collada and the rest. Raises marrow.LoadError(code, message) for a refused file.
 
-scene: the file's scene (default: its default scene); max_palette, palette ("refuse" or
-"static"): what a skin with more joints does; ticks_per_second: Assimp formats that record
+scene: the file's scene (default: its default scene); max_palette, palette ("refuse",
+"static" or "split"): what a skin with more joints does (split: sub-parts of at most
+max_palette joints, posed exactly as unsplit); ticks_per_second: Assimp formats that record
 none; skeletal=False loads every mesh of an Assimp format static.)");
 }
 

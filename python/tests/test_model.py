@@ -59,8 +59,8 @@ def test_bad_arguments_raise_value_key_and_index_errors(fox, fox_path):
         fox.duration(3)
     with pytest.raises(IndexError, match="skin 1 out of range"):
         fox.joint_names(1)
-    with pytest.raises(ValueError, match="palette='split'"):
-        marrow.load(fox_path, palette="split")
+    with pytest.raises(ValueError, match="palette='sideways'"):
+        marrow.load(fox_path, palette="sideways")
     with pytest.raises(ValueError, match="ticks_per_second"):
         marrow.load(fox_path, ticks_per_second=0)
     with pytest.raises(TypeError):
@@ -73,6 +73,10 @@ def test_max_palette_refuses_or_loads_static(fox_path):
     assert caught.value.code == "palette-limit"
     static = marrow.load(fox_path, max_palette=8, palette="static")
     assert static.info()["meshes"][0]["skin"] == -1
+    # S4: split into sub-palettes of at most 8 joints, the skin keeps all 24.
+    split = marrow.load(fox_path, max_palette=8, palette="split")
+    assert split.info()["meshes"][0]["skin"] == 0
+    assert len(split.joint_names(0)) == 24
     assert static.diagnostics and static.diagnostics[0]["count"] >= 1
 
 

@@ -94,7 +94,9 @@ std::shared_ptr<SkeletalRig> rig_of(const Model& model, const std::vector<int>& 
   return rig;
 }
 
-MeshVertexSkeletal vertex_of(std::span<const std::byte> bytes, const VertexLayout& l, std::size_t v) {
+// palette_joints: a split part's map (S4) from its JOINTS to the skin's palette, else empty.
+MeshVertexSkeletal vertex_of(std::span<const std::byte> bytes, const VertexLayout& l, std::size_t v,
+                             std::span<const std::uint32_t> palette_joints = {}) {
   using A = VertexAttribute;
   MeshVertexSkeletal out;
   out.location = read_attribute<glm::vec3>(bytes, l, v, A::Position);
@@ -113,6 +115,7 @@ MeshVertexSkeletal vertex_of(std::span<const std::byte> bytes, const VertexLayou
     const std::size_t n = std::min<std::size_t>(l.influences, kMaxInfluences);
     std::memcpy(j.data(), bytes.data() + v * l.stride + l.offset(A::Joints0), n * sizeof(std::uint16_t));
     std::memcpy(w.data(), bytes.data() + v * l.stride + l.offset(A::Weights0), n * sizeof(float));
+    for (std::size_t c = 0; c < n && !palette_joints.empty(); ++c) j[c] = static_cast<std::uint16_t>(palette_joints[j[c]]);
     keep_largest_influences(std::span(j).first(n), std::span(w).first(n), 4);
     for (std::size_t c = 0; c < 4 && c < n; ++c) {
       out.bone_indices[c] = static_cast<std::uint8_t>(j[c]);
@@ -184,7 +187,7 @@ std::shared_ptr<Mesh> build_mesh(const Model& model, const MeshSource& source, c
     for (std::size_t m : source.meshes) {
       for (const ModelMeshPart& part : model.meshes[m].parts) {
         const auto base = static_cast<std::uint32_t>(vertices.size());
-        for (std::size_t v = 0; v < part.vertex_count(); ++v) vertices.push_back(vertex_of(part.vertex_bytes, part.layout, v));
+        for (std::size_t v = 0; v < part.vertex_count(); ++v) vertices.push_back(vertex_of(part.vertex_bytes, part.layout, v, part.palette_joints));
         append_triangles(part, base, triangles);
       }
     }

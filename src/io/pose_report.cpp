@@ -63,38 +63,49 @@ void report_skins(const Model& model, const Animator& animator, PoseReport& out)
 
 void report_meshes(const Model& model, Animator& animator, PoseReport& out) {
   std::vector<glm::vec3> positions, normals;
+  std::vector<bool> seen;
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const ModelMesh& mesh = model.meshes[m];
     const auto node = static_cast<std::uint32_t>(node_of(model, mesh.parent_bone));
+    const std::size_t first_entry = out.meshes.size();
     for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
       const ModelMeshPart& part = mesh.parts[p];
       const std::size_t n = part.vertex_count();
-      // Normals the file authored: a normal slot that is not the flat normals of a split part.
-      const bool file_normals = part.layout.has(VertexAttribute::Normal) && part.source_vertices.empty() &&
-                                part.mode == PrimitiveMode::Triangles;
+      // Normals the file authored: a normal slot that does not hold computed flat normals.
+      const bool file_normals =
+          part.layout.has(VertexAttribute::Normal) && !part.flat_normals && part.mode == PrimitiveMode::Triangles;
       positions.resize(n);
       normals.resize(file_normals ? n : 0);
       animator.pose_part(m, p, positions, normals);
-      PoseReport::Mesh r;
-      r.node = node;
-      r.mesh = static_cast<std::uint32_t>(std::max(mesh.source_mesh, 0));
-      r.primitive = static_cast<std::uint32_t>(std::max(part.source_primitive, 0));
-      r.skinned = mesh.skin >= 0;
-      if (part.source_vertices.empty()) {
-        r.positions = positions;
-        r.normals = normals;
-      } else {
-        // Split primitives: every file vertex is represented; the first copy reports it.
-        r.positions.assign(part.source_vertex_count, glm::vec3(0.f));
-        std::vector<bool> seen(part.source_vertex_count, false);
-        for (std::size_t v = 0; v < n; ++v) {
-          const std::uint32_t s = part.source_vertices[v];
-          if (s >= seen.size() || seen[s]) continue;
-          seen[s] = true;
-          r.positions[s] = positions[v];
-        }
+      // The sub-parts of a palette split (S4) report together as their file primitive.
+      PoseReport::Mesh* r = nullptr;
+      for (std::size_t e = first_entry; e < out.meshes.size() && !part.palette_joints.empty() && part.source_primitive >= 0; ++e) {
+        if (out.meshes[e].primitive == static_cast<std::uint32_t>(part.source_primitive)) r = &out.meshes[e];
       }
-      out.meshes.push_back(std::move(r));
+      if (r == nullptr) {
+        r = &out.meshes.emplace_back();
+        r->node = node;
+        r->mesh = static_cast<std::uint32_t>(std::max(mesh.source_mesh, 0));
+        r->primitive = static_cast<std::uint32_t>(std::max(part.source_primitive, 0));
+        r->skinned = mesh.skin >= 0;
+        if (part.source_vertices.empty()) {
+          r->positions = positions;
+          r->normals = normals;
+          continue;
+        }
+        r->positions.assign(part.source_vertex_count, glm::vec3(0.f));
+        if (file_normals) r->normals.assign(part.source_vertex_count, glm::vec3(0.f));
+        seen.assign(part.source_vertex_count, false);
+      }
+      // Split vertices (flat normals, palette split): every file vertex is represented; its
+      // first copy reports it.
+      for (std::size_t v = 0; v < n; ++v) {
+        const std::uint32_t s = part.source_vertices[v];
+        if (s >= seen.size() || seen[s]) continue;
+        seen[s] = true;
+        r->positions[s] = positions[v];
+        if (!r->normals.empty() && file_normals) r->normals[s] = normals[v];
+      }
     }
     if (!mesh.morph_weights.empty()) {
       const auto w = animator.morph_weights(m);

@@ -111,6 +111,9 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
       }
     }
   }
+  for (const ModelMesh& mesh : model.meshes) {
+    for (const ModelMeshPart& part : mesh.parts) max_palette = std::max(max_palette, part.palette_joints.size());  // S4
+  }
   palette_scratch_.resize(max_palette);
   for (const ModelMesh& mesh : model.meshes) {
     for (const ModelMeshPart& part : mesh.parts) {
@@ -506,7 +509,11 @@ int Animator::install_palettes() const {
     for (int m : model_.skins[s].meshes) {
       for (const ModelMeshPart& part : model_.meshes[static_cast<std::size_t>(m)].parts) {
         if (!part.skinned_material) continue;
-        part.skinned_material->set_bone_transforms(palette);
+        if (part.palette_joints.empty()) {
+          part.skinned_material->set_bone_transforms(palette);
+        } else {
+          part.skinned_material->set_bone_transforms(palette, part.palette_joints);  // S4
+        }
         ++installed;
       }
     }
@@ -522,6 +529,26 @@ std::size_t Animator::write_palette(std::size_t skin, PaletteFormat format, std:
                                 std::to_string(need) + " floats, out holds " + std::to_string(out.size()));
   }
   return write_gpu_palette(palette, format, out);
+}
+
+std::size_t Animator::write_part_palette(std::size_t mesh, std::size_t part, PaletteFormat format,
+                                         std::span<float> out) const {
+  const ModelMesh& mesh_data = model_.meshes.at(mesh);
+  const ModelMeshPart& data = mesh_data.parts.at(part);
+  if (mesh_data.skin < 0) {
+    throw std::invalid_argument("Animator::write_part_palette: mesh " + std::to_string(mesh) + " is not skinned");
+  }
+  const std::span<const glm::mat4> palette = skins_[static_cast<std::size_t>(mesh_data.skin)].pose.skin_transforms();
+  const std::size_t joints = data.palette_joints.empty() ? palette.size() : data.palette_joints.size();
+  const std::size_t need = joints * palette_floats_per_joint(format);
+  if (out.size() < need) {
+    throw std::invalid_argument("Animator::write_part_palette: mesh " + std::to_string(mesh) + " part " +
+                                std::to_string(part) + " needs " + std::to_string(need) + " floats, out holds " +
+                                std::to_string(out.size()));
+  }
+  // validate(Model) checked the map against the skin, so the gather writes every entry.
+  return data.palette_joints.empty() ? write_gpu_palette(palette, format, out)
+                                     : write_gpu_palette(palette, data.palette_joints, format, out);
 }
 
 std::span<const std::byte> Animator::vertex_bytes(std::size_t mesh, std::size_t part) const {
@@ -595,10 +622,15 @@ void Animator::pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3
 
   if (mesh_data.skin >= 0) {
     // World-space palette: draw * palette = W_joint * IBM.
-    const std::span<const glm::mat4> skin = skins_[static_cast<std::size_t>(mesh_data.skin)].pose.skin_transforms();
-    for (std::size_t j = 0; j < skin.size(); ++j) palette_scratch_[j] = world * skin[j];
+    const std::span<const glm::mat4> whole = skins_[static_cast<std::size_t>(mesh_data.skin)].pose.skin_transforms();
+    // A split part (S4) skins with the sub-palette its JOINTS index (validate(Model) checked the
+    // map, which is never longer than the skin).
+    const std::span<const std::uint32_t> map = data.palette_joints;
+    const std::size_t joints = map.empty() ? whole.size() : map.size();
+    for (std::size_t j = 0; j < joints; ++j) palette_scratch_[j] = world * whole[map.empty() ? j : map[j]];
+    const std::span<const glm::mat4> skin(palette_scratch_.data(), joints);
     SkinningJob job;
-    job.palette = std::span<const glm::mat4>(palette_scratch_.data(), skin.size());
+    job.palette = skin;
     job.influences = layout.influences;  // S1: every set of the part
     job.joints = attribute_view<glm::u16vec4>(bytes, layout, VertexAttribute::Joints0);
     job.weights = attribute_view<glm::vec4>(bytes, layout, VertexAttribute::Weights0);

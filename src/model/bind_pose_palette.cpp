@@ -19,7 +19,11 @@ int install(Model& model, const std::vector<int>& meshes, std::span<const glm::m
     for (ModelMeshPart& part : model.meshes[static_cast<std::size_t>(m)].parts) {
       SkinnedMaterial* material = part.skinned_material.get();
       if (material == nullptr || std::find(done.begin(), done.end(), material) != done.end()) continue;
-      material->set_bone_transforms(palette);
+      if (part.palette_joints.empty()) {
+        material->set_bone_transforms(palette);
+      } else {
+        material->set_bone_transforms(palette, part.palette_joints);  // a split part's sub-palette (S4)
+      }
       done.push_back(material);
     }
   }

@@ -29,7 +29,8 @@ std::string part_name(std::size_t mesh, std::size_t part) {
 
 // Every joint index of the vertices (all `influences` of each, S1) must name a bone of the skin
 // that draws them.
-void check_joints(std::span<const std::byte> bytes, const VertexLayout& layout, int palette_size, const std::string& where) {
+void check_joints(std::span<const std::byte> bytes, const VertexLayout& layout, int palette_size, const std::string& where,
+                  const char* limit = "the skin's bone_count") {
   const std::size_t n = bytes.size() / layout.stride;
   const std::byte* first = bytes.data() + layout.offset(VertexAttribute::Joints0);
   const auto joint = [&](std::size_t v, std::size_t i) {
@@ -47,7 +48,7 @@ void check_joints(std::span<const std::byte> bytes, const VertexLayout& layout, 
     for (std::size_t i = 0; i < layout.influences; ++i) {
       if (const std::uint16_t j = joint(v, i); j >= palette_size) {
         fail(where + ": vertex " + std::to_string(v) + " joint " + std::to_string(j) + " (influence " + std::to_string(i) +
-             ") is not below the skin's bone_count " + std::to_string(palette_size));
+             ") is not below " + limit + " " + std::to_string(palette_size));
       }
     }
   }
@@ -73,15 +74,25 @@ void validate_part(const ModelMeshPart& part, std::size_t m, std::size_t p, int 
     fail(part_name(m, p) + ": source_vertices has " + std::to_string(part.source_vertices.size()) +
          " entries for " + std::to_string(n) + " vertices");
   }
+  if (palette_size < 0 && !part.palette_joints.empty()) fail(part_name(m, p) + ": palette_joints on an unskinned mesh");
+  // S4: a split part's JOINTS index its palette_joints, whose entries name joints of the skin.
+  for (std::size_t i = 0; i < part.palette_joints.size(); ++i) {
+    if (part.palette_joints[i] >= static_cast<std::uint32_t>(std::max(palette_size, 0))) {
+      fail(part_name(m, p) + ": palette_joints[" + std::to_string(i) + "] = " + std::to_string(part.palette_joints[i]) +
+           " is not below the skin's bone_count " + std::to_string(palette_size));
+    }
+  }
+  const int joints = part.palette_joints.empty() ? palette_size : static_cast<int>(part.palette_joints.size());
+  const char* limit = part.palette_joints.empty() ? "the skin's bone_count" : "its palette_joints size";
   if (palette_size >= 0) {
     if (!part.layout.has(VertexAttribute::Joints0) || !part.layout.has(VertexAttribute::Weights0)) {
       fail(part_name(m, p) + ": skinned but its layout has no joints0/weights0");
     }
-    check_joints(part.vertex_bytes, part.layout, palette_size, part_name(m, p));
+    check_joints(part.vertex_bytes, part.layout, joints, part_name(m, p), limit);
     if (!part.skinned_material) fail(part_name(m, p) + ": skinned but has no skinned_material");
-    if (part.skinned_material->max_bones() < palette_size) {
+    if (part.skinned_material->max_bones() < joints) {
       fail(part_name(m, p) + ": skinned material holds " + std::to_string(part.skinned_material->max_bones()) +
-           " bones, the skin has " + std::to_string(palette_size));
+           " bones, the part's palette has " + std::to_string(joints));
     }
   }
   if (part.morph) {
@@ -93,7 +104,7 @@ void validate_part(const ModelMeshPart& part, std::size_t m, std::size_t p, int 
     if (part.morph->base_vertex_bytes.size() != part.vertex_bytes.size() || !(part.morph->layout == part.layout)) {
       fail(part_name(m, p) + ": morph base vertices do not match the part's vertices and layout");
     }
-    if (palette_size >= 0) check_joints(part.morph->base_vertex_bytes, part.layout, palette_size, part_name(m, p) + " morph base");
+    if (palette_size >= 0) check_joints(part.morph->base_vertex_bytes, part.layout, joints, part_name(m, p) + " morph base", limit);
   }
 }
 

@@ -12,7 +12,10 @@ namespace {
 #define MARROW_LOAD_OPTIONS                                                                            \
   "loading options:\n"                                                                                 \
   "  --scene N                the file's scene N (default: its default scene)\n"                     \
-  "  --max-palette N          joints one skin may have (default 72; a larger skin is refused)\n"     \
+  "  --max-palette N          joints one skin may have (default 72; see --palette)\n"                 \
+  "  --palette refuse|static|split   a skin over --max-palette is refused (default), loads\n"        \
+  "                           unskinned, or has its parts split into sub-palettes of at most\n"    \
+  "                           --max-palette joints each (posed exactly as unsplit)\n"              \
   "  --ticks-per-second T     the key rate of formats that count in ticks (Assimp's; default: the\n" \
   "                           file's, else 25)\n"
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 
 #include "marrow/core/import_error.hpp"
 
@@ -20,6 +21,17 @@ ModelFileOptions take_load_options(Args& args) {
     }
     options.import.max_palette = static_cast<int>(joints);
   }
+  if (const auto policy = take_option(args, "--palette")) {
+    if (*policy == "refuse") {
+      options.import.palette_policy = PalettePolicy::Refuse;
+    } else if (*policy == "static") {
+      options.import.palette_policy = PalettePolicy::LoadStatic;
+    } else if (*policy == "split") {
+      options.import.palette_policy = PalettePolicy::Split;
+    } else {
+      throw UsageError("--palette '" + *policy + "' must be refuse, static or split");
+    }
+  }
   if (const auto tps = take_option(args, "--ticks-per-second")) {
     const double value = parse_number(*tps, "--ticks-per-second");
     if (!(value > 0)) throw UsageError("--ticks-per-second must be positive");
@@ -33,14 +45,18 @@ LoadedFile load_file(const std::string& path, const ModelFileOptions& options) {
     return LoadedFile{path, load_model_file(path, options)};
   } catch (const ImportError& e) {
     if (e.code() != ImportErrorCode::PaletteLimit) throw;
-    // The library names its option; a user of the tool needs the flag that lifts the limit.
+    // The library names its options; a user of the tool needs the flags that lift the limit.
     std::string detail = e.detail();
-    const std::string field = "ImportOptions::max_palette";
-    if (const auto at = detail.find(field); at != std::string::npos) {
-      detail.replace(at, field.size(), "--max-palette N lifts it");
-    } else {
-      detail += " (--max-palette N lifts it)";
+    const std::pair<std::string, std::string> names[] = {{"ImportOptions::max_palette", "--max-palette N"},
+                                                         {"PalettePolicy::Split", "--palette split"}};
+    bool named = false;
+    for (const auto& [option, flag] : names) {
+      if (const auto at = detail.find(option); at != std::string::npos) {
+        detail.replace(at, option.size(), flag);
+        named = true;
+      }
     }
+    if (!named) detail += " (--max-palette N or --palette split lifts it)";
     throw ImportError(e.code(), detail);
   }
 }

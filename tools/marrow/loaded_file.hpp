@@ -15,11 +15,12 @@ struct LoadedFile {
   Model model;
 };
 
-// The options every loading command takes: --scene N, --max-palette N, --ticks-per-second T.
+// The options every loading command takes: --scene N, --max-palette N, --palette
+// refuse|static|split, --ticks-per-second T.
 ModelFileOptions take_load_options(Args& args);
 
-// Throws ImportError (naming the file) for a refused file; a skin over the palette limit names
-// --max-palette.
+// Throws ImportError (naming the file) for a refused file; a palette-limit refusal names the
+// flags that lift it (--max-palette N, --palette split) instead of the library's options.
 LoadedFile load_file(const std::string& path, const ModelFileOptions& options);
 
 // The animation an option names: a decimal string that is a valid index, else a name.

@@ -51,11 +51,17 @@ class ImportBudget {
 enum class PalettePolicy {
   Refuse,      // a skin with more joints than max_palette is refused (seed 000, the default)
   LoadStatic,  // the mesh loads unskinned, with a diagnostic (seed 003)
+  Split,       // the skin keeps every joint; its meshes' parts are split into sub-parts of at
+               // most max_palette joints each (S4, split_skin_palettes)
 };
+
+// The end of a palette-limit refusal (ImportErrorCode::PaletteLimit) naming what lifts it; the
+// CLI says its own flags instead (--max-palette N, --palette split).
+inline constexpr std::string_view kPaletteLimitRemedy = "ImportOptions::max_palette or PalettePolicy::Split lifts it";
 
 struct ImportOptions {
   int scene = -1;                 // -1: the file's default scene, else scene 0
-  int max_palette = 72;           // joints one skin may have (G8)
+  int max_palette = 72;           // joints one skin (or, with Split, one part) may have (G8, S4)
   PalettePolicy palette_policy = PalettePolicy::Refuse;
   // Clip resampling (G9). With union_only the keys are exactly the union of each bone's T/R/S
   // key times (the seed's behaviour). Otherwise STEP and CUBICSPLINE channels get extra keys

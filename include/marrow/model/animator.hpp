@@ -164,7 +164,8 @@ class Animator {
                   const glm::vec3& pole = {0.f, 1.f, 0.f});
   const AimIkChain& aim_ik(std::size_t chain) const { return aim_.at(chain); }
 
-  // Step 4. Returns how many materials received a palette.
+  // Step 4. Returns how many materials received a palette. A split part's material receives its
+  // sub-palette (S4).
   int install_palettes() const;
   // S6: skin `skin`'s palette (skin_transforms(): the glTF joint matrices) into caller memory as
   // GPU data (gpu_palette.hpp), from a const instance, writing nothing shared: the route for
@@ -172,6 +173,11 @@ class Animator {
   // std::out_of_range for an unknown skin and std::invalid_argument (naming both sizes) when
   // out is too small.
   std::size_t write_palette(std::size_t skin, PaletteFormat format, std::span<float> out) const;
+  // S4, S6: the palette part `part` of mesh `mesh` draws with: its skin's whole palette, or for
+  // a split part (ModelMeshPart::palette_joints) the sub-palette its JOINTS index. Returns the
+  // floats written. Throws std::out_of_range for an unknown mesh or part, std::invalid_argument
+  // for a part that is not skinned or when out is too small (naming both sizes).
+  std::size_t write_part_palette(std::size_t mesh, std::size_t part, PaletteFormat format, std::span<float> out) const;
 
   // Per-instance results.
   const SkinPose& player(std::size_t skin) const { return skins_.at(skin).pose; }

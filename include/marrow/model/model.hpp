@@ -61,6 +61,13 @@ struct ModelMeshPart {
   // report vertices in the file's order even after splitting.
   std::vector<std::uint32_t> source_vertices;
   std::uint32_t source_vertex_count = 0;
+  // The normals were computed (flat normals of a primitive that authored none), not read from
+  // the file; tools report only authored normals.
+  bool flat_normals = false;
+  // S4: empty = JOINTS index the skin's palette; else JOINTS index this list of the skin's
+  // palette indices (a sub-part made by split_skin_palettes draws with the sub-palette
+  // skin[palette_joints[0]], skin[palette_joints[1]], ...).
+  std::vector<std::uint32_t> palette_joints;
 
   std::size_t vertex_count() const noexcept { return layout.stride == 0 ? 0 : vertex_bytes.size() / layout.stride; }
 };
@@ -112,7 +119,7 @@ struct Model {
 // Throws std::invalid_argument naming the object, index and value for a model that cannot be
 // animated or drawn safely: a parent at or after its bone, out-of-range mesh/skin references,
 // a part whose bytes are not whole vertices or whose indices or joints exceed its vertices or
-// palette, inconsistent morph data, skins that fail validate(SkinningData) or whose maps have
+// palette (its palette_joints map when it has one, whose entries must name joints of the skin), inconsistent morph data, skins that fail validate(SkinningData) or whose maps have
 // the wrong sizes, invalid clips, a compressed clip that names no clip of its skin or is not one
 // of the skin's joint count.
 void validate(const Model& model);

@@ -5,6 +5,7 @@
 // not "no skinning" (M2). Materials are shared by every instance drawn from one loaded model,
 // so the palette is drawing state: each instance installs its own palette immediately before
 // it is drawn (Animator::install_palettes), on the thread that draws.
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -24,6 +25,10 @@ class SkinnedMaterial {
   // Copies transforms into the first transforms.size() entries; the rest keep their values.
   // Throws std::invalid_argument when more than max_bones matrices are given.
   void set_bone_transforms(std::span<const glm::mat4> transforms);
+  // S4: the sub-palette of a split part, entry i = palette[joints[i]] (ModelMeshPart::
+  // palette_joints). Throws std::invalid_argument when more than max_bones joints are given or
+  // one is not below palette.size().
+  void set_bone_transforms(std::span<const glm::mat4> palette, std::span<const std::uint32_t> joints);
 
   std::span<const glm::mat4> bone_transforms() const noexcept { return palette_; }
 

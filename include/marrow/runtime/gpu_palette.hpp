@@ -9,6 +9,7 @@
 //                affine matrix is 0 0 0 1), each row 4 floats: xyz of the row and its
 //                translation; a `mat3x4`/`float3x4` row-major palette, 25 % smaller
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include <glm/mat4x4.hpp>
@@ -25,5 +26,10 @@ constexpr std::size_t palette_floats_per_joint(PaletteFormat format) noexcept {
 // nothing written) when out holds fewer than palette.size() * palette_floats_per_joint(format).
 // Allocates nothing, never throws.
 std::size_t write_gpu_palette(std::span<const glm::mat4> palette, PaletteFormat format, std::span<float> out) noexcept;
+
+// S4: the sub-palette of a split part, entry i = palette[joints[i]]; returns the floats written,
+// or 0 (nothing written) when out is too small or a joint is not below palette.size().
+std::size_t write_gpu_palette(std::span<const glm::mat4> palette, std::span<const std::uint32_t> joints,
+                              PaletteFormat format, std::span<float> out) noexcept;
 
 }  // namespace marrow

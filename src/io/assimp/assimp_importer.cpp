@@ -24,6 +24,7 @@
 #include "marrow/model/bind_pose_palette.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"
+#include "marrow/model/split_skin_palettes.hpp"
 
 namespace marrow {
 
@@ -180,6 +181,8 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
 
   detail::apply_import_unit_scale(model, options.import.unit_scale);                               // G18
   if (options.import.compression) compress_model_clips(model, *options.import.compression);
+  // S4: the worker splits too (the policy travels with the options), so its model comes back split.
+  if (options.import.palette_policy == PalettePolicy::Split) split_skin_palettes(model, options.import.max_palette);
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
   compute_loaded_pose_bounds(model);  // G17
   // Whatever Assimp handed over, the model must be safe to animate and draw.

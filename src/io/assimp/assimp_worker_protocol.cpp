@@ -96,7 +96,7 @@ AssimpOptions get_options(In& in) {
   i.scene = in.scalar<std::int32_t>();
   i.max_palette = in.scalar<std::int32_t>();
   const auto policy = in.scalar<std::uint8_t>();
-  if (policy > static_cast<std::uint8_t>(PalettePolicy::LoadStatic)) throw std::runtime_error("unknown palette policy");
+  if (policy > static_cast<std::uint8_t>(PalettePolicy::Split)) throw std::runtime_error("unknown palette policy");
   i.palette_policy = static_cast<PalettePolicy>(policy);
   i.union_only = in.scalar<std::uint8_t>() != 0;
   i.curve_tolerance = in.scalar<double>();

@@ -484,6 +484,7 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   part.source_primitive = static_cast<int>(request.primitive);
   part.source_vertex_count = static_cast<std::uint32_t>(n);
   part.source_vertices = std::move(source);
+  part.flat_normals = flat;
   return part;
 }
 

@@ -54,8 +54,8 @@ BuiltSkin build_skin(const GltfAsset& asset, const SceneGraph& graph, std::uint3
   const std::size_t n = joints.size();
   if (options.palette_policy == PalettePolicy::Refuse && n > static_cast<std::size_t>(options.max_palette)) {
     fail(ImportErrorCode::PaletteLimit, skin_index,
-         std::to_string(n) + " joints exceed the palette limit of " + std::to_string(options.max_palette) +
-             " (ImportOptions::max_palette)");
+         std::to_string(n) + " joints exceed the palette limit of " + std::to_string(options.max_palette) + " (" +
+             std::string(kPaletteLimitRemedy) + ")");
   }
 
   if (n > 65536) {

@@ -147,6 +147,8 @@ class ModelWriter {
           for (std::uint32_t c = 0; c < 4 && 4 * set + c < l.influences; ++c) {
             std::memcpy(&joints[v * 4 + c], row + l.offset(A::Joints0) + 2 * (4 * set + c), 2);
             std::memcpy(&weights[v * 4 + c], row + l.offset(A::Weights0) + 4 * (4 * set + c), 4);
+            // A split part (S4) indexes its sub-palette; the file indexes the skin's joints.
+            if (!part.palette_joints.empty()) joints[v * 4 + c] = static_cast<std::uint16_t>(part.palette_joints[joints[v * 4 + c]]);
           }
         }
         prim.attributes.push_back({"JOINTS_" + std::to_string(set), builder_.add_uint16(joints, AccessorType::Vec4)});

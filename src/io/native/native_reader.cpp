@@ -160,6 +160,13 @@ ModelMeshPart read_part(SectionReader& r, const Tables& tables) {
   r.array(part.indices, "index count");
   r.array(part.source_vertices, "source_vertices count");
   if (r.version() >= 2) part.skinning = r.enumeration("skinning", SkinningMode::DualQuaternion);
+  if (r.version() >= 3) {
+    part.flat_normals = r.flag("flat_normals");
+    r.array(part.palette_joints, "palette_joints count");  // S4; validate(Model) checks the entries
+  } else {
+    // Before version 3 only the glTF importer's flat-normal parts had source_vertices.
+    part.flat_normals = !part.source_vertices.empty();
+  }
   if (has_morph) part.morph = read_morph(r);
   return part;
 }
@@ -384,7 +391,7 @@ void read_meshes(SectionReader& r, Model& model, const Tables& tables) {
     mesh.bounding_sphere.radius = r.f32("bounding_sphere");
     r.array(mesh.morph_weights, "morph_weights");
     mesh.source_mesh = r.i32("source_mesh");
-    const std::size_t parts = object_count(r, "part count", r.version() >= 2 ? kPartMinBytes : kPartMinBytesV1);
+    const std::size_t parts = object_count(r, "part count", r.version() >= 3 ? kPartMinBytes : r.version() == 2 ? kPartMinBytesV2 : kPartMinBytesV1);
     mesh.parts.resize(parts);
     for (std::size_t p = 0; p < parts; ++p) {
       const auto part_scope = r.enter("part", p);

@@ -137,7 +137,7 @@ std::size_t estimate_bytes(const Model& model) {
   std::size_t n = 4096 + model.bones.size() * 128;
   for (const ModelMesh& mesh : model.meshes) {
     for (const ModelMeshPart& part : mesh.parts) {
-      n += 256 + part.vertex_bytes.size() + 4 * (part.indices.size() + part.source_vertices.size());
+      n += 256 + part.vertex_bytes.size() + 4 * (part.indices.size() + part.source_vertices.size() + part.palette_joints.size());
       if (part.morph) {
         n += part.morph->base_vertex_bytes.size() + 4 * part.morph->triangle_indices.size();
         for (const auto* d : {&part.morph->position_deltas, &part.morph->normal_deltas, &part.morph->tangent_deltas}) {
@@ -234,6 +234,8 @@ void write_part(ByteWriter& w, const ModelMeshPart& part, PointerTable<Material>
   w.array(part.indices);
   w.array(part.source_vertices);
   w.u8(static_cast<std::uint8_t>(part.skinning));  // version 2
+  w.u8(part.flat_normals ? 1 : 0);                  // version 3
+  w.array(part.palette_joints);                     // version 3 (S4)
   if (part.morph) write_morph(w, *part.morph);
 }
 
@@ -247,7 +249,7 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
   ByteWriter w(estimate_bytes(model));
   w.append(kMagic, 4);
   w.u32(kNativeVersion);
-  w.u32(0);  // flags: none defined (versions 1 and 2)
+  w.u32(0);  // flags: none defined (versions 1 to 3)
   w.u32(0);  // section count, patched below
   w.u64(0);  // file length, patched below
 

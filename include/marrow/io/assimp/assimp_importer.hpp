@@ -34,7 +34,8 @@ namespace marrow {
 
 struct AssimpOptions {
   // limits, unit_scale and scene (only -1 or 0: Assimp gives one scene) apply; max_palette and
-  // palette_policy are replaced by max_bones below with PalettePolicy::LoadStatic (seed 003).
+  // palette_policy are replaced by max_bones below with PalettePolicy::LoadStatic (seed 003),
+  // except PalettePolicy::Split, which splits the parts of skins over max_palette joints (S4).
   // union_only and curve_tolerance do not apply: Assimp keys are linear.
   ImportOptions import;
   int max_bones = 255;  // more joints in a mesh's skeleton -> that mesh loads static, with a diagnostic (T3)

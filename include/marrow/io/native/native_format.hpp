@@ -3,13 +3,14 @@
 // loads with little more than bounds checks and memcpy (docs/native-format.md gives the layout
 // byte by byte).
 //
-//   header   "MRRW", u32 version (kNativeVersion; 1 is read too), u32 flags, u32 section count,
+//   header   "MRRW", u32 version (kNativeVersion; 1 and 2 are read too), u32 flags, u32 section count,
 //            u64 file length
 //   sections {u32 tag, u32 flags, u64 payload length, payload}: MATL materials, SMAT skinned
 //            materials, BONE, SKIN, PRFX skeleton-root prefixes (optional), CCLP compressed
 //            clips (version 2), MESH, ANIM, DIAG, SRCE. A reader skips sections it does not know
 //            unless their "required" flag is set. Version 2 also adds each vertex layout's
-//            influence count and each part's skinning mode.
+//            influence count and each part's skinning mode; version 3 each part's flat-normal
+//            flag and palette_joints map (S4).
 //
 // Compressed clips (Skin::compressed_clips, compress_model_clips) are stored compressed only:
 // CCLP holds their quantised keys and SKIN omits their authored clips, which the reader rebuilds
@@ -53,9 +54,11 @@
 namespace marrow {
 
 // Version 2 (S1, S3, compressed clips): a vertex layout records its influence count, a part its
-// skinning mode, and CCLP holds compressed clips. Files of version 1 still load (four influences,
-// linear blending, no compressed clips); the writer writes version 2.
-inline constexpr std::uint32_t kNativeVersion = 2;
+// skinning mode, and CCLP holds compressed clips. Version 3 (S4): a part records whether its
+// normals are computed flat normals and its palette_joints map. Files of versions 1 and 2 still
+// load (version 1: four influences, linear blending, no compressed clips; both: no split parts,
+// flat normals where a part has source_vertices); the writer writes version 3.
+inline constexpr std::uint32_t kNativeVersion = 3;
 inline constexpr std::uint32_t kNativeOldestVersion = 1;
 
 // The format's own caps (besides ImportLimits): bones per model and per skin (G21, the seed's
