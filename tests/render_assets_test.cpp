@@ -10,7 +10,7 @@
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/skeleton_bones.hpp"
-#include "marrow/render/animated_bounds.hpp"
+#include "marrow/model/animated_bounds.hpp"
 #include "marrow/render/clip_sheet.hpp"
 #include "marrow/render/png_file.hpp"
 #include "render_test_util.hpp"
@@ -38,7 +38,7 @@ render::Rgba8 background_srgb() {
 render::Image render_midway(const Model& model, int size) {
   render::RenderSettings settings;
   settings.width = settings.height = size;
-  const render::Camera camera = render::frame_camera(render::animated_bounds(model),
+  const render::Camera camera = render::frame_camera(animated_bounds(model),
                                                      render::CameraFraming{render::view_angles(render::ViewPreset::Iso), 1.f});
   const bool animated = !model.animations.empty();
   const double half = animated ? seconds_from_ticks(model.animations[0].duration) / 2 : 0.0;
@@ -128,7 +128,7 @@ TEST(RenderAssets, CesiumManMatchesTheGoldenImage) {
   render::RenderSettings settings;
   settings.width = settings.height = 128;
   settings.skeleton = true;
-  const render::Camera camera = render::frame_camera(render::animated_bounds(model),
+  const render::Camera camera = render::frame_camera(animated_bounds(model),
                                                      render::CameraFraming{render::view_angles(render::ViewPreset::Iso), 1.f});
   const render::Image image = test::render_pose(model, 0, 1.0, camera, settings);
   if (std::getenv("MARROW_UPDATE_GOLDEN")) render::write_png(image, kGolden);

@@ -19,6 +19,7 @@
 #include "marrow/io/gltf_buffers.hpp"
 #include "marrow/io/gltf_json.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
+#include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"
 
@@ -172,6 +173,7 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
   if (options.compression) compress_model_clips(model, *options.compression);
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
   compute_loaded_pose_bounds(model);  // G17
+  compute_frame_bounds(model);        // S5
   return model;
 }
 

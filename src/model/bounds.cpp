@@ -7,27 +7,6 @@
 
 namespace marrow {
 
-void BoundingBox::extend(const glm::vec3& p) noexcept {
-  if (empty) {
-    min = max = p;
-    empty = false;
-    return;
-  }
-  min = glm::min(min, p);
-  max = glm::max(max, p);
-}
-
-void BoundingBox::extend(const BoundingBox& other) noexcept {
-  if (other.empty) return;
-  extend(other.min);
-  extend(other.max);
-}
-
-bool BoundingBox::contains(const glm::vec3& p, float tolerance) const noexcept {
-  return !empty && p.x >= min.x - tolerance && p.y >= min.y - tolerance && p.z >= min.z - tolerance &&
-         p.x <= max.x + tolerance && p.y <= max.y + tolerance && p.z <= max.z + tolerance;
-}
-
 BoundingBox bounding_box_of(std::span<const glm::vec3> points) noexcept {
   BoundingBox box;
   if (points.empty()) return box;
