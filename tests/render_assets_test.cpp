@@ -66,12 +66,14 @@ TEST(RenderAssets, EverySharedGltfAssetFillsASensiblePartOfThePicture) {
     const render::Image image = render_midway(model, kSize);
     const test::ShapeMeasure m = test::touched_pixels(image, background_srgb());
     // Not empty, not everything; the framed box spans most of the picture, so the model's own
-    // extent reaches a good part of it on at least one axis.
+    // extent reaches a good part of it on at least one axis. (A quarter: the box is the one
+    // animated-bounds routine's, made of per-joint and per-mesh boxes turned with the pose, so
+    // a spinning shape such as AnimatedTriangle is framed with room for its box's corners.)
     const double fraction = m.area / (kSize * kSize);
     EXPECT_GT(fraction, 0.01) << "almost nothing drawn";
     EXPECT_LT(fraction, 0.9) << "the model covers the whole picture";
     const int extent = std::max(m.max_x - m.min_x, m.max_y - m.min_y) + 1;
-    EXPECT_GT(extent, kSize * 3 / 10) << "the model is a speck";
+    EXPECT_GT(extent, kSize / 4) << "the model is a speck";
     EXPECT_GE(m.min_x, 0);
     // Framed inside the margin: nothing touches the picture's border.
     EXPECT_GT(m.min_x, 0);

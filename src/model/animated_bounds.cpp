@@ -20,19 +20,7 @@ class ModelBoundsSource final : public AnimatedBoundsSource {
     if (!vertices_) skeleton_ = skeleton_bones(model);
   }
 
-  BoundingBox loaded_pose() override {
-    if (!vertices_) return joints();
-    BoundingBox box;
-    std::vector<glm::vec3> posed;
-    for (std::size_t m = 0; m < model_.meshes.size(); ++m) {
-      for (std::size_t p = 0; p < model_.meshes[m].parts.size(); ++p) {
-        posed.resize(model_.meshes[m].parts[p].vertex_count());
-        animator_.pose_part(m, p, posed);
-        box.extend(bounding_box_of(posed));
-      }
-    }
-    return box;
-  }
+  BoundingBox loaded_pose() override { return vertices_ ? posed_bounds(animator_) : joints(); }
   std::size_t clip_count() const override { return model_.animations.size(); }
   std::vector<Ticks> key_times(std::size_t clip) const override { return animation_key_times(model_, clip); }
   BoundingBox frame(std::size_t clip, Ticks t) override {
@@ -78,6 +66,20 @@ BoundingBox animated_bounds(AnimatedBoundsSource& source) {
 BoundingBox animated_bounds(const Model& model) {
   ModelBoundsSource source(model);
   return animated_bounds(source);
+}
+
+BoundingBox posed_bounds(Animator& animator) {
+  const Model& model = animator.model();
+  BoundingBox box;
+  std::vector<glm::vec3> posed;
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    for (std::size_t p = 0; p < model.meshes[m].parts.size(); ++p) {
+      posed.resize(model.meshes[m].parts[p].vertex_count());
+      animator.pose_part(m, p, posed);
+      box.extend(bounding_box_of(posed));
+    }
+  }
+  return box;
 }
 
 std::vector<Ticks> animation_key_times(const Model& model, std::size_t index) {

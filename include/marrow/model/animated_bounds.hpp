@@ -23,6 +23,7 @@
 
 #include "marrow/core/bounding_box.hpp"
 #include "marrow/core/ticks.hpp"
+#include "marrow/model/animator.hpp"
 #include "marrow/model/model.hpp"
 #include "marrow/runtime/bone_track.hpp"
 
@@ -51,6 +52,10 @@ BoundingBox animated_bounds(AnimatedBoundsSource& source);
 // its skeleton's joints instead (skeleton_bones.hpp: not the cameras and lights beside it).
 // Throws std::invalid_argument for a model validate(Model) refuses.
 BoundingBox animated_bounds(const Model& model);
+
+// The exact box of the animator's posed vertices this frame (every part posed: O(vertices),
+// allocates); what the loaded pose above uses. Animator::bounds() is the O(joints) one.
+BoundingBox posed_bounds(Animator& animator);
 
 // Every key time of model.animations[index], sorted and distinct.
 std::vector<Ticks> animation_key_times(const Model& model, std::size_t index);
