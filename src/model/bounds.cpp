@@ -8,10 +8,15 @@
 namespace marrow {
 
 BoundingBox bounding_box_of(std::span<const glm::vec3> points) noexcept {
+  return bounding_box_of(StridedSpan<const glm::vec3>(points));
+}
+
+BoundingBox bounding_box_of(StridedSpan<const glm::vec3> points) noexcept {
   BoundingBox box;
-  if (points.empty()) return box;
-  glm::vec3 lo = points[0], hi = points[0];
-  for (const glm::vec3& p : points) {
+  if (points.size() == 0) return box;
+  glm::vec3 lo = points.load(0), hi = lo;
+  for (std::size_t v = 0; v < points.size(); ++v) {
+    const glm::vec3 p = points.load(v);
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
   }

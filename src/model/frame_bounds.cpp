@@ -7,6 +7,7 @@
 #include <glm/common.hpp>
 
 #include "marrow/core/vertex_access.hpp"
+#include "marrow/model/bounds.hpp"
 #include "marrow/runtime/joint_bounds.hpp"
 
 namespace marrow {
@@ -72,22 +73,24 @@ void walk_part(const ModelMeshPart& part, const WeightRange& range, JointBoundsB
   if (layout.stride == 0 || !layout.has(VertexAttribute::Position)) return;
   const auto positions = attribute_view<glm::vec3>(bytes, layout, VertexAttribute::Position);
   const std::size_t n = positions.size();
+  if (n == 0) return;
   const bool skinned = joints != nullptr && layout.has(VertexAttribute::Joints0) && layout.has(VertexAttribute::Weights0);
   const std::vector<std::vector<glm::vec3>>* deltas = part.morph ? &part.morph->position_deltas : nullptr;
-  const bool morphed = deltas != nullptr && !deltas->empty();
-  glm::vec3 lo(0.f), hi(0.f);
-  if (n > 0) lo = hi = positions.load(0);
+  if (deltas == nullptr || deltas->empty()) {
+    local.extend(bounding_box_of(positions));
+    if (skinned) joints->add_vertices(bytes, layout);
+    return;
+  }
+  glm::vec3 lo = positions.load(0), hi = lo;
   for (std::size_t v = 0; v < n; ++v) {
     const glm::vec3 p = positions.load(v);
     glm::vec3 p_lo = p, p_hi = p;
-    if (morphed) {
-      for (std::size_t t = 0; t < deltas->size(); ++t) {
-        const std::vector<glm::vec3>& d = (*deltas)[t];
-        if (d.size() != n) continue;
-        const glm::vec3 a = d[v] * range.lo[t], b = d[v] * range.hi[t];
-        p_lo += glm::min(a, b);
-        p_hi += glm::max(a, b);
-      }
+    for (std::size_t t = 0; t < deltas->size(); ++t) {
+      const std::vector<glm::vec3>& d = (*deltas)[t];
+      if (d.size() != n) continue;
+      const glm::vec3 a = d[v] * range.lo[t], b = d[v] * range.hi[t];
+      p_lo += glm::min(a, b);
+      p_hi += glm::max(a, b);
     }
     lo = glm::min(lo, p_lo);
     hi = glm::max(hi, p_hi);
@@ -98,15 +101,10 @@ void walk_part(const ModelMeshPart& part, const WeightRange& range, JointBoundsB
       float weight;
       std::memcpy(&joint, row + layout.offset(VertexAttribute::Joints0) + 2 * i, sizeof joint);
       std::memcpy(&weight, row + layout.offset(VertexAttribute::Weights0) + 4 * i, sizeof weight);
-      if (!(weight != 0.f)) continue;
-      if (morphed) {
-        joints->add(joint, p_lo, p_hi);
-      } else {
-        joints->add(joint, p);
-      }
+      if (weight != 0.f) joints->add(joint, p_lo, p_hi);
     }
   }
-  if (n > 0) local.extend(BoundingBox{lo, hi, false});
+  local.extend(BoundingBox{lo, hi, false});
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "marrow/runtime/skinned_bounds_job.hpp"
 
-#include <glm/common.hpp>
+#include <limits>
+
+#include "box_lanes.hpp"
 
 namespace marrow {
 
@@ -20,22 +22,17 @@ bool SkinnedBoundsJob::run() const noexcept {
     *out = BoundingBox{};
     return true;
   }
-  // Four lanes (w unused) keep the loop in vector registers; the union starts at the first box.
-  glm::vec4 lo(0.f), hi(0.f);
+  float lo[4], hi[4];
+  for (int i = 0; i < 4; ++i) lo[i] = std::numeric_limits<float>::infinity(), hi[i] = -lo[i];
   for (std::size_t k = 0; k < joints.size(); ++k) {
-    const glm::mat4& m = models[joints[k]];
-    const glm::vec3 c = centers[k], e = extents[k];
-    const glm::vec4 center = m[0] * c.x + m[1] * c.y + m[2] * c.z + m[3];
-    const glm::vec4 extent = glm::abs(m[0]) * e.x + glm::abs(m[1]) * e.y + glm::abs(m[2]) * e.z;
-    if (k == 0) {
-      lo = center - extent;
-      hi = center + extent;
-      continue;
-    }
-    lo = glm::min(lo, center - extent);
-    hi = glm::max(hi, center + extent);
+    const float* m = &models[joints[k]][0][0];
+    const glm::vec3& c = centers[k];
+    const glm::vec3& e = extents[k];
+    const detail::Lanes center = detail::transform_point(m, c.x, c.y, c.z);
+    const detail::Lanes extent = detail::transform_extent(m, e.x, e.y, e.z);
+    detail::widen(lo, hi, detail::sub(center, extent), detail::add(center, extent));
   }
-  *out = BoundingBox{glm::vec3(lo), glm::vec3(hi), false};
+  *out = BoundingBox{glm::vec3(lo[0], lo[1], lo[2]), glm::vec3(hi[0], hi[1], hi[2]), false};
   return true;
 }
 

@@ -12,10 +12,10 @@
 #include <span>
 #include <vector>
 
-#include <glm/common.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
-#include <glm/vec4.hpp>
+
+#include "marrow/core/vertex_layout.hpp"
 
 namespace marrow {
 
@@ -28,31 +28,28 @@ struct JointBounds {
   bool operator==(const JointBounds&) const = default;
 };
 
-// Collects the boxes: add() each (joint, vertex) influence, then finish(). The vertex is in the
-// space the inverse binds map from (the mesh's bind space), and lands in the joint's space.
+// Collects the boxes, then finish(). Vertices are in the space the inverse binds map from (the
+// mesh's bind space) and land in each joint's space. Joints outside the palette are ignored
+// (validation refuses them elsewhere).
 class JointBoundsBuilder {
  public:
   // inverse_binds: one per joint (the palette), kept by reference until finish().
   explicit JointBoundsBuilder(std::span<const glm::mat4> inverse_binds);
 
-  // A vertex influenced by `joint` (joints outside the palette are ignored: validation refuses
-  // them elsewhere).
-  // (Inline: the load-time walk calls it once per influence.)
-  void add(std::uint32_t joint, const glm::vec3& vertex) noexcept {
-    if (joint >= inverse_binds_.size()) return;
-    const glm::mat4& m = inverse_binds_[joint];
-    const glm::vec4 p = m[0] * vertex.x + m[1] * vertex.y + m[2] * vertex.z + m[3];
-    lo_[joint] = glm::min(lo_[joint], p);
-    hi_[joint] = glm::max(hi_[joint], p);
-  }
+  // A vertex influenced by `joint`.
+  void add(std::uint32_t joint, const glm::vec3& vertex) noexcept;
   // A vertex that may lie anywhere in the mesh-space box [lo, hi] (morph targets move it there).
   void add(std::uint32_t joint, const glm::vec3& lo, const glm::vec3& hi) noexcept;
+  // Every vertex of interleaved bytes: its position added to the joint of each of its
+  // layout.influences (joint, weight) pairs whose weight is nonzero (S1: every set). The layout
+  // must have Position, Joints0 and Weights0. One pass, the load-time walk of every importer.
+  void add_vertices(std::span<const std::byte> bytes, const VertexLayout& layout) noexcept;
 
   JointBounds finish() const;
 
  private:
   std::span<const glm::mat4> inverse_binds_;
-  std::vector<glm::vec4> lo_, hi_;  // four lanes: the load-time walk stays in vector registers
+  std::vector<float> lo_, hi_;  // four floats per joint (x, y, z, unused): vector registers
 };
 
 }  // namespace marrow
