@@ -11,6 +11,10 @@
 //   animator_layered/big_skinned  the Animator (the instance API) with the same layers and a
 //                               two-bone IK chain; animator_single/big_skinned: one clip
 //   palette_export/big_skinned  Animator::write_palette, 200 joints as 3x4 row-major floats (S6)
+//   frame_bounds/big_skinned    Animator::bounds after an update: the box of every posed vertex
+//                               from the per-joint boxes (S5; target under 2 us a frame)
+//   frame_bounds_at_load/big_skinned  make_frame_bounds: the load-time walk over ~100k skinned
+//                               vertices that makes the per-joint boxes (part of every import)
 //
 // Counter: ns_per_joint (the skeleton's joints).
 #include <filesystem>
@@ -22,6 +26,7 @@
 
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
+#include "marrow/model/frame_bounds.hpp"
 #include "marrow/runtime/additive_pose.hpp"
 #include "marrow/runtime/blending_job.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
@@ -167,8 +172,33 @@ void palette_export(benchmark::State& state) {
   set_counters(state, static_cast<double>(r->clip.joint_count()));
 }
 
+void frame_bounds(benchmark::State& state) {
+  const Rig* r = rig();
+  if (r == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
+  Animator a(r->model);
+  a.play(0);
+  a.update(kFrame);
+  for (auto _ : state) {
+    BoundingBox box = a.bounds();
+    benchmark::DoNotOptimize(box);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, static_cast<double>(r->clip.joint_count()));
+}
+
+void frame_bounds_at_load(benchmark::State& state) {
+  const Rig* r = rig();
+  if (r == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
+  for (auto _ : state) {
+    FrameBounds bounds = make_frame_bounds(r->model);
+    benchmark::DoNotOptimize(bounds.skins.data());
+  }
+}
+
 [[maybe_unused]] const bool registered = [] {
   benchmark::RegisterBenchmark("palette_export/big_skinned", palette_export);
+  benchmark::RegisterBenchmark("frame_bounds/big_skinned", frame_bounds);
+  benchmark::RegisterBenchmark("frame_bounds_at_load/big_skinned", frame_bounds_at_load);
   benchmark::RegisterBenchmark("layered_frame/big_skinned", [](benchmark::State& s) { job_frame(s, true); });
   benchmark::RegisterBenchmark("single_frame/big_skinned", [](benchmark::State& s) { job_frame(s, false); });
   benchmark::RegisterBenchmark("animator_layered/big_skinned", [](benchmark::State& s) { animator_frame(s, true); });

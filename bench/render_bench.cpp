@@ -11,7 +11,7 @@
 
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/render/animated_bounds.hpp"
+#include "marrow/model/animated_bounds.hpp"
 #include "marrow/render/clip_sheet.hpp"
 #include "marrow/render/model_renderer.hpp"
 
@@ -41,7 +41,7 @@ void BM_RenderFrame_CesiumMan512(benchmark::State& state) {
   render::RenderSettings settings;  // 512x512, 2x2 supersampling
   settings.samples = static_cast<int>(state.range(0));
   const render::Camera camera = render::frame_camera(
-      render::animated_bounds(model), render::CameraFraming{render::view_angles(render::ViewPreset::Iso), 1.f});
+      animated_bounds(model), render::CameraFraming{render::view_angles(render::ViewPreset::Iso), 1.f});
   Animator animator(model);
   animator.play(0);
   render::ModelRenderer renderer(model);

@@ -10,7 +10,7 @@
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/skeleton_bones.hpp"
-#include "marrow/render/animated_bounds.hpp"
+#include "marrow/model/animated_bounds.hpp"
 #include "marrow/render/clip_sheet.hpp"
 #include "marrow/render/png_file.hpp"
 #include "render_test_util.hpp"
@@ -38,7 +38,7 @@ render::Rgba8 background_srgb() {
 render::Image render_midway(const Model& model, int size) {
   render::RenderSettings settings;
   settings.width = settings.height = size;
-  const render::Camera camera = render::frame_camera(render::animated_bounds(model),
+  const render::Camera camera = render::frame_camera(animated_bounds(model),
                                                      render::CameraFraming{render::view_angles(render::ViewPreset::Iso), 1.f});
   const bool animated = !model.animations.empty();
   const double half = animated ? seconds_from_ticks(model.animations[0].duration) / 2 : 0.0;
@@ -66,12 +66,14 @@ TEST(RenderAssets, EverySharedGltfAssetFillsASensiblePartOfThePicture) {
     const render::Image image = render_midway(model, kSize);
     const test::ShapeMeasure m = test::touched_pixels(image, background_srgb());
     // Not empty, not everything; the framed box spans most of the picture, so the model's own
-    // extent reaches a good part of it on at least one axis.
+    // extent reaches a good part of it on at least one axis. (A quarter: the box is the one
+    // animated-bounds routine's, made of per-joint and per-mesh boxes turned with the pose, so
+    // a spinning shape such as AnimatedTriangle is framed with room for its box's corners.)
     const double fraction = m.area / (kSize * kSize);
     EXPECT_GT(fraction, 0.01) << "almost nothing drawn";
     EXPECT_LT(fraction, 0.9) << "the model covers the whole picture";
     const int extent = std::max(m.max_x - m.min_x, m.max_y - m.min_y) + 1;
-    EXPECT_GT(extent, kSize * 3 / 10) << "the model is a speck";
+    EXPECT_GT(extent, kSize / 4) << "the model is a speck";
     EXPECT_GE(m.min_x, 0);
     // Framed inside the margin: nothing touches the picture's border.
     EXPECT_GT(m.min_x, 0);
@@ -128,7 +130,7 @@ TEST(RenderAssets, CesiumManMatchesTheGoldenImage) {
   render::RenderSettings settings;
   settings.width = settings.height = 128;
   settings.skeleton = true;
-  const render::Camera camera = render::frame_camera(render::animated_bounds(model),
+  const render::Camera camera = render::frame_camera(animated_bounds(model),
                                                      render::CameraFraming{render::view_angles(render::ViewPreset::Iso), 1.f});
   const render::Image image = test::render_pose(model, 0, 1.0, camera, settings);
   if (std::getenv("MARROW_UPDATE_GOLDEN")) render::write_png(image, kGolden);

@@ -8,7 +8,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "gltf_fixture.hpp"
-#include "marrow/render/animated_bounds.hpp"
+#include "marrow/model/animated_bounds.hpp"
 #include "marrow/render/framebuffer.hpp"
 #include "render_test_util.hpp"
 
@@ -89,7 +89,7 @@ Model unit_quad(bool double_sided) {
 
 TEST(RenderPixels, UnitQuadFacingTheCameraCoversItsProjection) {
   const Model model = unit_quad(false);
-  const Camera camera = front_camera(render::animated_bounds(model));
+  const Camera camera = front_camera(animated_bounds(model));
   const render::Image image = test::render_pose(model, -1, 0.0, camera, plain_settings());
   const std::vector<glm::dvec2> square = projected(camera, {{-0.5f, -0.5f, 0}, {0.5f, -0.5f, 0}, {0.5f, 0.5f, 0}, {-0.5f, 0.5f, 0}});
   // The framing leaves a margin: the quad fills most of the picture but not all of it.
@@ -101,7 +101,7 @@ TEST(RenderPixels, UnitQuadFacingTheCameraCoversItsProjection) {
 TEST(RenderPixels, BackFacesAreCulledOnlyForSingleSidedMaterials) {
   render::CameraFraming behind{{180.f, 0.f}, 1.f};  // the camera on the -Z side
   const Model single = unit_quad(false);
-  const Camera camera = render::frame_camera(render::animated_bounds(single), behind);
+  const Camera camera = render::frame_camera(animated_bounds(single), behind);
   const render::Image culled = test::render_pose(single, -1, 0.0, camera, plain_settings());
   EXPECT_EQ(test::measure_shape(culled, RenderSettings{}.background, kRed).touched, 0u);
   // Double-sided: drawn, and lit as if its normal faced the camera (full base colour).
@@ -114,7 +114,7 @@ TEST(RenderPixels, BackFacesAreCulledOnlyForSingleSidedMaterials) {
 TEST(RenderPixels, LambertHeadlightDimsATiltedQuad) {
   // Seen from 60 degrees to the side, the quad gets ambient + diffuse * cos(60) of its colour.
   const Model model = unit_quad(false);
-  const Camera camera = render::frame_camera(render::animated_bounds(model), render::CameraFraming{{60.f, 0.f}, 1.f});
+  const Camera camera = render::frame_camera(animated_bounds(model), render::CameraFraming{{60.f, 0.f}, 1.f});
   const render::Image image = test::render_pose(model, -1, 0.0, camera, plain_settings());
   const render::Lighting light;
   const glm::vec3 expected = kRed * (light.ambient + light.diffuse * 0.5f);
@@ -154,7 +154,7 @@ Model bending_strip() {
 
 TEST(RenderPixels, SkinnedStripBentNinetyDegreesCoversTheL) {
   const Model model = bending_strip();
-  const Camera camera = front_camera(render::animated_bounds(model));
+  const Camera camera = front_camera(animated_bounds(model));
   // At 0 s the straight strip.
   const render::Image straight = test::render_pose(model, 0, 0.0, camera, plain_settings());
   expect_shape(straight, kBlue, projected(camera, {{-0.1f, 0, 0}, {0.1f, 0, 0}, {0.1f, 2, 0}, {-0.1f, 2, 0}}),
@@ -191,7 +191,7 @@ Model morph_triangle() {
 
 TEST(RenderPixels, MorphTriangleAtWeightsZeroAndOne) {
   const Model model = morph_triangle();
-  const Camera camera = front_camera(render::animated_bounds(model));
+  const Camera camera = front_camera(animated_bounds(model));
   const render::Image rest = test::render_pose(model, 0, 0.0, camera, plain_settings());
   const std::vector<glm::dvec2> at0 = projected(camera, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
   expect_shape(rest, kRed, at0, pixel_of(camera, {0.25f, 0.25f, 0}));
@@ -209,7 +209,7 @@ TEST(RenderPixels, SupersamplingSoftensEdges) {
   // With 1 sample per pixel every pixel is background or shape; with 4x4 the edge pixels of a
   // slanted shape take in-between values.
   const Model model = morph_triangle();
-  const Camera camera = front_camera(render::animated_bounds(model));
+  const Camera camera = front_camera(animated_bounds(model));
   RenderSettings s = plain_settings();
   const auto partial = [&](int samples) {
     s.samples = samples;

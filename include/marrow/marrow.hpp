@@ -2,6 +2,7 @@
 // The public API of marrow in one include: core, runtime, model, io and the asset layer. The
 // software renderer is a layer of its own (marrow::render): include <marrow/render.hpp>.
 #include "marrow/version.hpp"
+#include "marrow/core/bounding_box.hpp"
 #include "marrow/core/diagnostic.hpp"
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
@@ -28,6 +29,8 @@
 
 #include "marrow/runtime/skinning_data.hpp"
 #include "marrow/runtime/skinning_job.hpp"
+#include "marrow/runtime/joint_bounds.hpp"
+#include "marrow/runtime/skinned_bounds_job.hpp"
 
 #include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/runtime/morph_target_data.hpp"
@@ -47,6 +50,8 @@
 #include "marrow/model/skinned_material.hpp"
 #include "marrow/model/unit_scale.hpp"
 #include "marrow/model/bounds.hpp"
+#include "marrow/model/animated_bounds.hpp"
+#include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/demo_character.hpp"
 
 #include "marrow/io/gltf/gltf_importer.hpp"

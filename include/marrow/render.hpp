@@ -1,6 +1,5 @@
 #pragma once
 // The software renderer (marrow::render) in one include: it draws a Model and writes PNG and GIF.
-#include "marrow/render/animated_bounds.hpp"
 #include "marrow/render/bitmap_font.hpp"
 #include "marrow/render/box_overlay.hpp"
 #include "marrow/render/camera.hpp"

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "marrow/render/animated_bounds.hpp"
+#include "marrow/model/animated_bounds.hpp"
 
 namespace marrow::python {
 
@@ -22,7 +22,7 @@ std::shared_ptr<const CompiledAnimations> LoadedModel::animations() {
 
 BoundingBox LoadedModel::framing_box() {
   const std::lock_guard<std::mutex> lock(box_mutex_);
-  if (!box_) box_ = render::animated_bounds(model_);
+  if (!box_) box_ = animated_bounds(model_);
   return *box_;
 }
 

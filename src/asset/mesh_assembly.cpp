@@ -2,11 +2,13 @@
 
 #include <algorithm>
 
+#include "marrow/model/animated_bounds.hpp"
+#include "marrow/runtime/joint_bounds.hpp"
+#include "marrow/runtime/skinned_bounds_job.hpp"
+
 namespace marrow::asset {
 
 namespace {
-
-constexpr std::size_t kMaxExactSamples = 64;
 
 // Node worlds at the animation's time (nullptr: bind) and the bone palette from them.
 void palette_at(const SkeletalRig& rig, const RigAnimation* animation, float seconds, std::vector<glm::mat4>& locals,
@@ -15,15 +17,53 @@ void palette_at(const SkeletalRig& rig, const RigAnimation* animation, float sec
   rig.palette(worlds, palette);
 }
 
+// A mesh for the one animated-bounds routine (model/animated_bounds.hpp): its bind pose posed
+// exactly, each animation's key times through the per-joint boxes (S5) of its vertices.
+class MeshSource final : public AnimatedBoundsSource {
+ public:
+  MeshSource(const Mesh& mesh, bool with_animations)
+      : mesh_(mesh), rig_(with_animations && mesh.is_skeletal() ? mesh.rig() : nullptr) {
+    if (rig_ == nullptr) return;
+    JointBoundsBuilder builder(rig_->inverse_binds);
+    for (const MeshVertexSkeletal& v : mesh.vertices()) {
+      for (std::size_t i = 0; i < 4; ++i) {
+        if (v.bone_weights[i] > 0.f) builder.add(v.bone_indices[i], v.location);
+      }
+    }
+    joints_ = builder.finish();
+    locals_.resize(rig_->nodes.size());
+    worlds_.resize(rig_->nodes.size());
+    models_.resize(rig_->bone_count());
+  }
+
+  BoundingBox loaded_pose() override {
+    std::vector<glm::vec3> posed(mesh_.vertices().size());
+    pose_mesh_vertices(mesh_, mesh_.bind_palette(), posed);
+    return bounding_box_of(posed);
+  }
+  std::size_t clip_count() const override { return rig_ != nullptr ? rig_->animations.size() : 0; }
+  std::vector<Ticks> key_times(std::size_t clip) const override { return rig_->animations[clip].key_times; }
+  BoundingBox frame(std::size_t clip, Ticks t) override {
+    rig_->evaluate(&rig_->animations[clip], static_cast<float>(seconds_from_ticks(t)), locals_, worlds_);
+    for (std::size_t b = 0; b < models_.size(); ++b) models_[b] = worlds_[static_cast<std::size_t>(rig_->bone_nodes[b])];
+    BoundingBox box;
+    SkinnedBoundsJob{joints_.joints, joints_.centers, joints_.extents, models_, &box}.run();
+    return box;
+  }
+
+ private:
+  const Mesh& mesh_;
+  const SkeletalRig* rig_;
+  JointBounds joints_;
+  std::vector<glm::mat4> locals_, worlds_, models_;
+};
+
 }  // namespace
 
 std::vector<Ticks> animation_key_times(const RigAnimation& animation) {
   std::vector<Ticks> times;
-  for (const BoneTrack& track : animation.tracks) {
-    for (const Keyframe& key : track.keys) times.push_back(key.time);
-  }
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
+  append_key_times(animation.tracks, times);
+  sort_key_times(times);
   return times;
 }
 
@@ -44,51 +84,8 @@ void MeshAssembly::finish(Mesh& mesh) {
 
 void MeshAssembly::compute_bounds(Mesh& mesh, bool with_animations, const std::optional<BoundingBox>& override_box,
                                   float margin) {
-  BoundingBox box;
-  std::vector<glm::vec3> posed(mesh.vertices_.size());
-  pose_mesh_vertices(mesh, mesh.bind_palette_, posed);
-  box.extend(bounding_box_of(posed));
-  if (with_animations && mesh.is_skeletal()) {
-    const SkeletalRig& rig = *mesh.rig_;
-    // Each bone's box of the vertices it influences (mesh space), for the conservative bound.
-    std::vector<BoundingBox> bone_boxes(rig.bone_count());
-    for (const MeshVertexSkeletal& v : mesh.vertices_) {
-      for (int i = 0; i < 4; ++i) {
-        if (v.bone_weights[static_cast<std::size_t>(i)] > 0.f && v.bone_indices[static_cast<std::size_t>(i)] < bone_boxes.size()) {
-          bone_boxes[v.bone_indices[static_cast<std::size_t>(i)]].extend(v.location);
-        }
-      }
-    }
-    std::vector<glm::mat4> locals(rig.nodes.size()), worlds(rig.nodes.size()), palette(rig.bone_count());
-    for (const RigAnimation& animation : rig.animations) {
-      const std::vector<Ticks> times = animation_key_times(animation);
-      const std::size_t n = times.size();
-      // Up to 64 evenly spread key times (first and last included) are posed exactly.
-      std::vector<bool> exact(n, n <= kMaxExactSamples);
-      for (std::size_t j = 0; n > kMaxExactSamples && j < kMaxExactSamples; ++j) {
-        exact[(j * (n - 1) + (kMaxExactSamples - 1) / 2) / (kMaxExactSamples - 1)] = true;
-      }
-      for (std::size_t k = 0; k < n; ++k) {
-        palette_at(rig, &animation, static_cast<float>(seconds_from_ticks(times[k])), locals, worlds, palette);
-        if (exact[k]) {
-          pose_mesh_vertices(mesh, palette, posed);
-          box.extend(bounding_box_of(posed));
-          continue;
-        }
-        // A skinned vertex is a convex blend of its bones' transforms of it, so it lies in the
-        // box of the bones' moved vertex boxes.
-        for (std::size_t b = 0; b < bone_boxes.size(); ++b) {
-          if (bone_boxes[b].empty) continue;
-          for (int corner = 0; corner < 8; ++corner) {
-            const glm::vec3 c((corner & 1) ? bone_boxes[b].max.x : bone_boxes[b].min.x,
-                              (corner & 2) ? bone_boxes[b].max.y : bone_boxes[b].min.y,
-                              (corner & 4) ? bone_boxes[b].max.z : bone_boxes[b].min.z);
-            box.extend(glm::vec3(palette[b] * glm::vec4(c, 1.f)));
-          }
-        }
-      }
-    }
-  }
+  MeshSource source(mesh, with_animations);
+  BoundingBox box = animated_bounds(source);
   if (override_box) box = *override_box;
   if (!box.empty && margin != 0.f) {
     box.min -= glm::vec3(margin);

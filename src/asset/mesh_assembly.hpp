@@ -11,10 +11,10 @@ namespace marrow::asset {
 struct MeshAssembly {
   // Derives the bind palette and the skinning joints, and registers the mesh with its rig.
   static void finish(Mesh& mesh);
-  // T14: the bind pose, widened (when with_animations) by every animation at its key times:
-  // posed exactly at up to 64 of them; when an animation has more, the others are covered by a
-  // conservative bound (each bone's box of influenced vertices, moved by that bone). Then the
-  // override replaces it and the margin is added on every side.
+  // T14 through the one animated-bounds routine (model/animated_bounds.hpp): the bind pose
+  // posed exactly, widened (when with_animations) by every animation at each of its key times,
+  // each through the bones' boxes of the vertices they influence (S5, O(bones) per key time).
+  // Then the override replaces it and the margin is added on every side.
   static void compute_bounds(Mesh& mesh, bool with_animations, const std::optional<BoundingBox>& override_box,
                              float margin);
   static Mesh& access(Mesh& mesh) { return mesh; }

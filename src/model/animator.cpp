@@ -6,10 +6,12 @@
 #include <string>
 
 #include "marrow/core/vertex_access.hpp"
+#include "marrow/model/bounds.hpp"
 #include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/runtime/joint_mask.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
 #include "marrow/runtime/skin_palette_job.hpp"
+#include "marrow/runtime/skinned_bounds_job.hpp"
 #include "marrow/runtime/skinning_job.hpp"
 
 #include "compose_locals.hpp"
@@ -115,14 +117,20 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
     for (const ModelMeshPart& part : mesh.parts) max_palette = std::max(max_palette, part.palette_joints.size());  // S4
   }
   palette_scratch_.resize(max_palette);
+  std::size_t largest_dqs_part = 0;
   for (const ModelMesh& mesh : model.meshes) {
     for (const ModelMeshPart& part : mesh.parts) {
       if (mesh.skin >= 0 && part.skinning == SkinningMode::DualQuaternion) {
         dual_quaternion_scratch_.resize(max_palette);
         scale_shear_scratch_.resize(max_palette);
+        largest_dqs_part = std::max(largest_dqs_part, part.vertex_count());
       }
     }
   }
+  // S5: the load-time boxes, or this instance's own when the model was built without them.
+  if (!frame_bounds_ready(model)) own_bounds_ = std::make_shared<const FrameBounds>(make_frame_bounds(model));
+  bounds_scratch_.resize(largest_dqs_part);
+  skin_boxes_.resize(model.skins.size());
   meshes_.resize(model.meshes.size());
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const ModelMesh& mesh = model.meshes[m];
@@ -576,6 +584,7 @@ std::size_t Animator::size_in_bytes() const noexcept {
                       poses(scene_blended_) +
                       scene_animated_.capacity() * sizeof(std::size_t) + events_.capacity() * sizeof(AnimationEvent) +
                       marker_scratch_.capacity() * sizeof(std::uint32_t) +
+                      bounds_scratch_.capacity() * sizeof(glm::vec3) + skin_boxes_.capacity() * sizeof(BoundingBox) +
                       (blend_layers_.capacity() + blend_additive_.capacity()) * sizeof(BlendingLayer);
   for (const SkinState& s : skins_) {
     bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + poses(s.rest) +
@@ -667,6 +676,40 @@ void Animator::pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3
       normals[v] = len > 0.f ? nrm / len : nrm;
     }
   }
+}
+
+BoundingBox Animator::bounds() {
+  // Each skin's box once, in its palette space (SkinnedBoundsJob: the header's argument).
+  for (std::size_t s = 0; s < skins_.size(); ++s) {
+    const JointBounds& joints = own_bounds_ ? own_bounds_->skins[s] : model_.skins[s].joint_bounds;
+    SkinnedBoundsJob{joints.joints, joints.centers, joints.extents, skins_[s].pose.worlds_, &skin_boxes_[s]}.run();
+  }
+  BoundingBox box;
+  for (std::size_t m = 0; m < model_.meshes.size(); ++m) {
+    const ModelMesh& mesh = model_.meshes[m];
+    if (mesh.skin < 0) {  // rigid (morphs included in the local box): moved by its bone
+      const BoundingBox& local = own_bounds_ ? own_bounds_->meshes[m] : mesh.local_bounds;
+      box.extend(transformed(local, worlds_[static_cast<std::size_t>(mesh.parent_bone)]));
+      continue;
+    }
+    bool linear = false;
+    for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
+      const ModelMeshPart& part = mesh.parts[p];
+      if (part.vertex_count() == 0) continue;
+      if (part.skinning != SkinningMode::DualQuaternion) {
+        linear = true;
+        continue;
+      }
+      // Dual-quaternion skinning is no convex blend (skinned_bounds_job.hpp): pose the part.
+      if (bounds_scratch_.size() < part.vertex_count()) bounds_scratch_.resize(part.vertex_count());
+      const std::span<glm::vec3> posed = std::span(bounds_scratch_).first(part.vertex_count());
+      pose_part(m, p, posed);
+      box.extend(bounding_box_of(posed));
+    }
+    // Palette space -> the space pose_part outputs (the part's draw matrix).
+    if (linear) box.extend(transformed(skin_boxes_[static_cast<std::size_t>(mesh.skin)], part_world(m)));
+  }
+  return box;
 }
 
 void Animator::draw(const DrawCallback& callback) const {

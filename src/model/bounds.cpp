@@ -7,32 +7,16 @@
 
 namespace marrow {
 
-void BoundingBox::extend(const glm::vec3& p) noexcept {
-  if (empty) {
-    min = max = p;
-    empty = false;
-    return;
-  }
-  min = glm::min(min, p);
-  max = glm::max(max, p);
-}
-
-void BoundingBox::extend(const BoundingBox& other) noexcept {
-  if (other.empty) return;
-  extend(other.min);
-  extend(other.max);
-}
-
-bool BoundingBox::contains(const glm::vec3& p, float tolerance) const noexcept {
-  return !empty && p.x >= min.x - tolerance && p.y >= min.y - tolerance && p.z >= min.z - tolerance &&
-         p.x <= max.x + tolerance && p.y <= max.y + tolerance && p.z <= max.z + tolerance;
-}
-
 BoundingBox bounding_box_of(std::span<const glm::vec3> points) noexcept {
+  return bounding_box_of(StridedSpan<const glm::vec3>(points));
+}
+
+BoundingBox bounding_box_of(StridedSpan<const glm::vec3> points) noexcept {
   BoundingBox box;
-  if (points.empty()) return box;
-  glm::vec3 lo = points[0], hi = points[0];
-  for (const glm::vec3& p : points) {
+  if (points.size() == 0) return box;
+  glm::vec3 lo = points.load(0), hi = lo;
+  for (std::size_t v = 0; v < points.size(); ++v) {
+    const glm::vec3 p = points.load(v);
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
   }

@@ -10,6 +10,7 @@
 
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
+#include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/bounds.hpp"
 
 namespace marrow {
@@ -278,6 +279,7 @@ Model make_demo_character() {
   // The mesh part's default weight track (the seed's single WeightTrack slot).
   model.meshes[0].parts[0].morph->weight_track = wave_weights();
   apply_bind_pose_bone_transforms(model, 0);
+  compute_frame_bounds(model);  // S5
   return model;
 }
 

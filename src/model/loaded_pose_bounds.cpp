@@ -79,17 +79,7 @@ void compute_loaded_pose_bounds(Model& model) {
       points.push_back(StridedSpan<const glm::vec3>(std::span<const glm::vec3>(out)));
     }
     BoundingBox box;
-    for (const StridedSpan<const glm::vec3>& part : points) {
-      if (part.size() == 0) continue;
-      glm::vec3 lo = part.load(0), hi = lo;
-      for (std::size_t v = 0; v < part.size(); ++v) {
-        const glm::vec3 p = part.load(v);
-        lo = glm::min(lo, p);
-        hi = glm::max(hi, p);
-      }
-      box.extend(lo);
-      box.extend(hi);
-    }
+    for (const StridedSpan<const glm::vec3>& part : points) box.extend(bounding_box_of(part));
     mesh.bounding_sphere = {};
     if (box.empty) continue;
     const glm::vec3 center = box.center();

@@ -38,11 +38,15 @@ void for_each_length(Model& model, F&& f) {
     for (glm::mat4& m : skin.data.inverse_bind_pose) translation(m);
     for (glm::mat4& m : skin.data.skeleton_root_prefix) translation(m);
     for (auto& [name, c] : skin.data.animation_clips) clip(c);
+    // S5: joint-space points scale with the lengths (inverse bind translations and vertices).
+    for (glm::vec3& c : skin.joint_bounds.centers) c = f(c);
+    for (glm::vec3& e : skin.joint_bounds.extents) e = f(e);
   }
   for (ModelAnimation& anim : model.animations) clip(anim.scene_clip);
   for (ModelMesh& mesh : model.meshes) {
     mesh.bounding_sphere.center = f(mesh.bounding_sphere.center);
     mesh.bounding_sphere.radius = f(glm::vec3(mesh.bounding_sphere.radius, 0.f, 0.f)).x;
+    if (!mesh.local_bounds.empty) mesh.local_bounds = BoundingBox{f(mesh.local_bounds.min), f(mesh.local_bounds.max), false};
     for (ModelMeshPart& part : mesh.parts) {
       positions(part.vertex_bytes, part.layout);
       if (!part.morph) continue;

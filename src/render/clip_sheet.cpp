@@ -6,7 +6,7 @@
 #include <string>
 
 #include "marrow/model/animator.hpp"
-#include "marrow/render/animated_bounds.hpp"
+#include "marrow/model/animated_bounds.hpp"
 #include "marrow/render/contact_sheet.hpp"
 #include "marrow/render/frame_times.hpp"
 

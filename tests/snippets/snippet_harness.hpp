@@ -26,6 +26,7 @@ inline double dt = 1 / 60.0;                             // seconds since the la
 inline bool surveyed = false;
 inline void handle(std::string_view /*event*/) {}
 inline void play_sound() {}
+inline void cull(const BoundingBox& /*box*/) {}          // a game's visibility test
 
 // Poses a blending example mixes (docs/animation.md): eight joints at rest.
 inline const std::size_t n = 8;

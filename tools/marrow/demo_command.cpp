@@ -18,8 +18,8 @@
 #include "marrow/io/gltf/gltf_builder.hpp"
 #include "marrow/io/gltf/gltf_writer.hpp"
 #include "marrow/io/model_file.hpp"
+#include "marrow/model/animated_bounds.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/model/bounds.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/skeleton_bones.hpp"
 #include "marrow/render/clip_sheet.hpp"
@@ -34,20 +34,6 @@ constexpr int kFramesPerClip = 12;
 constexpr int kSheetFrames = 6;   // per clip in demo.png
 constexpr int kSheetClips = 8;    // at most, so any FILE gives a sheet of sensible size
 constexpr int kSheetTile = 200;
-
-BoundingBox posed_bounds(Animator& animator) {
-  const Model& model = animator.model();
-  BoundingBox box;
-  std::vector<glm::vec3> positions;
-  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-    for (std::size_t p = 0; p < model.meshes[m].parts.size(); ++p) {
-      positions.resize(model.meshes[m].parts[p].vertex_count());
-      animator.pose_part(m, p, positions);
-      box.extend(bounding_box_of(positions));
-    }
-  }
-  return box;
-}
 
 // Three joints worth watching: the first, middle and last bone of the skeleton (skeleton_bones:
 // the first skin's joints, or in a file without skins its main animated hierarchy, not the

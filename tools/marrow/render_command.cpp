@@ -18,7 +18,7 @@
 #include "commands.hpp"
 #include "loaded_file.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/render/animated_bounds.hpp"
+#include "marrow/model/animated_bounds.hpp"
 #include "marrow/render/clip_sheet.hpp"
 #include "marrow/render/frame_times.hpp"
 #include "marrow/render/gif_file.hpp"
@@ -307,7 +307,7 @@ int run_render(const Args& arguments) {
   const Model& model = loaded.model;
   resolve_pose_flags(r.pose, model);
   const int clip = r.fade || !r.pose.layers.empty() ? -1 : chosen_clip(model, r);
-  const BoundingBox box = render::animated_bounds(model);
+  const BoundingBox box = animated_bounds(model);
   if (r.settings.bounds_overlay) r.settings.bounds_overlay = box;
   const render::Camera camera = render::frame_camera(
       box, render::CameraFraming{r.view, static_cast<float>(r.settings.width) / static_cast<float>(r.settings.height)});

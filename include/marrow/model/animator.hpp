@@ -51,6 +51,7 @@
 #include "marrow/model/animation_marker.hpp"
 #include "marrow/model/compiled_animations.hpp"
 #include "marrow/model/draw_item.hpp"
+#include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/ik_chain.hpp"
 #include "marrow/model/model.hpp"
 #include "marrow/model/play_options.hpp"
@@ -199,6 +200,17 @@ class Animator {
   // transpose, S2). Sizes must equal the vertex count.
   void pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3> positions, std::span<glm::vec3> normals = {});
 
+  // S5: the box around every posed vertex of this frame (every part of every mesh, as
+  // pose_part would output it), in O(joints + meshes) with no vertex pass: each skin's
+  // per-joint boxes (Skin::joint_bounds, made at load) moved by its joints this frame
+  // (SkinnedBoundsJob, whose header gives the containment argument), then by the part's draw
+  // matrix; a rigid mesh's local box (ModelMesh::local_bounds) moved by its bone. Morph targets
+  // are covered over the weight range frame_bounds.hpp describes. Parts skinned with dual
+  // quaternions (S3) are not convex blends: their vertices are posed (O(vertices)), which is
+  // why this is not const. Empty when the model has no vertices. Allocates nothing (unless a
+  // part switched to dual quaternions after construction).
+  BoundingBox bounds();
+
   // Visits every part with this instance's vertex bytes and transforms.
   void draw(const DrawCallback& callback) const;
 
@@ -323,6 +335,9 @@ class Animator {
   std::vector<glm::mat4> palette_scratch_;
   std::vector<SkinDualQuaternion> dual_quaternion_scratch_;  // pose_part of DQS parts (S3)
   std::vector<glm::mat4> scale_shear_scratch_;
+  std::shared_ptr<const FrameBounds> own_bounds_;  // S5 boxes when the model lacks them
+  std::vector<glm::vec3> bounds_scratch_;           // bounds(): the largest DQS part posed
+  std::vector<BoundingBox> skin_boxes_;             // bounds(): per skin, palette space
   std::vector<Layer> layers_;
   std::vector<std::unique_ptr<Action>> actions_;  // every action ever made (playing or free)
   std::vector<Action*> free_actions_;

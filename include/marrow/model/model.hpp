@@ -16,6 +16,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "marrow/core/bounding_box.hpp"
 #include "marrow/runtime/animation_clip.hpp"
 #include "marrow/core/diagnostic.hpp"
 #include "marrow/core/vertex_layout.hpp"
@@ -78,6 +79,10 @@ struct ModelMesh {
   int skin = -1;        // index into Model::skins, -1 when not skinned
   std::vector<ModelMeshPart> parts;
   BoundingSphere bounding_sphere;    // of the loaded pose, in the parent bone's space
+  // S5: every part's vertices in the mesh's own space (before skinning), widened by the range
+  // its morph targets can move them through (compute_frame_bounds). A rigid mesh's per-frame
+  // box is this box moved by its bone.
+  BoundingBox local_bounds;
   std::vector<float> morph_weights;  // initial weights, one per morph target (all parts share them)
   int source_mesh = -1;              // mesh index in the source file
 };

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "marrow/runtime/joint_bounds.hpp"
 #include "marrow/runtime/runtime_clip.hpp"
 #include "marrow/runtime/skinning_data.hpp"
 
@@ -27,6 +28,9 @@ struct Skin {
   // Compressed clips (compress_model_clips), by the name of the data.animation_clips entry they
   // play; compile_animations plays these instead of compiling the authored clip.
   std::map<std::string, RuntimeClip> compressed_clips{};
+  // S5: per palette joint, the box of the vertices it influences in its own space, over every
+  // mesh of this skin (compute_frame_bounds; Animator::bounds moves them each frame).
+  JointBounds joint_bounds{};
 };
 
 // A skin of `joints` palette entries in a scene of `scene_nodes` nodes, for importers to fill:

@@ -22,6 +22,7 @@
 #include "marrow/io/file_bytes.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
+#include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"
 #include "marrow/model/split_skin_palettes.hpp"
@@ -191,6 +192,7 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
   } catch (const std::invalid_argument& e) {
     throw ImportError(ImportErrorCode::InvalidDocument, std::string("the imported scene is inconsistent: ") + e.what());
   }
+  compute_frame_bounds(model);  // S5, once the joints are known to be in range
   return model;
 }
 

@@ -16,6 +16,7 @@
 #include "marrow/io/file_bytes.hpp"
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
+#include "marrow/model/frame_bounds.hpp"
 #include "marrow/runtime/clip_compression.hpp"
 #include "marrow/runtime/compressed_clip_data.hpp"
 #include "native_layout.hpp"
@@ -600,6 +601,7 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
     validate(model);
     if (const std::string problem = model_problem(model); !problem.empty()) throw std::invalid_argument(problem);
     for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);
+    compute_frame_bounds(model);  // S5 (made from the vertices, not stored in the file)
   } catch (const std::logic_error& e) {  // invalid_argument, out_of_range
     refuse(ImportErrorCode::InvalidDocument, e.what());
   }

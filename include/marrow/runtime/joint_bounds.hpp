@@ -1,0 +1,55 @@
+#pragma once
+// Per-joint boxes for per-frame bounds (S5): for each joint of a skin, the box in the joint's
+// own space (inverse_bind * vertex) around every vertex it influences with a nonzero weight,
+// made once at load. SkinnedBoundsJob moves them with the joints each frame.
+//
+// Joints that influence no vertex are left out of `joints` (so the job never visits them);
+// centers[k] and extents[k] belong to joint joints[k].
+//
+// Immutable once made: shared by every instance of a model.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+#include "marrow/core/vertex_layout.hpp"
+
+namespace marrow {
+
+struct JointBounds {
+  std::size_t joint_count = 0;         // the palette size these boxes were made for
+  std::vector<std::uint32_t> joints;   // the joints that influence some vertex, ascending
+  std::vector<glm::vec3> centers;      // per entry of joints: box centre, joint space
+  std::vector<glm::vec3> extents;      // per entry of joints: half extent, joint space
+
+  bool operator==(const JointBounds&) const = default;
+};
+
+// Collects the boxes, then finish(). Vertices are in the space the inverse binds map from (the
+// mesh's bind space) and land in each joint's space. Joints outside the palette are ignored
+// (validation refuses them elsewhere).
+class JointBoundsBuilder {
+ public:
+  // inverse_binds: one per joint (the palette), kept by reference until finish().
+  explicit JointBoundsBuilder(std::span<const glm::mat4> inverse_binds);
+
+  // A vertex influenced by `joint`.
+  void add(std::uint32_t joint, const glm::vec3& vertex) noexcept;
+  // A vertex that may lie anywhere in the mesh-space box [lo, hi] (morph targets move it there).
+  void add(std::uint32_t joint, const glm::vec3& lo, const glm::vec3& hi) noexcept;
+  // Every vertex of interleaved bytes: its position added to the joint of each of its
+  // layout.influences (joint, weight) pairs whose weight is nonzero (S1: every set). The layout
+  // must have Position, Joints0 and Weights0. One pass, the load-time walk of every importer.
+  void add_vertices(std::span<const std::byte> bytes, const VertexLayout& layout) noexcept;
+
+  JointBounds finish() const;
+
+ private:
+  std::span<const glm::mat4> inverse_binds_;
+  std::vector<float> lo_, hi_;  // four floats per joint (x, y, z, unused): vector registers
+};
+
+}  // namespace marrow

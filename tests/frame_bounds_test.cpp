@@ -1,0 +1,336 @@
+// Per-frame bounds (S5): per-joint boxes made at load, SkinnedBoundsJob, Animator::bounds, and
+// the one animated-bounds routine, checked against posed vertices (Animator::pose_part) on hand
+// cases, the demo character (morph targets, a rigid mesh) and every shared asset that loads.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "marrow/io/model_file.hpp"
+#include "marrow/io/native/native_format.hpp"
+#include "marrow/model/animated_bounds.hpp"
+#include "marrow/model/animator.hpp"
+#include "marrow/model/demo_character.hpp"
+#include "marrow/model/frame_bounds.hpp"
+#include "marrow/runtime/joint_bounds.hpp"
+#include "marrow/runtime/skinned_bounds_job.hpp"
+#include "test_util.hpp"
+
+namespace marrow {
+namespace {
+
+namespace fs = std::filesystem;
+using test::near;
+
+// Float slack: a few ulps of the coordinates involved (the box and where it sits).
+float tolerance_of(const BoundingBox& box) {
+  return 2e-5f * (glm::length(box.size()) + glm::length(box.center())) + 1e-6f;
+}
+
+// Every posed vertex of every part of the animator's current frame inside box; the first one
+// outside as a failure message.
+::testing::AssertionResult posed_inside(Animator& animator, const BoundingBox& box) {
+  const Model& model = animator.model();
+  const float tolerance = tolerance_of(box);
+  std::vector<glm::vec3> posed;
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    for (std::size_t p = 0; p < model.meshes[m].parts.size(); ++p) {
+      posed.resize(model.meshes[m].parts[p].vertex_count());
+      animator.pose_part(m, p, posed);
+      for (std::size_t v = 0; v < posed.size(); ++v) {
+        if (!box.contains(posed[v], tolerance)) {
+          return ::testing::AssertionFailure()
+                 << "mesh " << m << " part " << p << " vertex " << v << " at (" << posed[v].x << ", " << posed[v].y
+                 << ", " << posed[v].z << ") outside (" << box.min.x << ", " << box.min.y << ", " << box.min.z
+                 << ") - (" << box.max.x << ", " << box.max.y << ", " << box.max.z << ")";
+        }
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+glm::quat random_rotation(std::mt19937& rng) {
+  std::normal_distribution<float> n(0.f, 1.f);
+  const glm::quat q(n(rng), n(rng), n(rng), n(rng));
+  return glm::normalize(q);
+}
+
+// A copy of model with one more animation "random": two keys per joint and per scene node,
+// each a random rotation, a random translation (up to `reach`) and a random non-uniform scale,
+// so playing it at random times gives random local poses of every joint.
+Model with_random_animation(const Model& model, std::mt19937& rng, float reach) {
+  Model out = model;
+  std::uniform_real_distribution<float> u(-reach, reach), s(0.7f, 1.3f);
+  const Ticks duration = ticks_from_seconds(1.0);
+  const auto random_keys = [&](int index) {
+    BoneTrack track{index, {}};
+    for (const Ticks t : {Ticks{0}, duration}) {
+      track.keys.push_back(Keyframe{t, glm::vec3(u(rng), u(rng), u(rng)), random_rotation(rng), glm::vec3(s(rng), s(rng), s(rng))});
+    }
+    return track;
+  };
+  ModelAnimation animation;
+  animation.name = "random";
+  animation.duration = duration;
+  animation.scene_clip = AnimationClip{"random", duration, {}, ClipTargetSpace::SceneNode};
+  for (std::size_t b = 1; b < out.bones.size(); ++b) animation.scene_clip.tracks.push_back(random_keys(static_cast<int>(b)));
+  for (Skin& skin : out.skins) {
+    AnimationClip clip{"random", duration, {}, ClipTargetSpace::JointPalette};
+    for (int j = 0; j < skin.data.bone_count; ++j) clip.tracks.push_back(random_keys(j));
+    skin.data.animation_clips["random"] = std::move(clip);
+  }
+  out.animations.push_back(std::move(animation));
+  return out;
+}
+
+// Every model file under the shared assets that loads (glTF, and Collada/FBX through Assimp).
+std::vector<fs::path> shared_asset_files() {
+  std::vector<fs::path> files;
+  const fs::path root = MARROW_SHARED_ASSETS;
+  if (!fs::is_directory(root)) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    const std::string ext = entry.path().extension().string();
+    if (ext == ".gltf" || ext == ".glb" || ext == ".dae" || ext == ".fbx") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::optional<Model> load_asset(const fs::path& file) {
+  ModelFileOptions options;
+  options.import.max_palette = 4096;  // the 200-joint perf character too
+  try {
+    return load_model_file(file, options);
+  } catch (const std::exception&) {
+    return std::nullopt;  // not every shared file is a model marrow loads
+  }
+}
+
+TEST(SkinnedBoundsJob, S5_OneJointBoxTurnedAQuarterTurnGivesTheExpectedBox) {
+  const std::vector<std::uint32_t> joints{1};
+  const std::vector<glm::vec3> centers{{1.f, 0.f, 0.f}}, extents{{1.f, 0.5f, 0.25f}};
+  // Joint 1 turned 90 degrees about +Z and moved up by 5; joint 0 (no box) is never read.
+  const std::vector<glm::mat4> models{glm::mat4(0.f), glm::translate(glm::mat4(1.f), glm::vec3(0, 0, 5)) *
+                                                          glm::rotate(glm::mat4(1.f), glm::radians(90.f), glm::vec3(0, 0, 1))};
+  BoundingBox box;
+  SkinnedBoundsJob job{joints, centers, extents, models, &box};
+  ASSERT_TRUE(job.validate());
+  ASSERT_TRUE(job.run());
+  // Centre (1, 0, 0) -> (0, 1, 5); half extent (1, 0.5, 0.25) -> (0.5, 1, 0.25).
+  EXPECT_TRUE(near(box.min, glm::vec3(-0.5f, 0.f, 4.75f), 1e-6f));
+  EXPECT_TRUE(near(box.max, glm::vec3(0.5f, 2.f, 5.25f), 1e-6f));
+  EXPECT_FALSE(box.empty);
+  // 45 degrees: the box's diagonal reach, |cos| + |sin| per axis.
+  const std::vector<glm::mat4> turned{glm::mat4(1.f), glm::rotate(glm::mat4(1.f), glm::radians(45.f), glm::vec3(0, 0, 1))};
+  job.models = turned;
+  ASSERT_TRUE(job.run());
+  const float r = std::sqrt(0.5f);
+  EXPECT_TRUE(near(box.max, glm::vec3(r + 1.5f * r, r + 1.5f * r, 0.25f), 1e-5f));
+}
+
+TEST(SkinnedBoundsJob, S5_RefusesBadInputsAndWritesNothing) {
+  const std::vector<std::uint32_t> joints{0, 2};
+  const std::vector<glm::vec3> two(2, glm::vec3(1.f)), one(1, glm::vec3(1.f));
+  const std::vector<glm::mat4> models(2, glm::mat4(1.f));
+  BoundingBox box{glm::vec3(7.f), glm::vec3(8.f), false};
+  EXPECT_STREQ(SkinnedBoundsJob({joints, two, two, models, &box}).validate().field, "joints");  // 2 is outside models
+  EXPECT_STREQ(SkinnedBoundsJob({joints, one, two, models, &box}).validate().field, "centers");
+  EXPECT_STREQ(SkinnedBoundsJob({joints, two, one, models, &box}).validate().field, "extents");
+  EXPECT_STREQ(SkinnedBoundsJob({joints, two, two, models, nullptr}).validate().field, "out");
+  EXPECT_FALSE(SkinnedBoundsJob({joints, two, two, models, &box}).run());
+  EXPECT_EQ(box.min, glm::vec3(7.f)) << "nothing written";
+  // No joint with a box: an empty box.
+  EXPECT_TRUE(SkinnedBoundsJob({{}, {}, {}, models, &box}).run());
+  EXPECT_TRUE(box.empty);
+}
+
+TEST(JointBounds, S5_BoxesAreInJointSpaceAndJointsInfluencingNothingAreLeftOut) {
+  // Joint 1 sits at x = 2 at bind: its inverse bind moves mesh points by -2 along x.
+  const std::vector<glm::mat4> inverse_binds{glm::mat4(1.f), glm::translate(glm::mat4(1.f), glm::vec3(-2, 0, 0)),
+                                             glm::mat4(1.f)};
+  JointBoundsBuilder builder(inverse_binds);
+  builder.add(1, glm::vec3(2, 1, 0));
+  builder.add(1, glm::vec3(3, -1, 0));
+  builder.add(0, glm::vec3(0, 0, 0), glm::vec3(1, 1, 1));  // a morph range: a box
+  builder.add(9, glm::vec3(5, 5, 5));                      // outside the palette: ignored
+  const JointBounds bounds = builder.finish();
+  EXPECT_EQ(bounds.joint_count, 3u);
+  ASSERT_EQ(bounds.joints, (std::vector<std::uint32_t>{0, 1}));  // joint 2 influences nothing
+  EXPECT_TRUE(near(bounds.centers[0], glm::vec3(0.5f)));
+  EXPECT_TRUE(near(bounds.extents[0], glm::vec3(0.5f)));
+  EXPECT_TRUE(near(bounds.centers[1], glm::vec3(0.5f, 0.f, 0.f)));
+  EXPECT_TRUE(near(bounds.extents[1], glm::vec3(0.5f, 1.f, 0.f)));
+}
+
+TEST(AnimatorBounds, S5_DemoCharacterMorphsAndRigidMeshStayInsideEveryFrame) {
+  const Model model = make_demo_character();
+  ASSERT_TRUE(frame_bounds_ready(model));
+  EXPECT_FALSE(model.meshes[1].local_bounds.empty) << "the rigid buoy has its local box";
+  Animator animator(model);
+  EXPECT_TRUE(posed_inside(animator, animator.bounds())) << "loaded pose";
+  std::mt19937 rng(5);
+  for (std::size_t a = 0; a < model.animations.size(); ++a) {
+    animator.play(static_cast<int>(a));
+    std::uniform_real_distribution<double> t(0.0, seconds_from_ticks(model.animations[a].duration));
+    for (int k = 0; k < 40; ++k) {
+      animator.update(ticks_from_seconds(t(rng)), false, false);
+      ASSERT_TRUE(posed_inside(animator, animator.bounds())) << model.animations[a].name;
+    }
+  }
+  // The morph range: a vertex moved by the bulge target lies beyond the bind shape's box, and
+  // the box made at load includes it (weights in [0, 1] at least).
+  const BoundingBox bind = [&] {
+    Animator still(model);
+    BoundingBox b;
+    std::vector<glm::vec3> posed(model.meshes[0].parts[0].vertex_count());
+    still.pose_part(0, 0, posed);
+    for (const glm::vec3& p : posed) b.extend(p);
+    return b;
+  }();
+  Animator loaded(model);
+  const BoundingBox with_morphs = loaded.bounds();
+  EXPECT_TRUE(with_morphs.contains(bind.min) && with_morphs.contains(bind.max));
+}
+
+TEST(AnimatorBounds, S5_RigidMeshWithoutSkinIsItsLocalBoxMovedByItsBone) {
+  // One rigid triangle under node 1, which is turned 90 degrees about +Y and moved.
+  Model model;
+  model.bones = {ModelBone{"root", -1, glm::mat4(1.f), -1},
+                 ModelBone{"node", 0,
+                           glm::translate(glm::mat4(1.f), glm::vec3(10, 0, 0)) *
+                               glm::rotate(glm::mat4(1.f), glm::radians(90.f), glm::vec3(0, 1, 0)),
+                           0}};
+  ModelMeshPart part;
+  part.layout = VertexLayout::interleaved({VertexAttribute::Position});
+  const std::vector<glm::vec3> positions{{0, 0, 0}, {2, 0, 0}, {0, 1, 0}};
+  part.vertex_bytes.resize(positions.size() * part.layout.stride);
+  std::memcpy(part.vertex_bytes.data(), positions.data(), part.vertex_bytes.size());
+  ModelMesh mesh;
+  mesh.parent_bone = 1;
+  mesh.parts.push_back(std::move(part));
+  model.meshes.push_back(std::move(mesh));
+  EXPECT_FALSE(frame_bounds_ready(model)) << "built in code: no boxes yet";
+  {
+    Animator own(model);  // makes its own boxes
+    const BoundingBox box = own.bounds();
+    EXPECT_TRUE(near(box.min, glm::vec3(10, 0, -2), 1e-5f));
+    EXPECT_TRUE(near(box.max, glm::vec3(10, 1, 0), 1e-5f));
+  }
+  compute_frame_bounds(model);
+  ASSERT_TRUE(frame_bounds_ready(model));
+  EXPECT_TRUE(near(model.meshes[0].local_bounds.max, glm::vec3(2, 1, 0)));
+  Animator animator(model);
+  EXPECT_TRUE(near(animator.bounds().min, glm::vec3(10, 0, -2), 1e-5f));
+  EXPECT_TRUE(posed_inside(animator, animator.bounds()));
+}
+
+TEST(AnimatorBounds, S5_DualQuaternionPartsArePosedAndContained) {
+  Model model = make_demo_character();
+  for (ModelMesh& mesh : model.meshes) {
+    for (ModelMeshPart& part : mesh.parts) {
+      if (mesh.skin >= 0) part.skinning = SkinningMode::DualQuaternion;
+    }
+  }
+  std::mt19937 rng(9);
+  const Model random = with_random_animation(model, rng, 0.3f);
+  Animator posed(random);
+  posed.play("random");
+  std::uniform_real_distribution<double> t(0.0, 1.0);
+  for (int k = 0; k < 20; ++k) {
+    posed.update(ticks_from_seconds(t(rng)), false, false);
+    ASSERT_TRUE(posed_inside(posed, posed.bounds())) << k;
+  }
+}
+
+TEST(AnimatorBounds, S5_NativeFilesGetTheSameBoxesAtLoad) {
+  const Model model = make_demo_character();
+  const Model read = read_native(write_native(model));
+  ASSERT_EQ(read.skins.size(), model.skins.size());
+  EXPECT_EQ(read.skins[0].joint_bounds, model.skins[0].joint_bounds);
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    EXPECT_EQ(read.meshes[m].local_bounds.min, model.meshes[m].local_bounds.min);
+    EXPECT_EQ(read.meshes[m].local_bounds.max, model.meshes[m].local_bounds.max);
+  }
+}
+
+// The property over every shared asset: random local poses of every joint and node, and every
+// clip at random times; the frame's box holds every posed vertex.
+TEST(AnimatorBounds, S5_EveryPosedVertexOfEverySharedAssetIsInsideTheFrameBox) {
+  const std::vector<fs::path> files = shared_asset_files();
+  if (files.empty()) GTEST_SKIP() << "shared assets not found at " << MARROW_SHARED_ASSETS;
+  std::size_t checked = 0;
+  for (const fs::path& file : files) {
+    const std::optional<Model> loaded = load_asset(file);
+    if (!loaded) continue;
+    SCOPED_TRACE(file.string());
+    ASSERT_TRUE(frame_bounds_ready(*loaded));
+    std::mt19937 rng(static_cast<unsigned>(checked + 1));
+    float reach = 0.f;
+    for (const ModelMesh& mesh : loaded->meshes) reach = std::max(reach, mesh.bounding_sphere.radius);
+    const Model model = with_random_animation(*loaded, rng, 0.5f * reach + 0.1f);
+    Animator animator(model);
+    ASSERT_TRUE(posed_inside(animator, animator.bounds())) << "loaded pose";
+    for (std::size_t a = 0; a < model.animations.size(); ++a) {
+      animator.play(static_cast<int>(a));
+      std::uniform_real_distribution<double> t(0.0, std::max(1e-3, seconds_from_ticks(model.animations[a].duration)));
+      for (int k = 0; k < 8; ++k) {
+        animator.update(ticks_from_seconds(t(rng)), false, false);
+        ASSERT_TRUE(posed_inside(animator, animator.bounds())) << model.animations[a].name;
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 10u) << "most shared assets load";
+}
+
+// The one animated-bounds routine: every frame of every clip, at random times (not only the key
+// times it samples), inside its box within a small share of the box (between keys the pose can
+// swing slightly past both neighbours, animated_bounds.hpp); at key times exactly.
+TEST(AnimatedBounds, S5_ContainsEveryFrameOfEveryClipAtRandomTimes) {
+  std::vector<Model> models;
+  models.push_back(make_demo_character());
+  for (const fs::path& file : shared_asset_files()) {
+    if (std::optional<Model> m = load_asset(file)) models.push_back(std::move(*m));
+  }
+  std::mt19937 rng(3);
+  for (const Model& model : models) {
+    const BoundingBox box = animated_bounds(model);
+    Animator animator(model);
+    bool vertices = false;
+    for (const ModelMesh& mesh : model.meshes) {
+      for (const ModelMeshPart& part : mesh.parts) vertices = vertices || part.vertex_count() > 0;
+    }
+    if (!vertices) continue;  // framed on its skeleton's joints instead
+    ASSERT_FALSE(box.empty);
+    EXPECT_TRUE(posed_inside(animator, box)) << "loaded pose";
+    BoundingBox loose = box;
+    loose.min -= 0.01f * box.size();
+    loose.max += 0.01f * box.size();
+    for (std::size_t a = 0; a < model.animations.size(); ++a) {
+      animator.play(static_cast<int>(a));
+      for (const Ticks t : animation_key_times(model, a)) {
+        animator.update(t, false, false);
+        ASSERT_TRUE(posed_inside(animator, box)) << model.animations[a].name << " key " << seconds_from_ticks(t);
+      }
+      std::uniform_real_distribution<double> t(0.0, seconds_from_ticks(model.animations[a].duration));
+      for (int k = 0; k < 16; ++k) {
+        animator.update(ticks_from_seconds(t(rng)), false, false);
+        ASSERT_TRUE(posed_inside(animator, loose)) << model.animations[a].name;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace marrow
