@@ -33,13 +33,6 @@ InstanceAnimationPlayer ModelInstance::animation_player(const MeshAnimation& ani
                                  rig->animations[static_cast<std::size_t>(animation.index)].default_duration_seconds);
 }
 
-void InstanceAnimationPlayer::set_time_point(float seconds) {
-  pose(seconds);
-  clock_.seek(seconds);
-}
-
-void InstanceAnimationPlayer::update(float delta_seconds) { pose(clock_.advance(delta_seconds)); }
-
 void InstanceAnimationPlayer::pose(float seconds) {
   ModelInstance& i = instance_;
   const SkeletalRig& rig = *i.mesh_->rig();
@@ -84,13 +77,6 @@ GroupAnimationPlayer ModelInstanceGroup::animation_player(const MeshAnimation& a
   return GroupAnimationPlayer(*this, animation.index,
                               animations[static_cast<std::size_t>(animation.index)].default_duration_seconds);
 }
-
-void GroupAnimationPlayer::set_time_point(float seconds) {
-  pose(seconds);
-  clock_.seek(seconds);
-}
-
-void GroupAnimationPlayer::update(float delta_seconds) { pose(clock_.advance(delta_seconds)); }
 
 void GroupAnimationPlayer::pose(float seconds) {
   ModelInstanceGroup& g = group_;

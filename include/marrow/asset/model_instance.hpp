@@ -20,29 +20,15 @@ class ModelInstance;
 
 // Plays one animation of an instance's own mesh: by absolute time, or by delta with its own
 // clock (rate, loop mode), as an Animator plays a Model.
-class InstanceAnimationPlayer {
- public:
-  // Poses at that time (seconds; keys hold outside their range) and moves the clock there.
-  void set_time_point(float seconds);
-  // Plays on: advances the clock by delta_seconds times the rate under the loop mode (Loop by
-  // default; a negative delta or rate plays backward; PlayerClock, B5) and poses at the new
-  // time. std::invalid_argument for a delta that is not finite.
-  void update(float delta_seconds);
-  void set_rate(float rate) { clock_.set_rate(rate); }            // invalid_argument if not finite
-  void set_loop_mode(LoopMode mode) { clock_.set_loop_mode(mode); }
-  float time() const noexcept { return clock_.time(); }           // seconds
-  float rate() const noexcept { return clock_.rate(); }
-  LoopMode loop_mode() const noexcept { return clock_.loop_mode(); }
-  bool finished() const noexcept { return clock_.finished(); }    // Once: the end was reached
-
+class InstanceAnimationPlayer : public ClockedPlayer<InstanceAnimationPlayer> {
  private:
   friend class ModelInstance;
+  friend class ClockedPlayer<InstanceAnimationPlayer>;
   InstanceAnimationPlayer(ModelInstance& instance, int animation, float duration_seconds)
-      : instance_(instance), animation_(animation), clock_(duration_seconds) {}
+      : ClockedPlayer(duration_seconds), instance_(instance), animation_(animation) {}
   void pose(float seconds);
   ModelInstance& instance_;
   int animation_;
-  PlayerClock clock_;
 };
 
 class ModelInstance {
@@ -79,29 +65,15 @@ class ModelInstanceGroup;
 
 // Plays one animation of a group's table: evaluates the table's skeleton once per pose and
 // poses every member instance; by absolute time or by delta with its own clock.
-class GroupAnimationPlayer {
- public:
-  // Poses at that time (seconds; keys hold outside their range) and moves the clock there.
-  void set_time_point(float seconds);
-  // Plays on: advances the clock by delta_seconds times the rate under the loop mode (Loop by
-  // default; a negative delta or rate plays backward; PlayerClock, B5) and poses at the new
-  // time. std::invalid_argument for a delta that is not finite.
-  void update(float delta_seconds);
-  void set_rate(float rate) { clock_.set_rate(rate); }            // invalid_argument if not finite
-  void set_loop_mode(LoopMode mode) { clock_.set_loop_mode(mode); }
-  float time() const noexcept { return clock_.time(); }           // seconds
-  float rate() const noexcept { return clock_.rate(); }
-  LoopMode loop_mode() const noexcept { return clock_.loop_mode(); }
-  bool finished() const noexcept { return clock_.finished(); }    // Once: the end was reached
-
+class GroupAnimationPlayer : public ClockedPlayer<GroupAnimationPlayer> {
  private:
   friend class ModelInstanceGroup;
+  friend class ClockedPlayer<GroupAnimationPlayer>;
   GroupAnimationPlayer(ModelInstanceGroup& group, int animation, float duration_seconds)
-      : group_(group), animation_(animation), clock_(duration_seconds) {}
+      : ClockedPlayer(duration_seconds), group_(group), animation_(animation) {}
   void pose(float seconds);
   ModelInstanceGroup& group_;
   int animation_;
-  PlayerClock clock_;
 };
 
 class ModelInstanceGroup {
