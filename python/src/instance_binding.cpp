@@ -198,6 +198,17 @@ animation (its name), layer, time (the marker's, seconds) and weight (the clip's
 character by instead (root_motion()). joint: a node name; None: the first skin's root joint.)")
       .def("disable_root_motion", [](Instance& self) { self.animator.disable_root_motion(); })
       .def(
+          "bounds",
+          [](Instance& self) -> py::object {
+            const BoundingBox box = self.animator.bounds();
+            if (box.empty) return py::none();
+            return py::make_tuple(py::make_tuple(box.min.x, box.min.y, box.min.z),
+                                  py::make_tuple(box.max.x, box.max.y, box.max.z));
+          },
+          R"(This frame's box (Animator::bounds, S5): ((min x, y, z), (max x, y, z)) holding every posed
+vertex of every mesh, in the space positions() uses; None for a model without vertices. It costs
+O(joints) for linearly skinned meshes (per-joint boxes made at load), for culling each frame.)")
+      .def(
           "root_motion", [](const Instance& self) { return motion_dict(self.animator.root_motion()); },
           "The last update's root motion: {'translation': (x, 0, z) in scene space, 'yaw': radians}.")
       .def(

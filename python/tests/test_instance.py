@@ -308,3 +308,15 @@ def test_instances_in_threads(fox):
         for _ in range(20):
             a.update(1 / 30)
         np.testing.assert_array_equal(results[name], a.positions())
+
+
+def test_bounds_hold_every_posed_vertex(fox):
+    a = fox.instance()
+    a.play("Run")
+    for step in range(12):
+        a.update(0.07)
+        lo, hi = (np.array(c, np.float32) for c in a.bounds())
+        p = a.positions()
+        slack = 1e-5 * float(np.max(hi - lo))
+        assert np.all(p >= lo - slack) and np.all(p <= hi + slack)
+    assert np.all(hi - lo > 0)
