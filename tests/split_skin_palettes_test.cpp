@@ -196,6 +196,21 @@ TEST(SplitSkinPalettes, S4_SplitPartsPoseExactlyAsUnsplitOnTheSharedAssets) {
       EXPECT_TRUE(test::near(split.meshes[m].bounding_sphere.center, unsplit.meshes[m].bounding_sphere.center, 1e-4f));
       EXPECT_NEAR(split.meshes[m].bounding_sphere.radius, unsplit.meshes[m].bounding_sphere.radius, 1e-4f);
     }
+    // S5: the per-joint boxes are made through each sub-part's map, so they are the unsplit
+    // model's (a seam copy adds no new point), and so is each frame's box.
+    for (std::size_t s = 0; s < split.skins.size(); ++s) {
+      EXPECT_EQ(split.skins[s].joint_bounds, unsplit.skins[s].joint_bounds) << "skin " << s;
+    }
+    Animator a(unsplit), b(split);
+    if (!unsplit.animations.empty()) {
+      a.play(0);
+      b.play(0);
+      a.update(Ticks{3'000'000});
+      b.update(Ticks{3'000'000});
+    }
+    const BoundingBox box_a = a.bounds(), box_b = b.bounds();
+    EXPECT_EQ(box_a.min, box_b.min);
+    EXPECT_EQ(box_a.max, box_b.max);
   }
 }
 

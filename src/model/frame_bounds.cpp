@@ -78,7 +78,7 @@ void walk_part(const ModelMeshPart& part, const WeightRange& range, JointBoundsB
   const std::vector<std::vector<glm::vec3>>* deltas = part.morph ? &part.morph->position_deltas : nullptr;
   if (deltas == nullptr || deltas->empty()) {
     local.extend(bounding_box_of(positions));
-    if (skinned) joints->add_vertices(bytes, layout);
+    if (skinned) joints->add_vertices(bytes, layout, part.palette_joints);
     return;
   }
   glm::vec3 lo = positions.load(0), hi = lo;
@@ -101,7 +101,13 @@ void walk_part(const ModelMeshPart& part, const WeightRange& range, JointBoundsB
       float weight;
       std::memcpy(&joint, row + layout.offset(VertexAttribute::Joints0) + 2 * i, sizeof joint);
       std::memcpy(&weight, row + layout.offset(VertexAttribute::Weights0) + 4 * i, sizeof weight);
-      if (weight != 0.f) joints->add(joint, p_lo, p_hi);
+      if (weight == 0.f) continue;
+      const std::span<const std::uint32_t> map = part.palette_joints;  // S4: a split part's JOINTS
+      if (map.empty()) {
+        joints->add(joint, p_lo, p_hi);
+      } else if (joint < map.size()) {
+        joints->add(map[joint], p_lo, p_hi);
+      }
     }
   }
   local.extend(BoundingBox{lo, hi, false});

@@ -30,7 +30,8 @@ void JointBoundsBuilder::add(std::uint32_t joint, const glm::vec3& lo, const glm
   detail::widen(&lo_[4 * joint], &hi_[4 * joint], detail::sub(center, extent), detail::add(center, extent));
 }
 
-void JointBoundsBuilder::add_vertices(std::span<const std::byte> bytes, const VertexLayout& layout) noexcept {
+void JointBoundsBuilder::add_vertices(std::span<const std::byte> bytes, const VertexLayout& layout,
+                                      std::span<const std::uint32_t> joint_map) noexcept {
   if (layout.stride == 0) return;
   const std::size_t n = bytes.size() / layout.stride;
   const std::size_t palette = inverse_binds_.size();
@@ -46,9 +47,12 @@ void JointBoundsBuilder::add_vertices(std::span<const std::byte> bytes, const Ve
       float weight;
       std::memcpy(&joint, row + joints + 2 * i, sizeof joint);
       std::memcpy(&weight, row + weights + 4 * i, sizeof weight);
-      if (weight == 0.f || joint >= palette) continue;
-      const detail::Lanes q = detail::transform_point(&inverse_binds_[joint][0][0], p[0], p[1], p[2]);
-      detail::widen(&lo_[4 * joint], &hi_[4 * joint], q, q);
+      if (weight == 0.f) continue;
+      std::size_t j = joint;
+      if (!joint_map.empty()) j = joint < joint_map.size() ? joint_map[joint] : palette;
+      if (j >= palette) continue;
+      const detail::Lanes q = detail::transform_point(&inverse_binds_[j][0][0], p[0], p[1], p[2]);
+      detail::widen(&lo_[4 * j], &hi_[4 * j], q, q);
     }
   }
 }

@@ -42,8 +42,11 @@ class JointBoundsBuilder {
   void add(std::uint32_t joint, const glm::vec3& lo, const glm::vec3& hi) noexcept;
   // Every vertex of interleaved bytes: its position added to the joint of each of its
   // layout.influences (joint, weight) pairs whose weight is nonzero (S1: every set). The layout
-  // must have Position, Joints0 and Weights0. One pass, the load-time walk of every importer.
-  void add_vertices(std::span<const std::byte> bytes, const VertexLayout& layout) noexcept;
+  // must have Position, Joints0 and Weights0. joint_map: empty when JOINTS index the palette,
+  // else the palette index of each JOINTS value (a split part's palette_joints, S4). One pass,
+  // the load-time walk of every importer.
+  void add_vertices(std::span<const std::byte> bytes, const VertexLayout& layout,
+                    std::span<const std::uint32_t> joint_map = {}) noexcept;
 
   JointBounds finish() const;
 
