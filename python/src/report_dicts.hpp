@@ -3,7 +3,7 @@
 // the dicts json.loads would give for that output: the same keys, nesting and order, integers
 // as int, null as None, matrices as 16 numbers column-major. Built from the same report
 // structures (InfoReport, PoseReport) the CLI prints, so both say the same; the numbers are
-// the exact float values, of which the CLI prints 9 significant digits.
+// the exact float values, which the CLI prints in their shortest round-trip text.
 // tests/test_cli_reports.py holds the two equal for sample assets.
 #include <optional>
 #include <string>
