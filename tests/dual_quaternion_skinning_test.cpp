@@ -76,7 +76,7 @@ TEST(DualQuaternionPaletteJob, S3_SplitsEachMatrixIntoARigidPartAndAScaleShearPa
       EXPECT_GE(real.w, 0.0) << "w >= 0";
       // M = [R S | t]: the product gives the matrix back.
       const glm::dmat3 r = glm::mat3_cast(real);
-      const glm::dmat3 s(glm::dmat4(scale[j]));
+      const auto s = glm::dmat3(glm::dmat4(scale[j]));
       const glm::dmat3 rs = r * s;
       const glm::dquat t = dual * glm::conjugate(real) * 2.0;
       for (int c = 0; c < 3; ++c) {

@@ -510,10 +510,11 @@ std::size_t find_unique(const Bytes& b, const T& value) {
 
 // The offset just after the only length-prefixed string s.
 std::size_t after_string(const Bytes& b, std::string_view s) {
-  std::vector<std::byte> pattern(4 + s.size());
+  std::vector<std::byte> pattern(4);
   const auto n = static_cast<std::uint32_t>(s.size());
   std::memcpy(pattern.data(), &n, 4);
-  std::memcpy(pattern.data() + 4, s.data(), s.size());
+  const auto* chars = reinterpret_cast<const std::byte*>(s.data());
+  pattern.insert(pattern.end(), chars, chars + s.size());
   const auto it = std::search(b.begin(), b.end(), pattern.begin(), pattern.end());
   EXPECT_NE(it, b.end()) << "string '" << s << "' not found";
   return static_cast<std::size_t>(it - b.begin()) + pattern.size();
