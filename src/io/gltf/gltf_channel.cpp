@@ -188,19 +188,16 @@ double ChannelCurve::chord_error(double a, double b, const std::vector<double>& 
 
 namespace {
 
-// max_points is what the import's budget still allows (ImportBudget::keys_left), so the refusal
-// takes the budget's wording.
-void check_points(std::size_t count, std::size_t max_points) {
-  if (count > max_points) {
-    throw ImportError(ImportErrorCode::LimitExceeded,
-                      "resampled animation keys: " + std::to_string(count) +
-                          " would exceed the ImportLimits::max_animation_keys left (" + std::to_string(max_points) + ")");
+// Resampling may add keys before the track charges them: refused with the budget's own words.
+void check_points(std::size_t count, const ImportBudget& budget) {
+  if (!budget.fits_keys(count)) {
+    throw ImportError(ImportErrorCode::LimitExceeded, budget.keys_refusal(count, "resampled animation keys"));
   }
 }
 
 }  // namespace
 
-void ChannelCurve::bisect(double a, double b, int depth, double tolerance, std::size_t max_points,
+void ChannelCurve::bisect(double a, double b, int depth, double tolerance, const ImportBudget& budget,
                           std::vector<SamplePoint>& out) const {
   std::vector<double> va(width_), vb(width_);
   std::size_t cursor = 0;
@@ -210,16 +207,16 @@ void ChannelCurve::bisect(double a, double b, int depth, double tolerance, std::
   for (double f : {0.25, 0.5, 0.75}) worst = std::max(worst, chord_error(a, b, va, vb, a + (b - a) * f));
   if (worst <= tolerance || depth >= kMaxBisectionDepth) return;
   const double m = 0.5 * (a + b);
-  bisect(a, m, depth + 1, tolerance, max_points, out);
-  check_points(out.size() + 1, max_points);
+  bisect(a, m, depth + 1, tolerance, budget, out);
+  check_points(out.size() + 1, budget);
   out.push_back(SamplePoint{m, ticks_from_seconds(m)});
-  bisect(m, b, depth + 1, tolerance, max_points, out);
+  bisect(m, b, depth + 1, tolerance, budget, out);
 }
 
-void ChannelCurve::append_sample_points(bool union_only, double tolerance, std::size_t max_points,
+void ChannelCurve::append_sample_points(bool union_only, double tolerance, const ImportBudget& budget,
                                         std::vector<SamplePoint>& out) const {
   const std::vector<SamplePoint>& points = keys_->points;
-  check_points(out.size() + points.size(), max_points);
+  check_points(out.size() + points.size(), budget);
   if (keys_suffice(union_only)) {
     out.insert(out.end(), points.begin(), points.end());
     return;
@@ -231,11 +228,11 @@ void ChannelCurve::append_sample_points(bool union_only, double tolerance, std::
         const Ticks before = points[k].tick - Ticks{1};
         const double seconds = points[k].seconds - 1e-7;
         if (seconds > points[k - 1].seconds && before > points[k - 1].tick) {
-          check_points(out.size() + 1 + points.size() - k, max_points);
+          check_points(out.size() + 1 + points.size() - k, budget);
           out.push_back(SamplePoint{seconds, before});
         }
       } else {
-        bisect(points[k - 1].seconds, points[k].seconds, 0, tolerance, max_points, out);
+        bisect(points[k - 1].seconds, points[k].seconds, 0, tolerance, budget, out);
       }
     }
     out.push_back(points[k]);

@@ -69,8 +69,9 @@ class ChannelCurve {
   // The points the player needs: every key; unless union_only, STEP gets a point one tick before
   // each change (holding the old value) and CUBICSPLINE intervals are bisected until the
   // linear/slerp interpolation of neighbouring points is within tolerance of the curve.
-  // Throws ImportError(LimitExceeded) as soon as `out` would hold more than max_points.
-  void append_sample_points(bool union_only, double tolerance, std::size_t max_points,
+  // Throws ImportError(LimitExceeded, the budget's refusal) as soon as `out` would hold more keys
+  // than the budget has left.
+  void append_sample_points(bool union_only, double tolerance, const ImportBudget& budget,
                             std::vector<SamplePoint>& out) const;
 
  private:
@@ -78,7 +79,8 @@ class ChannelCurve {
   std::size_t stride() const noexcept { return cubic() ? 3 * width_ : width_; }
   double chord_error(double a, double b, const std::vector<double>& va, const std::vector<double>& vb,
                      double at) const;
-  void bisect(double a, double b, int depth, double tolerance, std::size_t max_points, std::vector<SamplePoint>& out) const;
+  void bisect(double a, double b, int depth, double tolerance, const ImportBudget& budget,
+              std::vector<SamplePoint>& out) const;
 
   SamplerInterpolation interpolation_;
   std::size_t width_;

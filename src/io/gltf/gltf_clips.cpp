@@ -77,7 +77,7 @@ BoneTrack build_track(const Target& target, const Trs& bind, const ImportOptions
     for (const ChannelCurve* curve : target.curves) {
       if (curve == nullptr) continue;
       runs.push_back(points.size());
-      curve->append_sample_points(options.union_only, options.curve_tolerance, static_cast<std::size_t>(budget.keys_left()), points);
+      curve->append_sample_points(options.union_only, options.curve_tolerance, budget, points);
     }
     points = merge_sample_points(std::move(points), runs);
   }
