@@ -108,6 +108,21 @@ TEST(GltfClips, G9_CubicSplineIsHermiteWithIntervalScaledTangents) {
   }
 }
 
+TEST(GltfClips, G9_ResamplingACubicSplineChargesTheKeyBudgetWithItsOneWording) {
+  RigidFixture r;
+  r.f.channel(r.anim, r.mover, "translation", SamplerInterpolation::CubicSpline, {0.f, 2.f},
+              {0, 0, 0, 0, 0, 5, 1, 0, 0, 3, 0, 0, 1, 0, 5, 0, 0, 0});
+  // Two declared keys pass the document's check; the bisection points past the limit do not.
+  ImportOptions tight;
+  tight.limits.max_animation_keys = 4;
+  EXPECT_TRUE(test::throws_with<ImportError>(
+      [&] { r.f.import(tight); },
+      {"resampled animation keys: ", " more animation keys after ", "exceed ImportLimits::max_animation_keys (4)"}));
+  ImportOptions seed = tight;  // the seed's union of key times adds none
+  seed.union_only = true;
+  EXPECT_NO_THROW(r.f.import(seed));
+}
+
 TEST(GltfClips, G9_CubicRotationsAreRenormalised) {
   RigidFixture r;
   const glm::quat a(1, 0, 0, 0), b = glm::angleAxis(glm::radians(120.f), glm::vec3(0, 0, 1));

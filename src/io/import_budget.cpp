@@ -11,8 +11,12 @@ void ImportBudget::charge(std::uint64_t bytes, std::string_view what) {
 }
 
 void ImportBudget::charge_keys(std::uint64_t keys, std::string_view what) {
-  if (!fits_keys(keys)) throw ImportError(ImportErrorCode::LimitExceeded, keys_refusal(keys, what));
+  require_keys(keys, what);
   keys_ += keys;
+}
+
+void ImportBudget::require_keys(std::uint64_t keys, std::string_view what) const {
+  if (!fits_keys(keys)) throw ImportError(ImportErrorCode::LimitExceeded, keys_refusal(keys, what));
 }
 
 std::string ImportBudget::bytes_refusal(std::uint64_t bytes, std::string_view what) const {

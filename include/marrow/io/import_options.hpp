@@ -38,6 +38,9 @@ class ImportBudget {
   // the limit; otherwise add to it.
   void charge(std::uint64_t bytes, std::string_view what);
   void charge_keys(std::uint64_t keys, std::string_view what);
+  // The same refusal without charging: for keys a reader is about to make or copy and charges
+  // later (resampling, a channel's longest key list).
+  void require_keys(std::uint64_t keys, std::string_view what) const;
   // "<what>: N more bytes after U exceed ImportLimits::max_total_bytes (M)", and for keys alike.
   std::string bytes_refusal(std::uint64_t bytes, std::string_view what) const;
   std::string keys_refusal(std::uint64_t keys, std::string_view what) const;

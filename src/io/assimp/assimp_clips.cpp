@@ -144,7 +144,7 @@ void extract_animations(const aiScene& scene, const NodeTable& nodes, const Assi
       // The keys this channel yields are at least its longest key list: refuse before copying.
       const std::uint64_t longest =
           std::max({channel->mNumPositionKeys, channel->mNumRotationKeys, channel->mNumScalingKeys});
-      if (!budget.fits_keys(longest)) throw ImportError(ImportErrorCode::LimitExceeded, budget.keys_refusal(longest, where));
+      budget.require_keys(longest, where);
       Lane position, rotation, scaling;
       bool resorted = false;
       const bool ok =

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
@@ -186,16 +187,8 @@ double ChannelCurve::chord_error(double a, double b, const std::vector<double>& 
   return worst / std::max(magnitude_, 1e-6);
 }
 
-namespace {
-
-// Resampling may add keys before the track charges them: refused with the budget's own words.
-void check_points(std::size_t count, const ImportBudget& budget) {
-  if (!budget.fits_keys(count)) {
-    throw ImportError(ImportErrorCode::LimitExceeded, budget.keys_refusal(count, "resampled animation keys"));
-  }
-}
-
-}  // namespace
+// Resampling adds keys before the track charges them: each addition is checked as it is made.
+constexpr std::string_view kResampledKeys = "resampled animation keys";
 
 void ChannelCurve::bisect(double a, double b, int depth, double tolerance, const ImportBudget& budget,
                           std::vector<SamplePoint>& out) const {
@@ -208,7 +201,7 @@ void ChannelCurve::bisect(double a, double b, int depth, double tolerance, const
   if (worst <= tolerance || depth >= kMaxBisectionDepth) return;
   const double m = 0.5 * (a + b);
   bisect(a, m, depth + 1, tolerance, budget, out);
-  check_points(out.size() + 1, budget);
+  budget.require_keys(out.size() + 1, kResampledKeys);
   out.push_back(SamplePoint{m, ticks_from_seconds(m)});
   bisect(m, b, depth + 1, tolerance, budget, out);
 }
@@ -216,7 +209,7 @@ void ChannelCurve::bisect(double a, double b, int depth, double tolerance, const
 void ChannelCurve::append_sample_points(bool union_only, double tolerance, const ImportBudget& budget,
                                         std::vector<SamplePoint>& out) const {
   const std::vector<SamplePoint>& points = keys_->points;
-  check_points(out.size() + points.size(), budget);
+  budget.require_keys(out.size() + points.size(), kResampledKeys);
   if (keys_suffice(union_only)) {
     out.insert(out.end(), points.begin(), points.end());
     return;
@@ -228,7 +221,7 @@ void ChannelCurve::append_sample_points(bool union_only, double tolerance, const
         const Ticks before = points[k].tick - Ticks{1};
         const double seconds = points[k].seconds - 1e-7;
         if (seconds > points[k - 1].seconds && before > points[k - 1].tick) {
-          check_points(out.size() + 1 + points.size() - k, budget);
+          budget.require_keys(out.size() + 1 + points.size() - k, kResampledKeys);
           out.push_back(SamplePoint{seconds, before});
         }
       } else {
