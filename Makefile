@@ -29,8 +29,9 @@ test: build
 bench: build
 	@build/$(PRESET)/bench/marrow_bench --benchmark_counters_tabular=true
 
+# ASan + UBSan (clang): one build holds the suite and the libFuzzer targets (make fuzz, fuzz-smoke).
 test-sanitize:
-	@$(MAKE) --no-print-directory test PRESET=sanitize
+	@$(MAKE) --no-print-directory test PRESET=sanitize WERROR=$(WERROR)
 
 # The threaded tests (X5) under ThreadSanitizer.
 test-tsan: deps
@@ -40,14 +41,14 @@ test-tsan: deps
 
 # make fuzz TARGET=import_gltf SECONDS=600: one libFuzzer target with its seed corpus.
 fuzz: deps
-	@cmake --preset fuzz >/dev/null
-	@cmake --build build/fuzz -j $(JOBS) --target fuzz_$(TARGET)
+	@cmake --preset sanitize -DMARROW_WERROR=$(WERROR) >/dev/null
+	@cmake --build build/sanitize -j $(JOBS) --target fuzz_$(TARGET)
 	@scripts/fuzz-run $(TARGET) $(SECONDS)
 
 # Every fuzz target for 30 seconds (CI), as many at once as there are cores.
 fuzz-smoke: deps
-	@cmake --preset fuzz >/dev/null
-	@cmake --build build/fuzz -j $(JOBS)
+	@cmake --preset sanitize -DMARROW_WERROR=$(WERROR) >/dev/null
+	@cmake --build build/sanitize -j $(JOBS)
 	@scripts/fuzz-smoke 30 $(JOBS) $(FUZZ_TARGETS)
 
 clean:

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "../src/core/address_sanitizer.hpp"
 #include "../src/io/assimp/assimp_isolation.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/assimp/assimp_importer.hpp"
@@ -90,7 +91,7 @@ TEST(AssimpIsolation, ACrashInTheWorkerIsAnImportError) {
   if (!detail::can_isolate()) GTEST_SKIP() << "no worker processes here";
   const ImportError e = error_of("crash");
   EXPECT_EQ(e.code(), ImportErrorCode::ExternalImporter);
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(MARROW_ASAN)
   // (AddressSanitizer catches the signal itself and exits with status 1: still an error, no signal.)
   EXPECT_NE(std::string(e.what()).find("signal"), std::string::npos) << e.what();
 #endif
@@ -162,7 +163,7 @@ TEST(AssimpIsolation, ColladaThatAbortsAssimpIsAnImportError) {
   }
 }
 
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(MARROW_ASAN)
 // Fuzz finding: one non-digit byte in a Collada <p> index list makes Assimp 5.2.5 allocate
 // gigabytes (in process it grows until the machine runs out). Isolated, it is an ImportError.
 TEST(AssimpIsolation, ColladaIndexGarbageThatMakesAssimpAllocateWithoutBoundIsRefused) {

@@ -21,11 +21,11 @@ int add_attribute(draco::Mesh& mesh, draco::GeometryAttribute::Type type, draco:
                   std::size_t component_bytes, const std::vector<std::byte>& values, std::uint32_t points) {
   draco::GeometryAttribute ga;
   ga.Init(type, nullptr, static_cast<std::uint8_t>(components), data_type, false,
-          static_cast<std::int64_t>(components * component_bytes), 0);
+          static_cast<std::int64_t>(static_cast<std::size_t>(components) * component_bytes), 0);
   const int id = mesh.AddAttribute(ga, true, points);
   draco::PointAttribute* att = mesh.attribute(id);
   for (std::uint32_t p = 0; p < points; ++p) {
-    att->SetAttributeValue(draco::AttributeValueIndex(p), values.data() + p * components * component_bytes);
+    att->SetAttributeValue(draco::AttributeValueIndex(p), values.data() + p * static_cast<std::size_t>(components) * component_bytes);
   }
   return id;
 }

@@ -94,7 +94,7 @@ std::vector<std::array<Corner, 3>> triangles(const ModelMeshPart& part) {
     out.push_back(t);
   }
   std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
-    for (int c = 0; c < 3; ++c) {
+    for (std::size_t c = 0; c < 3; ++c) {
       if (less(a[c].position, b[c].position)) return true;
       if (less(b[c].position, a[c].position)) return false;
     }

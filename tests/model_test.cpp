@@ -49,7 +49,7 @@ Model two_skin_model() {
     Skin skin;
     skin.data.bone_count = 1;
     skin.data.skeleton_hierarchy = {-1};
-    skin.data.bind_pose = {model.bones[1 + s].transform};
+    skin.data.bind_pose = {model.bones[static_cast<std::size_t>(1 + s)].transform};
     skin.data.inverse_bind_pose = {glm::mat4(1.f)};  // not the inverse: the bind palette is a visible translation
     skin.meshes = {s};
     model.skins.push_back(skin);

@@ -14,17 +14,11 @@
 #include <string_view>
 #include <vector>
 
+#include "../../src/core/address_sanitizer.hpp"
 #include "../../src/io/assimp/assimp_worker_protocol.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/assimp/assimp_importer.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MARROW_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MARROW_ASAN 1
-#endif
-#endif
 
 namespace {
 

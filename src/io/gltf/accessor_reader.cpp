@@ -306,7 +306,7 @@ void read_accessor_uints(const GltfAsset& asset, std::uint32_t accessor, const I
       fail(ImportErrorCode::InvalidAccessor, where + ": FLOAT data where integers are needed");
     }
     if (normalized) fail(ImportErrorCode::InvalidAccessor, where + ": normalized data where integers are needed");
-    return [&where](C v) -> std::uint32_t {
+    return [&](C v) -> std::uint32_t {
       if constexpr (std::is_signed_v<C>) {
         if (v < 0) {
           fail(ImportErrorCode::InvalidAccessor,

@@ -176,7 +176,7 @@ double ChannelCurve::chord_error(double a, double b, const std::vector<double>& 
     // Rotation angle between the two, from the chord length (precise for small angles).
     double chord2 = 0;
     const double sign = (q[0] * exact[0] + q[1] * exact[1] + q[2] * exact[2] + q[3] * exact[3]) < 0 ? -1 : 1;
-    for (int c = 0; c < 4; ++c) chord2 += (q[c] - sign * exact[c]) * (q[c] - sign * exact[c]);
+    for (std::size_t c = 0; c < 4; ++c) chord2 += (q[c] - sign * exact[c]) * (q[c] - sign * exact[c]);
     return 4.0 * std::asin(std::min(1.0, std::sqrt(chord2) / 2.0));
   }
   double worst = 0;
