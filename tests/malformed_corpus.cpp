@@ -184,6 +184,16 @@ std::vector<std::byte> edited_native(const std::function<void(const NativeCclp&,
   return b;
 }
 
+// The built-in character's native file with the offset of its FBND payload (frame bounds: skin
+// count, then per skin joint_count, box count, joints, centres, extents; mesh count, mesh boxes).
+std::vector<std::byte> edited_native_bounds(const std::function<void(std::size_t, std::vector<std::byte>&)>& edit) {
+  std::vector<std::byte> b = write_native(make_demo_character());
+  std::size_t pos = 24;
+  while (get<std::uint32_t>(b, pos) != 0x444E4246u) pos += 16 + get<std::uint64_t>(b, pos + 8);  // "FBND"
+  edit(pos + 16, b);
+  return b;
+}
+
 }  // namespace
 
 std::vector<MalformedFile> malformed_corpus() {
@@ -615,6 +625,45 @@ std::vector<MalformedFile> malformed_corpus() {
         std::memcpy(b.data() + n.second_key, b.data() + n.first_key, 4 + get<std::uint32_t>(b, n.first_key));
       }),
       C::InvalidDocument, "two compressed clips under one key");
+
+  // Stored frame bounds (FBND): skin 0's fields start 8 bytes in (after the skin count).
+  const auto fbnd = [](std::size_t payload, const std::vector<std::byte>& b) {
+    struct {
+      std::size_t joint_count, box_count, joints, centers, extents, n;
+    } s{};
+    s.joint_count = payload + 8;
+    s.box_count = payload + 16;
+    s.n = get<std::uint64_t>(b, s.box_count);
+    s.joints = payload + 24;
+    s.centers = s.joints + 4 * s.n;
+    s.extents = s.centers + 12 * s.n;
+    return s;
+  };
+  add("native_fbnd_joint_count.marrow", edited_native_bounds([&](std::size_t p, auto& b) {
+        put<std::uint64_t>(b, fbnd(p, b).joint_count, get<std::uint64_t>(b, fbnd(p, b).joint_count) + 1);
+      }),
+      C::InvalidDocument, "frame bounds made for one joint more than the skin has");
+  add("native_fbnd_box_count.marrow", edited_native_bounds([&](std::size_t p, auto& b) {
+        put<std::uint64_t>(b, fbnd(p, b).box_count, get<std::uint64_t>(b, fbnd(p, b).joint_count) + 1);
+      }),
+      C::LimitExceeded, "more joint boxes than the skin has joints");
+  add("native_fbnd_joints_not_ascending.marrow", edited_native_bounds([&](std::size_t p, auto& b) {
+        const auto s = fbnd(p, b);
+        put<std::uint32_t>(b, s.joints + 4, get<std::uint32_t>(b, s.joints));
+      }),
+      C::InvalidDocument, "the second joint box names the first one's joint");
+  add("native_fbnd_negative_extent.marrow",
+      edited_native_bounds([&](std::size_t p, auto& b) { put<float>(b, fbnd(p, b).extents, -1.f); }), C::InvalidDocument,
+      "a joint box of negative extent");
+  add("native_fbnd_nan_center.marrow", edited_native_bounds([&](std::size_t p, auto& b) {
+        put<float>(b, fbnd(p, b).centers + 4, std::numeric_limits<float>::quiet_NaN());
+      }),
+      C::InvalidDocument, "a joint box with a NaN centre");
+  add("native_fbnd_empty_mesh_box.marrow", edited_native_bounds([&](std::size_t p, auto& b) {
+        const auto s = fbnd(p, b);
+        b[s.extents + 12 * s.n + 8] = std::byte{1};  // after the mesh count: mesh 0's empty flag
+      }),
+      C::InvalidDocument, "an empty box for a mesh with vertices (the character has one skin)");
 
   return out;
 }

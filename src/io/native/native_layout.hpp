@@ -51,6 +51,9 @@ inline constexpr std::uint32_t kTagDiagnostics = make_tag("DIAG");
 inline constexpr std::uint32_t kTagSource = make_tag("SRCE");
 // Since version 2: skin clips stored compressed (compressed_clip_data.hpp), after PRFX.
 inline constexpr std::uint32_t kTagCompressedClips = make_tag("CCLP");
+// Optional, not required (older readers skip it and make the boxes themselves): the frame bounds
+// (S5, frame_bounds.hpp) the reader would otherwise make from every vertex, after MESH.
+inline constexpr std::uint32_t kTagFrameBounds = make_tag("FBND");
 
 // Explicit record sizes (never sizeof of an in-memory struct).
 inline constexpr std::size_t kMat4Bytes = 64;      // 16 f32, column-major
@@ -78,6 +81,10 @@ inline constexpr std::size_t kDiagnosticMinBytes = 2 * kStringMinBytes + 4;
 // min and step, key count, packed byte count; a joint: its animated flag and three channels.
 inline constexpr std::size_t kCompressedClipMinBytes = 2 * kStringMinBytes + 8 + 8 + 8;
 inline constexpr std::size_t kCompressedChannelMinBytes = 3 + 1 + 24 + 8 + 8;
+// A frame-bounds skin: joint count, box count; a box: its joint, centre and half extent; a mesh
+// box: the empty flag, min and max.
+inline constexpr std::size_t kJointBoxBytes = 4 + 2 * kVec3Bytes;
+inline constexpr std::size_t kMeshBoxBytes = 1 + 2 * kVec3Bytes;
 inline constexpr std::size_t kCompressedJointMinBytes = 1 + 3 * kCompressedChannelMinBytes;
 
 // "MESH" for messages; unprintable bytes become '?'.

@@ -19,6 +19,7 @@
 #include "marrow/model/frame_bounds.hpp"
 #include "marrow/runtime/clip_compression.hpp"
 #include "marrow/runtime/compressed_clip_data.hpp"
+#include "native_frame_bounds_reader.hpp"
 #include "native_layout.hpp"
 #include "native_section_reader.hpp"
 
@@ -276,15 +277,6 @@ void read_skins(SectionReader& r, Model& model) {
   }
 }
 
-// Sections with one entry per skin open with the count, which must be SKIN's.
-void read_skin_count(SectionReader& r, const Model& model) {
-  const std::uint64_t n = r.u64("skin count");
-  if (n != model.skins.size()) {
-    r.fail(ImportErrorCode::InvalidDocument,
-           "skin count " + std::to_string(n) + " differs from section 'SKIN' (" + std::to_string(model.skins.size()) + ")");
-  }
-}
-
 void read_prefixes(SectionReader& r, Model& model) {
   read_skin_count(r, model);
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
@@ -474,13 +466,14 @@ struct SectionSpec {
   bool required;
   std::uint32_t since = 1;
 };
-constexpr std::array<SectionSpec, 10> kSections{{{kTagMaterials, true},
+constexpr std::array<SectionSpec, 11> kSections{{{kTagMaterials, true},
                                                  {kTagSkinnedMaterials, true},
                                                  {kTagBones, true},
                                                  {kTagSkins, true},
                                                  {kTagPrefixes, false},
                                                  {kTagCompressedClips, true, 2},
                                                  {kTagMeshes, true},
+                                                 {kTagFrameBounds, false, 3},
                                                  {kTagAnimations, true},
                                                  {kTagDiagnostics, true},
                                                  {kTagSource, true}}};
@@ -579,9 +572,11 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
   ImportBudget budget(limits);
   Model model;
   Tables tables;
+  bool has_frame_bounds = false;
   for (std::size_t k = 0; k < kSections.size(); ++k) {
     if (!found[k].present) continue;
     const std::uint32_t tag = kSections[k].tag;
+    has_frame_bounds |= tag == kTagFrameBounds;
     SectionReader r(bytes, found[k].begin, found[k].end, tag, budget, load<std::uint32_t>(bytes, 4));
     if (tag == kTagMaterials) read_materials(r, tables);
     else if (tag == kTagSkinnedMaterials) read_skinned_materials(r, tables);
@@ -590,6 +585,7 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
     else if (tag == kTagPrefixes) read_prefixes(r, model);
     else if (tag == kTagCompressedClips) read_compressed_clips(r, model);
     else if (tag == kTagMeshes) read_meshes(r, model, tables);
+    else if (tag == kTagFrameBounds) read_frame_bounds(r, model);
     else if (tag == kTagAnimations) read_animations(r, model);
     else if (tag == kTagDiagnostics) read_diagnostics(r, model);
     else if (tag == kTagSource) read_source(r, model);
@@ -601,7 +597,8 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
     validate(model);
     if (const std::string problem = model_problem(model); !problem.empty()) throw std::invalid_argument(problem);
     for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);
-    compute_frame_bounds(model);  // S5 (made from the vertices, not stored in the file)
+    // S5: stored in FBND by this writer (checked as read); files of older writers lack it.
+    if (!has_frame_bounds) compute_frame_bounds(model);
   } catch (const std::logic_error& e) {  // invalid_argument, out_of_range
     refuse(ImportErrorCode::InvalidDocument, e.what());
   }

@@ -272,4 +272,13 @@ class SectionReader {
   std::size_t depth_ = 0;
 };
 
+// Sections with one entry per skin open with the count, which must be SKIN's.
+inline void read_skin_count(SectionReader& r, const Model& model) {
+  const std::uint64_t n = r.u64("skin count");
+  if (n != model.skins.size()) {
+    r.fail(ImportErrorCode::InvalidDocument,
+           "skin count " + std::to_string(n) + " differs from section 'SKIN' (" + std::to_string(model.skins.size()) + ")");
+  }
+}
+
 }  // namespace marrow::native

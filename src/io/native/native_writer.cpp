@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/native/native_format.hpp"
+#include "marrow/model/frame_bounds.hpp"
 #include "marrow/runtime/compressed_clip_data.hpp"
 #include "native_layout.hpp"
 
@@ -81,11 +83,12 @@ class ByteWriter {
     }
   }
 
-  // Sections: the header is written with a zero length, patched by end_section.
-  void begin_section(std::uint32_t tag) {
+  // Sections: the header is written with a zero length, patched by end_section. A section that
+  // is not required may be skipped by readers that do not know it.
+  void begin_section(std::uint32_t tag, bool required = true) {
     section_start_ = out_.size();
     u32(tag);
-    u32(kSectionRequired);
+    u32(required ? kSectionRequired : 0);
     u64(0);
     ++sections_;
   }
@@ -147,7 +150,7 @@ std::size_t estimate_bytes(const Model& model) {
     }
   }
   for (const Skin& skin : model.skins) {
-    n += 256 + static_cast<std::size_t>(skin.data.bone_count) * (4 + 3 * kMat4Bytes);
+    n += 256 + static_cast<std::size_t>(skin.data.bone_count) * (4 + 3 * kMat4Bytes + kJointBoxBytes);
     for (const auto& [name, clip] : skin.data.animation_clips) {
       for (const BoneTrack& t : clip.tracks) n += 16 + t.keys.size() * kKeyframeBytes;
     }
@@ -237,6 +240,31 @@ void write_part(ByteWriter& w, const ModelMeshPart& part, PointerTable<Material>
   w.u8(part.flat_normals ? 1 : 0);                  // version 3
   w.array(part.palette_joints);                     // version 3 (S4)
   if (part.morph) write_morph(w, *part.morph);
+}
+
+// FBND: the frame bounds the model holds (made here when it has none or stale-sized ones), so a
+// reader need not walk every vertex to make them again.
+void write_frame_bounds(ByteWriter& w, const Model& model) {
+  std::optional<FrameBounds> made;
+  if (!frame_bounds_ready(model)) made = make_frame_bounds(model);
+  w.begin_section(kTagFrameBounds, false);
+  w.u64(model.skins.size());
+  for (std::size_t s = 0; s < model.skins.size(); ++s) {
+    const JointBounds& b = made ? made->skins[s] : model.skins[s].joint_bounds;
+    w.u64(b.joint_count);
+    w.u64(b.joints.size());
+    w.append(b.joints.data(), b.joints.size() * 4);
+    w.append(b.centers.data(), b.centers.size() * kVec3Bytes);
+    w.append(b.extents.data(), b.extents.size() * kVec3Bytes);
+  }
+  w.u64(model.meshes.size());
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const BoundingBox& box = made ? made->meshes[m] : model.meshes[m].local_bounds;
+    w.u8(box.empty ? 1 : 0);
+    w.append(&box.min, kVec3Bytes);
+    w.append(&box.max, kVec3Bytes);
+  }
+  w.end_section();
 }
 
 }  // namespace
@@ -349,6 +377,8 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
     for (const ModelMeshPart& part : mesh.parts) write_part(w, part, materials, skinned);
   }
   w.end_section();
+
+  write_frame_bounds(w, model);
 
   w.begin_section(kTagAnimations);
   w.u64(model.animations.size());
