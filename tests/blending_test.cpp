@@ -32,15 +32,11 @@
 namespace marrow {
 namespace {
 
+using test::random_rotation;
 using test::near;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-glm::quat random_rotation(std::mt19937& rng) {
-  std::normal_distribution<float> g(0.f, 1.f);
-  return glm::normalize(glm::quat(g(rng), g(rng), g(rng), g(rng)));
-}
 
 Trs random_trs(std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-3.f, 3.f), s(0.5f, 2.f);

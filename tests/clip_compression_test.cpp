@@ -31,12 +31,8 @@
 namespace marrow {
 namespace {
 
+using test::random_rotation;
 namespace fs = std::filesystem;
-
-glm::quat random_rotation(std::mt19937& rng) {
-  std::normal_distribution<float> g(0.f, 1.f);
-  return glm::normalize(glm::quat(g(rng), g(rng), g(rng), g(rng)));
-}
 
 // A skeleton of `joints` (random parents, 10 cm bones) and a clip whose channels move smoothly
 // (sums of sines) or not at all, so that compression drops keys, keeps constants, uses uniform

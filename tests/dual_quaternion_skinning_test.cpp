@@ -27,16 +27,7 @@
 namespace marrow {
 namespace {
 
-void for_each_simd_level(const std::function<void(SimdLevel)>& body) {
-  const SimdLevel saved = simd_level();
-  for (const SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
-    if (set_simd_level(level) != level) continue;
-    SCOPED_TRACE(std::string(to_string(level)));
-    body(level);
-  }
-  set_simd_level(saved);
-}
-
+using test::for_each_simd_level;
 glm::quat random_rotation(std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.f, 1.f);
   return glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.01f));

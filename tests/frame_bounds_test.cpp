@@ -29,6 +29,7 @@
 namespace marrow {
 namespace {
 
+using test::random_rotation;
 namespace fs = std::filesystem;
 using test::near;
 
@@ -58,12 +59,6 @@ float tolerance_of(const BoundingBox& box) {
     }
   }
   return ::testing::AssertionSuccess();
-}
-
-glm::quat random_rotation(std::mt19937& rng) {
-  std::normal_distribution<float> n(0.f, 1.f);
-  const glm::quat q(n(rng), n(rng), n(rng), n(rng));
-  return glm::normalize(q);
 }
 
 // A copy of model with one more animation "random": two keys per joint and per scene node,

@@ -22,12 +22,8 @@
 namespace marrow {
 namespace {
 
+using test::random_rotation;
 using test::near;
-
-glm::quat random_rotation(std::mt19937& rng) {
-  std::normal_distribution<float> g(0.f, 1.f);
-  return glm::normalize(glm::quat(g(rng), g(rng), g(rng), g(rng)));
-}
 
 // A track whose rotations step by up to max_angle radians (small: the nlerp path; large: slerp),
 // with equal consecutive times now and then.

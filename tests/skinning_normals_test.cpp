@@ -25,21 +25,13 @@
 #include "marrow/runtime/skinning_job.hpp"
 #include "skinning_golden_input.hpp"
 #include "skinning_reference.hpp"
+#include "test_util.hpp"
 
 namespace marrow {
 namespace {
 
+using test::for_each_simd_level;
 namespace fs = std::filesystem;
-
-void for_each_simd_level(const std::function<void(SimdLevel)>& body) {
-  const SimdLevel saved = simd_level();
-  for (const SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
-    if (set_simd_level(level) != level) continue;
-    SCOPED_TRACE(std::string(to_string(level)));
-    body(level);
-  }
-  set_simd_level(saved);
-}
 
 glm::quat random_rotation(std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.f, 1.f);

@@ -29,6 +29,7 @@
 namespace marrow {
 namespace {
 
+using test::for_each_simd_level;
 using test::near;
 using test::throws_with;
 
@@ -244,17 +245,6 @@ Expected reference(const std::vector<glm::mat4>& palette, const Mesh& mesh, std:
     }
   }
   return ::testing::AssertionSuccess();
-}
-
-// Runs `body` once per SIMD level this processor has, then restores the level.
-void for_each_simd_level(const std::function<void(SimdLevel)>& body) {
-  const SimdLevel saved = simd_level();
-  for (const SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
-    if (set_simd_level(level) != level) continue;  // not on this processor
-    SCOPED_TRACE(std::string(to_string(level)));
-    body(level);
-  }
-  set_simd_level(saved);
 }
 
 // One interleaved record: position, a gap, normal, tangent, joints, weights, a gap (stride 72).

@@ -3,11 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <random>
 #include <string>
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
+
+#include "marrow/runtime/simd_level.hpp"
 
 namespace marrow::test {
 
@@ -54,6 +58,24 @@ template <class E, class F>
     return ::testing::AssertionFailure() << "threw another exception: " << e.what();
   }
   return ::testing::AssertionFailure() << "did not throw";
+}
+
+// A rotation uniformly distributed over all rotations (a normalised 4D Gaussian).
+inline glm::quat random_rotation(std::mt19937& rng) {
+  std::normal_distribution<float> g(0.f, 1.f);
+  return glm::normalize(glm::quat(g(rng), g(rng), g(rng), g(rng)));
+}
+
+// Runs `body` once per SIMD level this processor has (SCOPED_TRACE names it), then restores the
+// level.
+inline void for_each_simd_level(const std::function<void(SimdLevel)>& body) {
+  const SimdLevel saved = simd_level();
+  for (const SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
+    if (set_simd_level(level) != level) continue;  // not on this processor
+    SCOPED_TRACE(std::string(to_string(level)));
+    body(level);
+  }
+  set_simd_level(saved);
 }
 
 }  // namespace marrow::test
