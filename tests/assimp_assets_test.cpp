@@ -40,7 +40,7 @@ using test::box_of_all_meshes;
 using test::diagonal;
 using test::posed;
 
-const fs::path kAssets = test::kAssimpAssets;
+using test::kAssets;
 
 // ---------------------------------------------------------------------------------------------
 // Assimp-side references.

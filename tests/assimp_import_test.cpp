@@ -39,7 +39,7 @@ using test::box_of_all_meshes;
 using test::diagonal;
 using test::posed;
 
-const fs::path kAssets = test::kAssimpAssets;
+using test::kAssets;
 
 std::vector<std::byte> bytes_of(const std::string& text) {
   std::vector<std::byte> out(text.size());

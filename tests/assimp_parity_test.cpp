@@ -38,7 +38,7 @@ using test::box_of_all_meshes;
 using test::diagonal;
 using test::posed;
 
-const fs::path kAssets = test::kAssimpAssets;
+using test::kAssets;
 
 // ---------------------------------------------------------------------------------------------
 // PARITY: the shared glTF files through Assimp's glTF2 reader vs marrow's own importer (the

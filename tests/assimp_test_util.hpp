@@ -12,15 +12,14 @@
 
 #include "marrow/core/bounding_box.hpp"
 #include "marrow/model/animator.hpp"
+#include "shared_assets.hpp"
 
 namespace marrow::test {
 
-inline const std::filesystem::path kAssimpAssets = std::filesystem::path(MARROW_SHARED_ASSETS);
-
 #define SKIP_WITHOUT_ASSETS()                                                                                       \
-  if (!std::filesystem::is_directory(test::kAssimpAssets / "dae") ||                                                 \
-      !std::filesystem::is_directory(test::kAssimpAssets / "fbx")) {                                                 \
-    GTEST_SKIP() << "shared assets not found at " << test::kAssimpAssets << " (../shared/assets is not present)"; \
+  if (!std::filesystem::is_directory(test::kAssets / "dae") ||                                                 \
+      !std::filesystem::is_directory(test::kAssets / "fbx")) {                                                 \
+    GTEST_SKIP() << "shared assets not found at " << test::kAssets << " (../shared/assets is not present)"; \
   }
 
 inline std::vector<glm::vec3> posed(Animator& animator, std::size_t mesh) {

@@ -28,18 +28,14 @@ namespace marrow {
 namespace {
 
 using test::for_each_simd_level;
-glm::quat random_rotation(std::mt19937& rng) {
-  std::uniform_real_distribution<float> u(-1.f, 1.f);
-  return glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.01f));
-}
-
+using test::random_rotation_from_box;
 enum class Kind { Rigid, Uniform, NonUniform };
 
 std::vector<glm::mat4> palette_of(Kind kind, std::size_t n, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.f, 1.f), s(0.5f, 2.f);
   std::vector<glm::mat4> p;
   for (std::size_t i = 0; i < n; ++i) {
-    glm::mat4 m = glm::translate(glm::mat4(1.f), glm::vec3(u(rng), u(rng), u(rng))) * glm::mat4_cast(random_rotation(rng));
+    glm::mat4 m = glm::translate(glm::mat4(1.f), glm::vec3(u(rng), u(rng), u(rng))) * glm::mat4_cast(random_rotation_from_box(rng));
     if (kind == Kind::Uniform) m = m * glm::scale(glm::mat4(1.f), glm::vec3(i == 1 ? -s(rng) : s(rng)));
     if (kind == Kind::NonUniform) {
       glm::mat4 shear(1.f);

@@ -92,7 +92,9 @@ TEST(GltfJson, UnknownPropertiesAndExtrasAreIgnored) {
 }
 
 TEST(GltfJson, ByteOrderMarkIsSkipped) {
-  EXPECT_EQ(parse_json(std::string("\xEF\xBB\xBF") + kMinimal).asset.version, "2.0");
+  std::string json = kMinimal;
+  json.insert(0, "\xEF\xBB\xBF");  // (not "..." + kMinimal: GCC 12 warns of an overflow there at -O1)
+  EXPECT_EQ(parse_json(json).asset.version, "2.0");
 }
 
 TEST(GltfJson, IntegralDoublesAreAcceptedAsIntegers) {

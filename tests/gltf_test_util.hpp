@@ -94,14 +94,14 @@ inline gltf::GltfAsset sample_asset() {
   d.buffer_views[0].target = 34962;
   d.buffer_views[1].target = 34963;
 
-  Material material;
+  gltf::Material material;
   material.name = "skin \"quoted\" \\ tab\t";
   material.base_color_factor = {0.5f, 0.25f, 1.f, 0.75f};
   material.double_sided = true;
   material.alpha_mode = "MASK";
   d.materials.push_back(material);
 
-  Mesh mesh;
+  gltf::Mesh mesh;
   mesh.name = "body";
   Primitive p;
   p.attributes = {{"POSITION", 0}, {"JOINTS_0", 5}, {"WEIGHTS_0", 6}};
@@ -135,7 +135,7 @@ inline gltf::GltfAsset sample_asset() {
   tip.translation = {0, 1, 0};
   d.nodes = {root, mesh_node, joint, tip};
 
-  Skin skin;
+  gltf::Skin skin;
   skin.name = "skin";
   skin.inverse_bind_matrices = 4;
   skin.skeleton = 2;

@@ -3,6 +3,7 @@
 // prefix block). The hostile-file suite is native_hostile_test.cpp.
 #include <gtest/gtest.h>
 
+#include "shared_assets.hpp"
 #include "native_test_util.hpp"
 
 namespace marrow {
@@ -11,7 +12,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace test;
 
-const fs::path kAssets = MARROW_SHARED_ASSETS;
+using test::kAssets;
 
 // ---------------------------------------------------------------------------------------------
 // Round trips.

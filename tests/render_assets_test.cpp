@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "shared_assets.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/skeleton_bones.hpp"
@@ -20,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kAssets = MARROW_SHARED_ASSETS;
+using test::kAssets;
 const fs::path kGolden = fs::path(MARROW_TEST_DATA) / "render" / "cesium_man_walk_1s.png";
 
 Model load(const fs::path& file) {

@@ -31,12 +31,8 @@ namespace marrow {
 namespace {
 
 using test::for_each_simd_level;
+using test::random_rotation_from_box;
 namespace fs = std::filesystem;
-
-glm::quat random_rotation(std::mt19937& rng) {
-  std::uniform_real_distribution<float> u(-1.f, 1.f);
-  return glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.01f));
-}
 
 // Rotation * scale (per axis) * shear, and a translation: clearly non-uniform.
 std::vector<glm::mat4> sheared_palette(std::size_t n, std::mt19937& rng) {
@@ -45,7 +41,7 @@ std::vector<glm::mat4> sheared_palette(std::size_t n, std::mt19937& rng) {
   for (std::size_t i = 0; i < n; ++i) {
     glm::mat4 shear(1.f);
     shear[1][0] = 0.5f * u(rng);  // x += k * y
-    glm::mat4 m = glm::translate(glm::mat4(1.f), glm::vec3(u(rng), u(rng), u(rng))) * glm::mat4_cast(random_rotation(rng)) *
+    glm::mat4 m = glm::translate(glm::mat4(1.f), glm::vec3(u(rng), u(rng), u(rng))) * glm::mat4_cast(random_rotation_from_box(rng)) *
                   glm::scale(glm::mat4(1.f), glm::vec3(s(rng), s(rng), s(rng))) * shear;
     if (i == 2) m[0] = -m[0];  // one mirrors
     p.push_back(m);
@@ -257,7 +253,7 @@ TEST(SkinningJob, S2_AnExplicitPaletteScaleIsTrusted) {
   const Vertices in = random_vertices(9, 5, rng);
   std::vector<glm::mat4> uniform;
   for (int j = 0; j < 5; ++j) {
-    uniform.push_back(glm::mat4_cast(random_rotation(rng)) *
+    uniform.push_back(glm::mat4_cast(random_rotation_from_box(rng)) *
                       glm::scale(glm::mat4(1.f), glm::vec3(0.5f + 0.3f * static_cast<float>(j))));
   }
   const auto sheared = sheared_palette(5, rng);

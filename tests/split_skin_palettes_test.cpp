@@ -19,6 +19,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "shared_assets.hpp"
 #include "gltf_fixture.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
@@ -38,7 +39,7 @@ namespace fs = std::filesystem;
 using test::Fixture;
 using test::MeshData;
 
-const fs::path kAssets = MARROW_SHARED_ASSETS;
+using test::kAssets;
 
 ImportOptions unsplit_options() {
   ImportOptions o;

@@ -66,6 +66,13 @@ inline glm::quat random_rotation(std::mt19937& rng) {
   return glm::normalize(glm::quat(g(rng), g(rng), g(rng), g(rng)));
 }
 
+// A rotation from a point of the cube [-1, 1]^4 (w moved by 0.01, so never the zero quaternion),
+// normalised: not uniform over rotations; the skinning tests' palettes are made with it.
+inline glm::quat random_rotation_from_box(std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  return glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.01f));
+}
+
 // Runs `body` once per SIMD level this processor has (SCOPED_TRACE names it), then restores the
 // level.
 inline void for_each_simd_level(const std::function<void(SimdLevel)>& body) {
