@@ -1,6 +1,7 @@
 #pragma once
 // Helpers of the Assimp tests (assimp_assets_test.cpp, assimp_import_test.cpp,
-// assimp_parity_test.cpp): where the shared assets are, and posed vertices and boxes of a model.
+// assimp_parity_test.cpp): a skip when the Collada and FBX assets are absent, and posed vertices
+// and boxes of a model.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -16,10 +17,10 @@
 
 namespace marrow::test {
 
-#define SKIP_WITHOUT_ASSETS()                                                                                       \
-  if (!std::filesystem::is_directory(test::kAssets / "dae") ||                                                 \
-      !std::filesystem::is_directory(test::kAssets / "fbx")) {                                                 \
-    GTEST_SKIP() << "shared assets not found at " << test::kAssets << " (../shared/assets is not present)"; \
+#define SKIP_WITHOUT_ASSETS()                                                                                      \
+  if (!std::filesystem::is_directory(test::kAssets / "dae") ||                                                     \
+      !std::filesystem::is_directory(test::kAssets / "fbx")) {                                                     \
+    GTEST_SKIP() << "shared assets not found at " << test::kAssets << " (../shared/assets is not present)";        \
   }
 
 inline std::vector<glm::vec3> posed(Animator& animator, std::size_t mesh) {
