@@ -38,9 +38,8 @@ namespace {
 namespace fs = std::filesystem;
 using test::box_of_all_meshes;
 using test::diagonal;
-using test::posed;
-
 using test::kAssets;
+using test::posed;
 
 // ---------------------------------------------------------------------------------------------
 // Assimp-side references.

@@ -35,11 +35,8 @@ namespace marrow {
 namespace {
 
 namespace fs = std::filesystem;
-using test::box_of_all_meshes;
-using test::diagonal;
-using test::posed;
-
 using test::kAssets;
+using test::posed;
 
 std::vector<std::byte> bytes_of(const std::string& text) {
   std::vector<std::byte> out(text.size());

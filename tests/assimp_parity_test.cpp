@@ -36,8 +36,6 @@ namespace {
 namespace fs = std::filesystem;
 using test::box_of_all_meshes;
 using test::diagonal;
-using test::posed;
-
 using test::kAssets;
 
 // ---------------------------------------------------------------------------------------------
