@@ -17,8 +17,7 @@
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
 #include "marrow/model/frame_bounds.hpp"
-#include "marrow/runtime/clip_compression.hpp"
-#include "marrow/runtime/compressed_clip_data.hpp"
+#include "native_compressed_clip_reader.hpp"
 #include "native_frame_bounds_reader.hpp"
 #include "native_layout.hpp"
 #include "native_section_reader.hpp"
@@ -33,10 +32,6 @@ using namespace native;
 // checkable (source_joints: ordinals in the source file).
 constexpr std::size_t kUnknownCount = std::numeric_limits<std::size_t>::max();
 
-// Object counts (materials, meshes, parts, clips, ...) are capped by max_nodes.
-std::size_t object_count(SectionReader& r, const char* field, std::size_t min_record_bytes) {
-  return r.count(field, r.limits().max_nodes, "ImportLimits::max_nodes", min_record_bytes);
-}
 
 void check_index(SectionReader& r, const char* field, int value, int lowest, std::size_t size, const char* objects) {
   if (value < lowest || (value >= 0 && static_cast<std::size_t>(value) >= size)) {
@@ -288,82 +283,6 @@ void read_prefixes(SectionReader& r, Model& model) {
                                                    std::to_string(d.bone_count));
     }
     read_matrices(r, d.skeleton_root_prefix, static_cast<std::size_t>(count), "skeleton_root_prefix");
-  }
-}
-
-// One compressed clip of a skin of `joints` joints: the arrays are checked against the bytes and
-// limits here, their content by make_compressed_clip (every count, bit width, index and range).
-RuntimeClip read_compressed_clip(SectionReader& r, int joints) {
-  std::string name = r.string("clip name");
-  const Ticks duration{r.i64("duration")};
-  CompressedClipData data;
-  const std::size_t times = r.count("time count", kCompressedMaxTimes, nullptr, 8);
-  r.copy_into(data.times, times, "times");
-  const std::uint64_t n = r.u64("joint count");
-  if (n != static_cast<std::uint64_t>(joints)) {
-    r.fail(ImportErrorCode::InvalidDocument,
-           "joint count " + std::to_string(n) + " is not the skin's bone_count " + std::to_string(joints));
-  }
-  r.fits("joint count", n, kCompressedJointMinBytes);
-  // The sampler's key directories: at worst one word of 8 bytes per 32 times for every channel.
-  r.charge("key directories", 3 * n * ((times + kCompressedTimesPerWord - 1) / kCompressedTimesPerWord) * 8);
-  r.copy_into(data.animated, static_cast<std::size_t>(n), "animated");
-  for (std::size_t j = 0; j < data.animated.size(); ++j) {
-    if (data.animated[j] > 1) {
-      const auto scope = r.enter("joint", j);
-      r.fail(ImportErrorCode::InvalidDocument, "animated is " + std::to_string(data.animated[j]) + ", not 0 or 1");
-    }
-  }
-  data.channels.resize(3 * static_cast<std::size_t>(n));
-  for (std::size_t c = 0; c < data.channels.size(); ++c) {
-    const auto scope = r.enter("channel", c);
-    CompressedChannel& ch = data.channels[c];
-    for (std::uint8_t& b : ch.bits) b = r.u8("bits");
-    ch.uniform = r.flag("uniform");
-    for (float& v : ch.min) v = r.f32("min");
-    for (float& v : ch.step) v = r.f32("step");
-    const std::uint64_t keys = r.u64("key count");
-    if (keys > times) {
-      r.fail(ImportErrorCode::InvalidDocument,
-             "key count " + std::to_string(keys) + " exceeds the clip's " + std::to_string(times) + " times");
-    }
-    r.fits("key count", keys, 2);
-    r.charge_keys("key count", keys);
-    r.copy_into(ch.key_times, static_cast<std::size_t>(keys), "key times");
-    // make_compressed_clip checks the exact size; this only keeps the count within the section.
-    const std::uint64_t bytes = r.u64("packed byte count");
-    r.fits("packed byte count", bytes, 1);
-    r.copy_into(ch.packed, static_cast<std::size_t>(bytes), "packed keys");
-  }
-  try {
-    return make_compressed_clip(std::move(name), duration, data);
-  } catch (const std::invalid_argument& e) {
-    r.fail(ImportErrorCode::InvalidDocument, e.what());
-  }
-}
-
-// Version 2: per skin, its compressed clips; each also becomes the skin's authored clip of its
-// key (what it plays), which SKIN left out.
-void read_compressed_clips(SectionReader& r, Model& model) {
-  read_skin_count(r, model);
-  for (std::size_t s = 0; s < model.skins.size(); ++s) {
-    const auto scope = r.enter("skin", s);
-    Skin& skin = model.skins[s];
-    const std::size_t clips = object_count(r, "clip count", kCompressedClipMinBytes);
-    for (std::size_t c = 0; c < clips; ++c) {
-      const auto clip_scope = r.enter("compressed clip", c);
-      std::string key = r.string("clip key");
-      if (skin.data.animation_clips.count(key) != 0) {
-        r.fail(ImportErrorCode::InvalidDocument, "clip '" + key + "' is also stored uncompressed, or twice");
-      }
-      RuntimeClip clip = read_compressed_clip(r, skin.data.bone_count);
-      // Rebuilding the authored clip makes at most one key per channel key (counted above).
-      r.charge("decompressed keys", clip.key_count() * sizeof(Keyframe));
-      AnimationClip authored = decompress_clip(clip);
-      authored.target_space = ClipTargetSpace::JointPalette;
-      skin.data.animation_clips.emplace(key, std::move(authored));
-      skin.compressed_clips.emplace(std::move(key), std::move(clip));
-    }
   }
 }
 

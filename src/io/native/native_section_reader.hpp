@@ -272,6 +272,11 @@ class SectionReader {
   std::size_t depth_ = 0;
 };
 
+// Object counts (materials, meshes, parts, clips, ...) are capped by max_nodes.
+inline std::size_t object_count(SectionReader& r, const char* field, std::size_t min_record_bytes) {
+  return r.count(field, r.limits().max_nodes, "ImportLimits::max_nodes", min_record_bytes);
+}
+
 // Sections with one entry per skin open with the count, which must be SKIN's.
 inline void read_skin_count(SectionReader& r, const Model& model) {
   const std::uint64_t n = r.u64("skin count");
