@@ -94,7 +94,8 @@ TEST(NativeFrameBounds, S5_StoredBoundsThatNoModelCouldHaveAreRefused) {
     edit(sections[index_of(sections, "FBND")].payload);
     return join(bytes, sections);
   };
-  const std::uint64_t joints = get<std::uint64_t>(split(bytes)[index_of(split(bytes), "FBND")].payload, 8);
+  const std::vector<Section> sections = split(bytes);
+  const std::uint64_t joints = get<std::uint64_t>(sections[index_of(sections, "FBND")].payload, 8);
   EXPECT_TRUE(refuses([&] { read_native(edited([&](Bytes& p) { put<std::uint64_t>(p, 0, 2); })); },
                       ImportErrorCode::InvalidDocument, {"section 'FBND'", "skin count 2 differs"}));
   EXPECT_TRUE(refuses([&] { read_native(edited([&](Bytes& p) { put<std::uint64_t>(p, 8, joints + 1); })); },
