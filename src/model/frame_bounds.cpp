@@ -77,8 +77,8 @@ void walk_part(const ModelMeshPart& part, const WeightRange& range, JointBoundsB
   const bool skinned = joints != nullptr && layout.has(VertexAttribute::Joints0) && layout.has(VertexAttribute::Weights0);
   const std::vector<std::vector<glm::vec3>>* deltas = part.morph ? &part.morph->position_deltas : nullptr;
   if (deltas == nullptr || deltas->empty()) {
-    local.extend(bounding_box_of(positions));
-    if (skinned) joints->add_vertices(bytes, layout, part.palette_joints);
+    // A skinned part's box comes with its joint walk: one pass over the vertices.
+    local.extend(skinned ? joints->add_vertices(bytes, layout, part.palette_joints) : bounding_box_of(positions));
     return;
   }
   glm::vec3 lo = positions.load(0), hi = lo;

@@ -84,13 +84,7 @@ void compute_loaded_pose_bounds(Model& model) {
     if (box.empty) continue;
     const glm::vec3 center = box.center();
     float r2 = 0.f;
-    for (const StridedSpan<const glm::vec3>& part : points) {
-      for (std::size_t v = 0; v < part.size(); ++v) {
-        const glm::vec3 d = part.load(v) - center;
-        const float d2 = glm::dot(d, d);
-        r2 = d2 > r2 ? d2 : r2;
-      }
-    }
+    for (const StridedSpan<const glm::vec3>& part : points) r2 = std::max(r2, farthest_squared_distance(part, center));
     mesh.bounding_sphere = BoundingSphere{center, std::sqrt(r2)};
   }
 }

@@ -30,18 +30,23 @@ void JointBoundsBuilder::add(std::uint32_t joint, const glm::vec3& lo, const glm
   detail::widen(&lo_[4 * joint], &hi_[4 * joint], detail::sub(center, extent), detail::add(center, extent));
 }
 
-void JointBoundsBuilder::add_vertices(std::span<const std::byte> bytes, const VertexLayout& layout,
-                                      std::span<const std::uint32_t> joint_map) noexcept {
-  if (layout.stride == 0) return;
+BoundingBox JointBoundsBuilder::add_vertices(std::span<const std::byte> bytes, const VertexLayout& layout,
+                                             std::span<const std::uint32_t> joint_map) noexcept {
+  if (layout.stride == 0 || bytes.size() < layout.stride) return {};
   const std::size_t n = bytes.size() / layout.stride;
   const std::size_t palette = inverse_binds_.size();
   const std::uint32_t position = layout.offset(VertexAttribute::Position);
   const std::uint32_t joints = layout.offset(VertexAttribute::Joints0);
   const std::uint32_t weights = layout.offset(VertexAttribute::Weights0);
+  glm::vec3 lo, hi;
+  std::memcpy(&lo, bytes.data() + position, sizeof lo);
+  hi = lo;
   for (std::size_t v = 0; v < n; ++v) {
     const std::byte* row = bytes.data() + v * layout.stride;
-    float p[3];
-    std::memcpy(p, row + position, sizeof p);
+    glm::vec3 p;
+    std::memcpy(&p, row + position, sizeof p);
+    lo = glm::min(lo, p);  // as bounding_box_of
+    hi = glm::max(hi, p);
     for (std::uint32_t i = 0; i < layout.influences; ++i) {
       std::uint16_t joint;
       float weight;
@@ -51,10 +56,14 @@ void JointBoundsBuilder::add_vertices(std::span<const std::byte> bytes, const Ve
       std::size_t j = joint;
       if (!joint_map.empty()) j = joint < joint_map.size() ? joint_map[joint] : palette;
       if (j >= palette) continue;
-      const detail::Lanes q = detail::transform_point(&inverse_binds_[j][0][0], p[0], p[1], p[2]);
+      const detail::Lanes q = detail::transform_point(&inverse_binds_[j][0][0], p.x, p.y, p.z);
       detail::widen(&lo_[4 * j], &hi_[4 * j], q, q);
     }
   }
+  BoundingBox box;
+  box.extend(lo);
+  box.extend(hi);
+  return box;
 }
 
 JointBounds JointBoundsBuilder::finish() const {

@@ -15,6 +15,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "marrow/core/bounding_box.hpp"
 #include "marrow/core/vertex_layout.hpp"
 
 namespace marrow {
@@ -44,9 +45,10 @@ class JointBoundsBuilder {
   // layout.influences (joint, weight) pairs whose weight is nonzero (S1: every set). The layout
   // must have Position, Joints0 and Weights0. joint_map: empty when JOINTS index the palette,
   // else the palette index of each JOINTS value (a split part's palette_joints, S4). One pass,
-  // the load-time walk of every importer.
-  void add_vertices(std::span<const std::byte> bytes, const VertexLayout& layout,
-                    std::span<const std::uint32_t> joint_map = {}) noexcept;
+  // the load-time walk of every importer. Returns the box of every vertex's position (the
+  // mesh's own box comes with the same pass over the bytes).
+  BoundingBox add_vertices(std::span<const std::byte> bytes, const VertexLayout& layout,
+                           std::span<const std::uint32_t> joint_map = {}) noexcept;
 
   JointBounds finish() const;
 

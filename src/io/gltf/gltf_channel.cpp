@@ -96,7 +96,7 @@ ChannelCurve::ChannelCurve(const GltfAsset& asset, std::uint32_t animation, std:
   const AnimationSampler& sampler = doc.animations[animation].samplers[sampler_index];
   interpolation_ = sampler.interpolation;
   keys_ = cache.times(asset, animation, sampler_index, budget);
-  read_accessor_floats(asset, sampler.output, budget, values_);
+  values_ = read_accessor_floats(asset, sampler.output, budget);
   const std::size_t keys = keys_->seconds.size();
   const std::size_t expected = keys * stride();
   if (values_.size() != expected) {
@@ -105,11 +105,10 @@ ChannelCurve::ChannelCurve(const GltfAsset& asset, std::uint32_t animation, std:
                           std::to_string(values_.size()) + " values, " + std::to_string(keys) + " keys need " +
                           std::to_string(expected));
   }
-  for (std::size_t i = 0; i < values_.size(); ++i) {
-    if (!std::isfinite(values_[i])) {
-      throw ImportError(ImportErrorCode::InvalidAnimation,
-                        where(animation, sampler_index) + ": output value " + std::to_string(i) + " is not finite");
-    }
+  if (!all_finite(values_.values())) {
+    const auto bad = std::find_if(values_.values().begin(), values_.values().end(), [](float v) { return !std::isfinite(v); });
+    throw ImportError(ImportErrorCode::InvalidAnimation, where(animation, sampler_index) + ": output value " +
+                                                             std::to_string(bad - values_.values().begin()) + " is not finite");
   }
   if (cubic() && !rotation_) {  // (rotations are normalised, so their size does not matter)
     for (std::size_t k = 0; k + 1 < keys; ++k) {

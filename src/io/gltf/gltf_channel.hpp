@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "accessor_floats.hpp"
 #include "marrow/core/ticks.hpp"
 #include "marrow/io/gltf/detail/gltf_document.hpp"
 #include "marrow/io/import_options.hpp"
@@ -56,9 +57,9 @@ class ChannelCurve {
     return union_only || interpolation_ == SamplerInterpolation::Linear;
   }
   // Key k's value (the spline vertex for CUBICSPLINE), in-tangent and out-tangent.
-  const float* value(std::size_t k) const noexcept { return values_.data() + k * stride() + (cubic() ? width_ : 0); }
-  const float* in_tangent(std::size_t k) const noexcept { return values_.data() + k * stride(); }
-  const float* out_tangent(std::size_t k) const noexcept { return values_.data() + k * stride() + 2 * width_; }
+  const float* value(std::size_t k) const noexcept { return values_.values().data() + k * stride() + (cubic() ? width_ : 0); }
+  const float* in_tangent(std::size_t k) const noexcept { return values_.values().data() + k * stride(); }
+  const float* out_tangent(std::size_t k) const noexcept { return values_.values().data() + k * stride() + 2 * width_; }
 
   // The exact curve at t seconds: held before the first and after the last key; LINEAR lerps
   // (rotations slerp along the shorter arc); STEP holds the value at the start of the half-open
@@ -87,7 +88,7 @@ class ChannelCurve {
   bool rotation_;
   double magnitude_ = 0.0;  // largest |value| of the curve, the scale for relative tolerance
   std::shared_ptr<const KeyTimes> keys_;
-  std::vector<float> values_;
+  AccessorFloats values_;
 };
 
 // Merges sorted runs of points (each channel's, back to back in `points`, run boundaries in

@@ -1,6 +1,7 @@
 #include "gltf_mesh_builder.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -13,7 +14,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "attribute_floats.hpp"
+#include "accessor_floats.hpp"
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
@@ -40,7 +41,7 @@ struct Where {
 
 // Reads a float attribute (normalized integers decoded), checking its type and count; in place
 // when the buffer already holds its floats.
-AttributeFloats read_attribute_floats(const GltfAsset& asset, const Where& where, const char* semantic,
+AccessorFloats read_attribute_floats(const GltfAsset& asset, const Where& where, const char* semantic,
                                       std::uint32_t accessor, std::initializer_list<AccessorType> types,
                                       std::uint64_t count, ImportBudget& budget) {
   const Accessor& a = asset.document.accessors[accessor];
@@ -54,14 +55,7 @@ AttributeFloats read_attribute_floats(const GltfAsset& asset, const Where& where
     fail(where, std::string(semantic) + " has " + std::to_string(a.count) + " elements, POSITION has " +
                     std::to_string(count));
   }
-  AttributeFloats out;
-  if (const std::optional<std::span<const float>> in_place = accessor_floats_in_place(asset, accessor)) {
-    out = AttributeFloats(*in_place);
-  } else {
-    std::vector<float> copy;
-    read_accessor_floats(asset, accessor, budget, copy);
-    out = AttributeFloats(std::move(copy));
-  }
+  AccessorFloats out = read_accessor_floats(asset, accessor, budget);
   // glTF forbids NaN and infinities in accessor data; one would poison every pose and bound.
   if (!all_finite(out.values())) {
     const auto bad = std::find_if(out.values().begin(), out.values().end(), [](float v) { return !std::isfinite(v); }) -
@@ -90,15 +84,6 @@ std::vector<std::uint32_t> triangulate(std::uint32_t mode, const std::vector<std
 
 struct Deltas {
   std::vector<float> position, normal, tangent;  // 3 per vertex each, empty when absent
-};
-
-// A skinned primitive's influences: `influences` (joint, weight) pairs per vertex, rows of
-// sets * 4 slots (the slots past `influences` zero).
-struct SkinRows {
-  std::uint32_t influences = 0;
-  std::size_t slots = 0;  // per vertex: 4 per set
-  std::vector<std::uint16_t> joints;
-  std::vector<float> weights;
 };
 
 // "JOINTS_12" -> 12 for the prefix "JOINTS_"; -1 for other names (or no digits, or a leading 0
@@ -138,9 +123,15 @@ std::string set_range(std::string_view prefix, std::uint32_t sets) {
   return sets <= 1 ? set_name(prefix, 0) : set_name(prefix, 0) + ".." + set_name(prefix, sets - 1);
 }
 
-SkinRows read_skin_rows(const GltfAsset& asset, const Primitive& prim, const Where& where, std::uint64_t n,
-                        const PartSkinning& skinning, ImportBudget& budget, std::vector<Diagnostic>& diagnostics) {
-  const Document& doc = asset.document;
+// The shape of a skinned primitive's influence rows: every JOINTS_n/WEIGHTS_n set (S1), then
+// ImportOptions::max_influences.
+struct SkinShape {
+  std::uint32_t sets = 0;
+  std::uint32_t influences = 0;  // per vertex, as the layout records it
+  std::size_t slots = 0;         // per row written: the influences rounded up to a multiple of 4
+};
+
+SkinShape skin_shape(const Primitive& prim, const Where& where, const PartSkinning& skinning) {
   if (prim.find("JOINTS_0") == kNone || prim.find("WEIGHTS_0") == kNone) {
     fail(where, "is skinned but lacks JOINTS_0 or WEIGHTS_0");
   }
@@ -156,107 +147,203 @@ SkinRows read_skin_rows(const GltfAsset& asset, const Primitive& prim, const Whe
                       where() + ": " + std::to_string(sets) + " JOINTS sets: " + std::to_string(std::uint64_t{sets} * 4) +
                           " influences per vertex exceed marrow's " + std::to_string(kMaxInfluences));
   }
-  SkinRows out;
-  out.slots = std::size_t{sets} * 4;
-  out.influences = static_cast<std::uint32_t>(out.slots);
-  budget.charge(n * out.slots * (sizeof(std::uint16_t) + sizeof(float)), where() + " skin influences");
-  out.joints.resize(static_cast<std::size_t>(n) * out.slots);
-  out.weights.resize(static_cast<std::size_t>(n) * out.slots);
-  const std::vector<int>& map = *skinning.source_to_palette;
-  std::vector<std::uint32_t> set_joints;
-  std::size_t negative = 0;
-  std::string first_negative;
-  for (std::uint32_t set = 0; set < sets; ++set) {
-    const std::string joints_name = set_name("JOINTS_", set), weights_name = set_name("WEIGHTS_", set);
-    const std::uint32_t ja = prim.find(joints_name), wa = prim.find(weights_name);
-    const Accessor& jacc = doc.accessors[ja];
-    if (jacc.type != AccessorType::Vec4 || jacc.count != n) {
-      fail(where, joints_name + " accessor " + std::to_string(ja) + " must be VEC4 with " + std::to_string(n) + " elements");
-    }
-    read_accessor_uints(asset, ja, budget, set_joints);
-    const AttributeFloats set_weights =
-        read_attribute_floats(asset, where, weights_name.c_str(), wa, {AccessorType::Vec4}, n, budget);
-    for (std::size_t v = 0; v < n; ++v) {
-      for (std::size_t c = 0; c < 4; ++c) {
-        const std::uint32_t j = set_joints[v * 4 + c];
-        if (j >= map.size()) {
-          fail(where, "vertex " + std::to_string(v) + " " + joints_name + " value " + std::to_string(j) + " is beyond skin " +
-                          std::to_string(skinning.skin) + "'s " + std::to_string(map.size()) + " joints");
-        }
-        float w = set_weights[v * 4 + c];
-        if (w < 0.f) {  // glTF weights are >= 0: repaired to 0 (exporters round to -1e-9)
-          if (negative++ == 0) {
-            first_negative = "vertex " + std::to_string(v) + " " + weights_name + " value " + std::to_string(w);
-          }
-          w = 0.f;
-        }
-        out.joints[v * out.slots + 4 * set + c] = static_cast<std::uint16_t>(map[j]);
-        out.weights[v * out.slots + 4 * set + c] = w;
-      }
-    }
+  SkinShape shape{sets, sets * 4, std::size_t{sets} * 4};
+  if (const std::uint32_t keep = skinning.max_influences; keep > 0 && keep < shape.influences) {
+    shape.influences = keep;
+    shape.slots = (std::size_t{keep} + 3) / 4 * 4;
   }
-  if (negative > 0) {
-    add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsNegative,
-                   where() + ": " + std::to_string(negative) + " negative weights set to 0 (the first: " + first_negative + ")",
-                   static_cast<int>(negative));
-  }
-  // Renormalise each vertex over all its sets; a vertex whose weights are all zero rides on its
-  // first joint (JOINTS_0's first value) alone.
-  std::size_t renormalised = 0, zero = 0;
-  long first_zero = -1;
-  for (std::size_t v = 0; v < n; ++v) {
-    float* w = &out.weights[v * out.slots];
-    float sum = 0.f;
-    for (std::size_t i = 0; i < out.slots; ++i) sum += w[i];
-    if (sum > 0.f) {
-      if (std::fabs(sum - 1.f) > 2e-3f) ++renormalised;
-      for (std::size_t i = 0; i < out.slots; ++i) w[i] /= sum;
-    } else {
-      if (zero++ == 0) first_zero = static_cast<long>(v);
-      w[0] = 1.f;
-      for (std::size_t i = 1; i < out.slots; ++i) w[i] = 0.f;
-    }
-  }
-  const std::string all_sets = set_range("WEIGHTS_", sets);
-  if (renormalised > 0) {
-    add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsRenormalized,
-                   where() + ": " + std::to_string(renormalised) + " vertices' weights (" + all_sets + ") did not sum to 1",
-                   static_cast<int>(renormalised));
-  }
-  if (zero > 0) {
-    add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsZero,
-                   where() + ": " + std::to_string(zero) + " vertices' weights (" + all_sets + ") sum to 0 (the first: vertex " +
-                       std::to_string(first_zero) + "); each is bound to its first joint (JOINTS_0) with weight 1",
-                   static_cast<int>(zero));
-  }
-  // ImportOptions::max_influences: the largest N of each vertex, compacted into rows of N.
-  const std::size_t keep = skinning.max_influences;
-  if (keep > 0 && keep < out.slots) {
-    std::size_t reduced = 0;
-    const std::size_t slots = (keep + 3) / 4 * 4;
-    for (std::size_t v = 0; v < n; ++v) {
-      const std::span<std::uint16_t> j(&out.joints[v * out.slots], out.slots);
-      const std::span<float> w(&out.weights[v * out.slots], out.slots);
-      if (keep_largest_influences(j, w, keep)) ++reduced;
-      // Rows shrink in place: row v's first `slots` values move to v * slots (never forward).
-      std::copy_n(j.begin(), slots, out.joints.begin() + static_cast<std::ptrdiff_t>(v * slots));
-      std::copy_n(w.begin(), slots, out.weights.begin() + static_cast<std::ptrdiff_t>(v * slots));
-    }
-    out.joints.resize(static_cast<std::size_t>(n) * slots);
-    out.weights.resize(static_cast<std::size_t>(n) * slots);
-    out.slots = slots;
-    out.influences = static_cast<std::uint32_t>(keep);
-    if (reduced > 0) {
-      add_diagnostic(diagnostics, DiagnosticCode::SkinInfluencesReduced,
-                     where() + ": " + std::to_string(reduced) + " vertices had more than " + std::to_string(keep) +
-                         " nonzero weights (of " + std::to_string(sets * 4) + " influences, " + set_range("JOINTS_", sets) +
-                         "); the " + std::to_string(keep) +
-                         " largest are kept, renormalised (ImportOptions::max_influences)",
-                     static_cast<int>(reduced));
-    }
-  }
-  return out;
+  return shape;
 }
+
+// Where read_skin_rows writes file vertex v: its row of shape.slots joints (uint16) at
+// joints + v * stride and as many weights (float) at weights + v * stride.
+struct SkinRowsOut {
+  std::byte* joints;
+  std::byte* weights;
+  std::size_t stride;
+};
+
+// The joint indices of one JOINTS_n set: read where they lie when the buffer holds them as
+// unsigned bytes or shorts (the common case), else decoded once.
+class SetJoints {
+ public:
+  SetJoints(const GltfAsset& asset, std::uint32_t accessor, ImportBudget& budget) {
+    if (const auto u16 = accessor_uint16s_in_place(asset, accessor)) {
+      u16_ = u16->data();
+    } else if (const auto u8 = accessor_uint8s_in_place(asset, accessor)) {
+      u8_ = u8->data();
+    } else {
+      read_accessor_uints(asset, accessor, budget, decoded_);
+    }
+  }
+  // Vertex v's four joints.
+  void load(std::size_t v, std::uint32_t (&out)[4]) const noexcept {
+    for (std::size_t c = 0; c < 4; ++c) {
+      out[c] = u16_ != nullptr ? u16_[v * 4 + c] : u8_ != nullptr ? u8_[v * 4 + c] : decoded_[v * 4 + c];
+    }
+  }
+
+ private:
+  const std::uint16_t* u16_ = nullptr;
+  const std::uint8_t* u8_ = nullptr;
+  std::vector<std::uint32_t> decoded_;
+};
+
+// Every vertex's influences: joints through the palette map, negative weights repaired to 0,
+// weights renormalised over all sets (as three.js does; all-zero weights ride on the first
+// joint alone), then the largest max_influences kept. Read a range of vertices at a time (the
+// caller writes vertices in cache-sized chunks), then report() once.
+class SkinRowReader {
+ public:
+  SkinRowReader(const GltfAsset& asset, const Primitive& prim, const Where& where, std::uint64_t n,
+                const PartSkinning& skinning, const SkinShape& shape, ImportBudget& budget)
+      : where_(where), skinning_(skinning), shape_(shape) {
+    const Document& doc = asset.document;
+    for (std::uint32_t set = 0; set < shape.sets; ++set) {
+      const std::string joints_name = set_name("JOINTS_", set), weights_name = set_name("WEIGHTS_", set);
+      const std::uint32_t ja = prim.find(joints_name), wa = prim.find(weights_name);
+      const Accessor& jacc = doc.accessors[ja];
+      if (jacc.type != AccessorType::Vec4 || jacc.count != n) {
+        fail(where, joints_name + " accessor " + std::to_string(ja) + " must be VEC4 with " + std::to_string(n) + " elements");
+      }
+      set_joints_.emplace_back(asset, ja, budget);
+      set_weights_.push_back(read_attribute_floats(asset, where, weights_name.c_str(), wa, {AccessorType::Vec4}, n, budget));
+    }
+  }
+
+  // File vertices [begin, end); throws for a joint beyond the skin.
+  void read(std::size_t begin, std::size_t end, const SkinRowsOut& out) {
+    if (shape_.sets == 1) {
+      rows<1>(begin, end, out);
+    } else {
+      rows<0>(begin, end, out);
+    }
+    if (bad_joint_.vertex < end) {
+      fail(where_, slot_name("JOINTS_", bad_joint_) + " value " + std::to_string(bad_joint_.joint) + " is beyond skin " +
+                       std::to_string(skinning_.skin) + "'s " + std::to_string(skinning_.source_to_palette->size()) +
+                       " joints");
+    }
+  }
+
+  // The repairs made, as diagnostics.
+  void report(std::vector<Diagnostic>& diagnostics) const {
+    if (negative_ > 0) {
+      add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsNegative,
+                     where_() + ": " + std::to_string(negative_) + " negative weights set to 0 (the first: " +
+                         slot_name("WEIGHTS_", first_negative_) + " value " + std::to_string(first_negative_.weight) + ")",
+                     static_cast<int>(negative_));
+    }
+    const std::string all_sets = set_range("WEIGHTS_", shape_.sets);
+    if (renormalised_ > 0) {
+      add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsRenormalized,
+                     where_() + ": " + std::to_string(renormalised_) + " vertices' weights (" + all_sets + ") did not sum to 1",
+                     static_cast<int>(renormalised_));
+    }
+    if (zero_ > 0) {
+      add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsZero,
+                     where_() + ": " + std::to_string(zero_) + " vertices' weights (" + all_sets + ") sum to 0 (the first: vertex " +
+                         std::to_string(first_zero_.vertex) + "); each is bound to its first joint (JOINTS_0) with weight 1",
+                     static_cast<int>(zero_));
+    }
+    if (reduced_ > 0) {
+      const std::string keep = std::to_string(shape_.influences);
+      add_diagnostic(diagnostics, DiagnosticCode::SkinInfluencesReduced,
+                     where_() + ": " + std::to_string(reduced_) + " vertices had more than " + keep + " nonzero weights (of " +
+                         std::to_string(shape_.sets * 4) + " influences, " + set_range("JOINTS_", shape_.sets) + "); the " + keep +
+                         " largest are kept, renormalised (ImportOptions::max_influences)",
+                     static_cast<int>(reduced_));
+    }
+  }
+
+ private:
+  struct Found {  // the first vertex with a bad joint, a negative weight or no weight at all
+    std::size_t vertex = 0, slot = 0;
+    float weight = 0.f;
+    std::uint32_t joint = 0;
+  };
+  static std::string slot_name(std::string_view prefix, const Found& f) {
+    return "vertex " + std::to_string(f.vertex) + " " + set_name(prefix, static_cast<std::uint32_t>(f.slot / 4));
+  }
+
+  // Two passes over each vertex's few source values: the first checks the joints, repairs and
+  // sums the weights, the second writes the row straight to its place. One set (4 influences),
+  // by far the most common, is compiled with its count known; the loop keeps to plain numbers
+  // (messages are written afterwards) and builds no row on the stack, whose scalar stores a
+  // vector load could not forward.
+  template <std::uint32_t kSets>
+  void rows(std::size_t begin, std::size_t end, const SkinRowsOut& out) noexcept {
+    const std::uint32_t sets = kSets != 0 ? kSets : shape_.sets;
+    const std::size_t slots = std::size_t{sets} * 4;
+    const bool reduce = shape_.influences < slots;
+    const int* map = skinning_.source_to_palette->data();
+    const std::size_t map_size = skinning_.source_to_palette->size();
+    std::size_t negative = negative_, renormalised = renormalised_, zero = zero_, reduced = reduced_;
+    Found bad_joint = bad_joint_, first_negative = first_negative_, first_zero = first_zero_;
+    for (std::size_t v = begin; v < end; ++v) {
+      float sum = 0.f;
+      for (std::uint32_t set = 0; set < sets && bad_joint.vertex != v; ++set) {
+        std::uint32_t joints[4];
+        set_joints_[set].load(v, joints);
+        const float* weights = &set_weights_[set].values()[v * 4];
+        for (std::size_t c = 0; c < 4; ++c) {
+          if (joints[c] >= map_size) {
+            bad_joint = {v, 4 * set + c, 0.f, joints[c]};
+            break;
+          }
+          if (weights[c] < 0.f && negative++ == 0) first_negative = {v, 4 * set + c, weights[c]};
+          sum += weights[c] < 0.f ? 0.f : weights[c];  // glTF weights are >= 0: repaired to 0 (exporters round to -1e-9)
+        }
+      }
+      if (bad_joint.vertex == v) break;
+      if (sum > 0.f) {
+        if (std::fabs(sum - 1.f) > 2e-3f) ++renormalised;
+      } else if (zero++ == 0) {
+        first_zero.vertex = v;
+      }
+      std::byte* joints_out = out.joints + v * out.stride;
+      std::byte* weights_out = out.weights + v * out.stride;
+      std::array<std::uint16_t, kMaxInfluences> j;  // only when reducing
+      std::array<float, kMaxInfluences> w;
+      for (std::uint32_t set = 0; set < sets; ++set) {
+        std::uint32_t joints[4];
+        set_joints_[set].load(v, joints);
+        const float* weights = &set_weights_[set].values()[v * 4];
+        for (std::size_t c = 0; c < 4; ++c) {
+          const std::size_t i = 4 * set + c;
+          const std::uint16_t joint = static_cast<std::uint16_t>(map[joints[c]]);
+          // Renormalised over all sets; weights that sum to 0 ride on the first joint alone.
+          const float weight = sum > 0.f ? (weights[c] < 0.f ? 0.f : weights[c]) / sum : (i == 0 ? 1.f : 0.f);
+          if (reduce) {
+            j[i] = joint;
+            w[i] = weight;
+          } else {
+            std::memcpy(joints_out + i * sizeof joint, &joint, sizeof joint);
+            std::memcpy(weights_out + i * sizeof weight, &weight, sizeof weight);
+          }
+        }
+      }
+      if (!reduce) continue;
+      if (keep_largest_influences(std::span(j.data(), slots), std::span(w.data(), slots), shape_.influences)) ++reduced;
+      std::memcpy(joints_out, j.data(), shape_.slots * sizeof(std::uint16_t));
+      std::memcpy(weights_out, w.data(), shape_.slots * sizeof(float));
+    }
+    negative_ = negative;
+    renormalised_ = renormalised;
+    zero_ = zero;
+    reduced_ = reduced;
+    bad_joint_ = bad_joint;
+    first_negative_ = first_negative;
+    first_zero_ = first_zero;
+  }
+
+  Where where_;
+  const PartSkinning& skinning_;
+  SkinShape shape_;
+  std::vector<SetJoints> set_joints_;
+  std::vector<AccessorFloats> set_weights_;
+  std::size_t negative_ = 0, renormalised_ = 0, zero_ = 0, reduced_ = 0;
+  Found bad_joint_{~std::size_t{0}}, first_negative_, first_zero_;
+};
 
 }  // namespace
 
@@ -277,24 +364,22 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   const std::uint64_t n = doc.accessors[position_accessor].count;
   const auto floats = [&](const char* semantic, std::initializer_list<AccessorType> types) {
     const std::uint32_t accessor = prim.find(semantic);
-    return accessor == kNone ? AttributeFloats{}
+    return accessor == kNone ? AccessorFloats{}
                              : read_attribute_floats(asset, where, semantic, accessor, types, n, budget);
   };
-  const AttributeFloats positions = read_attribute_floats(asset, where, "POSITION", position_accessor,
+  const AccessorFloats positions = read_attribute_floats(asset, where, "POSITION", position_accessor,
                                                           {AccessorType::Vec3}, n, budget);
-  AttributeFloats normals = floats("NORMAL", {AccessorType::Vec3});
-  AttributeFloats tangents = floats("TANGENT", {AccessorType::Vec4});
-  const AttributeFloats uv0 = floats("TEXCOORD_0", {AccessorType::Vec2});
-  const AttributeFloats uv1 = floats("TEXCOORD_1", {AccessorType::Vec2});
-  AttributeFloats colors = floats("COLOR_0", {AccessorType::Vec4, AccessorType::Vec3});
+  AccessorFloats normals = floats("NORMAL", {AccessorType::Vec3});
+  AccessorFloats tangents = floats("TANGENT", {AccessorType::Vec4});
+  const AccessorFloats uv0 = floats("TEXCOORD_0", {AccessorType::Vec2});
+  const AccessorFloats uv1 = floats("TEXCOORD_1", {AccessorType::Vec2});
+  AccessorFloats colors = floats("COLOR_0", {AccessorType::Vec4, AccessorType::Vec3});
   const bool color3 = !colors.empty() && doc.accessors[prim.find("COLOR_0")].type == AccessorType::Vec3;
 
-  // Skinning (S1): every JOINTS_n/WEIGHTS_n set, joints through the palette map, weights
-  // renormalised (as three.js does), optionally reduced to the largest max_influences.
-  SkinRows skin;
-  if (request.skinning != nullptr) skin = read_skin_rows(asset, prim, where, n, *request.skinning, budget, diagnostics);
-  std::vector<std::uint16_t>& joints = skin.joints;
-  std::vector<float>& weights = skin.weights;
+  // Skinning (S1): the rows' shape now, their values once the vertices are laid out.
+  SkinShape skin;
+  if (request.skinning != nullptr) skin = skin_shape(prim, where, *request.skinning);
+  const bool skinned = skin.slots > 0;
 
   // Indices, with strips and fans turned into lists.
   std::vector<std::uint32_t> indices;
@@ -389,8 +474,8 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   std::initializer_list<A> order = {A::Position, A::Normal, A::Tangent, A::TexCoord0,
                                     A::TexCoord1, A::Color0, A::Joints0, A::Weights0};
   const bool present[] = {true,           flat || !normals.empty(), !tangents.empty(), !uv0.empty(),
-                          !uv1.empty(),   !colors.empty(),          !joints.empty(),   !weights.empty()};
-  if (!joints.empty()) part.layout.influences = skin.influences;
+                          !uv1.empty(),   !colors.empty(),          skinned,           skinned};
+  if (skinned) part.layout.influences = skin.influences;
   std::uint32_t offset = 0;
   std::size_t i = 0;
   for (A a : order) {
@@ -402,42 +487,60 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   part.layout.stride = offset;
   // The interleaved vertices, and as much again when morph targets keep a base copy.
   budget.charge(std::uint64_t(count) * part.layout.stride * (deltas.empty() ? 1 : 2), where());
-  part.vertex_bytes.resize(count * part.layout.stride);
-  std::span<std::byte> bytes(part.vertex_bytes);
-  // One pass per attribute: `width` floats per source vertex into its slot (a compile-time width,
-  // so each copy is a couple of moves).
-  const auto fill = [&]<std::size_t width>(A a, const auto& values) {
-    if (values.empty()) return;
-    std::byte* slot = bytes.data() + part.layout.offset(a);
-    const std::size_t stride = part.layout.stride;
+  const std::size_t stride = part.layout.stride;
+  std::optional<SkinRowReader> skin_rows;
+  std::vector<std::byte> file_rows;  // split vertices: the skin rows per file vertex, gathered below
+  const std::size_t joint_bytes = skin.slots * sizeof(std::uint16_t), skin_row = joint_bytes + skin.slots * sizeof(float);
+  if (skinned) {
+    skin_rows.emplace(asset, prim, where, n, *request.skinning, skin, budget);
     if (flat) {
-      for (std::size_t v = 0; v < count; ++v) std::memcpy(slot + v * stride, &values[source[v] * width], width * sizeof(float));
+      budget.charge(n * skin_row, where() + " skin influences");
+      file_rows.resize(static_cast<std::size_t>(n) * skin_row);
+      skin_rows->read(0, static_cast<std::size_t>(n), {file_rows.data(), file_rows.data() + joint_bytes, skin_row});
+    }
+  }
+  // Written a chunk of vertices at a time, every attribute while the chunk's rows are in cache:
+  // the buffer grows by a chunk (zero-filled there, not in a pass of its own) and each row is
+  // written once. Each attribute's copy has a compile-time width: a couple of moves a vertex.
+  part.vertex_bytes.reserve(count * stride);
+  constexpr std::size_t kChunk = 512;
+  for (std::size_t begin = 0; begin < count; begin += kChunk) {
+    const std::size_t end = std::min(count, begin + kChunk);
+    part.vertex_bytes.resize(end * stride);
+    std::byte* const bytes = part.vertex_bytes.data();
+    const auto fill = [&]<std::size_t width>(A a, const auto& values) {
+      if (values.empty()) return;
+      std::byte* slot = bytes + part.layout.offset(a);
+      for (std::size_t v = begin; v < end; ++v) std::memcpy(slot + v * stride, &values[src(v) * width], width * sizeof(float));
+    };
+    fill.operator()<3>(A::Position, positions);
+    fill.operator()<3>(A::Normal, normals);
+    fill.operator()<4>(A::Tangent, tangents);
+    fill.operator()<2>(A::TexCoord0, uv0);
+    fill.operator()<2>(A::TexCoord1, uv1);
+    if (!colors.empty() && color3) {
+      for (std::size_t v = begin; v < end; ++v) {
+        const std::size_t s = src(v) * 3;
+        write_attribute(part.vertex_bytes, part.layout, v, A::Color0, glm::vec4(colors[s], colors[s + 1], colors[s + 2], 1.f));
+      }
     } else {
-      for (std::size_t v = 0; v < count; ++v) std::memcpy(slot + v * stride, &values[v * width], width * sizeof(float));
+      fill.operator()<4>(A::Color0, colors);
     }
-  };
-  fill.operator()<3>(A::Position, positions);
-  fill.operator()<3>(A::Normal, normals);
-  fill.operator()<4>(A::Tangent, tangents);
-  fill.operator()<2>(A::TexCoord0, uv0);
-  fill.operator()<2>(A::TexCoord1, uv1);
-  if (!colors.empty() && color3) {
-    for (std::size_t v = 0; v < count; ++v) {
-      const std::size_t s = src(v) * 3;
-      write_attribute(bytes, part.layout, v, A::Color0, glm::vec4(colors[s], colors[s + 1], colors[s + 2], 1.f));
+    if (!skinned) continue;
+    std::byte* joint_slot = bytes + part.layout.offset(A::Joints0);
+    std::byte* weight_slot = bytes + part.layout.offset(A::Weights0);
+    if (!flat) {
+      skin_rows->read(begin, end, {joint_slot, weight_slot, stride});  // file vertex v is vertex v
+      continue;
     }
-  } else {
-    fill.operator()<4>(A::Color0, colors);
-  }
-  if (!joints.empty()) {  // rows of skin.slots joints and weights (every set, S1)
-    std::byte* joint_slot = bytes.data() + part.layout.offset(A::Joints0);
-    std::byte* weight_slot = bytes.data() + part.layout.offset(A::Weights0);
-    for (std::size_t v = 0; v < count; ++v) {
-      const std::size_t s = src(v) * skin.slots;
-      std::memcpy(joint_slot + v * part.layout.stride, &joints[s], skin.slots * sizeof(std::uint16_t));
-      std::memcpy(weight_slot + v * part.layout.stride, &weights[s], skin.slots * sizeof(float));
+    for (std::size_t v = begin; v < end; ++v) {
+      const std::byte* from = file_rows.data() + source[v] * skin_row;
+      std::memcpy(joint_slot + v * stride, from, joint_bytes);
+      std::memcpy(weight_slot + v * stride, from + joint_bytes, skin_row - joint_bytes);
     }
   }
+  if (skinned) skin_rows->report(diagnostics);
+  const std::span<std::byte> bytes(part.vertex_bytes);
   std::vector<std::uint32_t> flat_triangles;
   if (flat) {
     flat_triangles.resize(corners);
