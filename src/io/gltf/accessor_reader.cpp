@@ -211,16 +211,15 @@ void read_accessor(const GltfAsset& asset, std::uint32_t index, const ImportLimi
     using C = decltype(tag);
     auto convert = convert_for(tag, a.normalized, where);  // refuses a type the caller cannot take
     const auto n = static_cast<std::size_t>(a.count) * components;
-    if constexpr (std::is_same_v<C, T>) {
-      // Tightly packed and aligned values of the result's type: one copy, nothing zero-filled first.
-      if (base != nullptr && stride == components * sizeof(C) && layout.column_stride == layout.rows * sizeof(C) &&
-          reinterpret_cast<std::uintptr_t>(base) % alignof(T) == 0) {
-        const T* first = reinterpret_cast<const T*>(base);
-        out.assign(first, first + n);
-        base = nullptr;
-      } else {
-        out.assign(n, T{});  // no bufferView: zeros
-      }
+    // Tightly packed and aligned values that convert by a plain cast (the result's own type, or
+    // unsigned integers that are not normalized: u16 indices, u8 joints): one converting copy,
+    // nothing zero-filled first.
+    const bool cast_converts = std::is_same_v<C, T> || (std::is_unsigned_v<C> && !a.normalized);
+    if (cast_converts && base != nullptr && stride == components * sizeof(C) &&
+        layout.column_stride == layout.rows * sizeof(C) && reinterpret_cast<std::uintptr_t>(base) % alignof(C) == 0) {
+      const C* first = reinterpret_cast<const C*>(base);
+      out.assign(first, first + n);
+      base = nullptr;
     } else {
       out.assign(n, T{});  // no bufferView: zeros
     }

@@ -19,11 +19,11 @@ using namespace json_values;
 Buffer DocumentReader::read_buffer(object o, const std::string& where) {
   Buffer b;
   b.uri = optional_string(o, "uri", where);
-  b.byte_length = as_uint(required(o, "byteLength", where), where + ": byteLength");
+  b.byte_length = as_uint(required(o, "byteLength", where), What(where, "byteLength"));
   b.name = optional_string(o, "name", where);
   if (const std::optional<object> ext = extension(o, "EXT_meshopt_compression", where)) {
     if (std::optional<element> f = member(*ext, "fallback")) {
-      b.meshopt_fallback = as_bool(*f, where + ": EXT_meshopt_compression: fallback");
+      b.meshopt_fallback = as_bool(*f, What(where, "EXT_meshopt_compression: fallback"));
     }
   }
   return b;
@@ -34,18 +34,18 @@ Buffer DocumentReader::read_buffer(object o, const std::string& where) {
 MeshoptCompression DocumentReader::read_meshopt(object ext, const BufferView& view, const std::string& where) {
   const std::string what = where + ": EXT_meshopt_compression";
   MeshoptCompression m;
-  m.buffer = as_index(required(ext, "buffer", what), what + ": buffer", counts_.buffers, "buffers");
-  if (std::optional<element> e = member(ext, "byteOffset")) m.byte_offset = as_uint(*e, what + ": byteOffset");
-  m.byte_length = as_uint(required(ext, "byteLength", what), what + ": byteLength");
-  m.byte_stride = static_cast<std::uint32_t>(as_uint(required(ext, "byteStride", what), what + ": byteStride", 256));
-  m.count = as_uint(required(ext, "count", what), what + ": count");
-  const std::string mode = as_string(required(ext, "mode", what), what + ": mode");
+  m.buffer = as_index(required(ext, "buffer", what), What(what, "buffer"), counts_.buffers, "buffers");
+  if (std::optional<element> e = member(ext, "byteOffset")) m.byte_offset = as_uint(*e, What(what, "byteOffset"));
+  m.byte_length = as_uint(required(ext, "byteLength", what), What(what, "byteLength"));
+  m.byte_stride = static_cast<std::uint32_t>(as_uint(required(ext, "byteStride", what), What(what, "byteStride"), 256));
+  m.count = as_uint(required(ext, "count", what), What(what, "count"));
+  const std::string mode = as_string(required(ext, "mode", what), What(what, "mode"));
   if (mode == "ATTRIBUTES") m.mode = MeshoptMode::Attributes;
   else if (mode == "TRIANGLES") m.mode = MeshoptMode::Triangles;
   else if (mode == "INDICES") m.mode = MeshoptMode::Indices;
   else fail(ImportErrorCode::InvalidDocument, what + ": mode \"" + mode + "\" is not ATTRIBUTES, TRIANGLES or INDICES");
   if (std::optional<element> e = member(ext, "filter")) {
-    const std::string filter = as_string(*e, what + ": filter");
+    const std::string filter = as_string(*e, What(what, "filter"));
     if (filter == "NONE") m.filter = MeshoptFilter::None;
     else if (filter == "OCTAHEDRAL") m.filter = MeshoptFilter::Octahedral;
     else if (filter == "QUATERNION") m.filter = MeshoptFilter::Quaternion;
@@ -89,11 +89,11 @@ MeshoptCompression DocumentReader::read_meshopt(object ext, const BufferView& vi
 
 BufferView DocumentReader::read_buffer_view(object o, const std::string& where) {
   BufferView v;
-  v.buffer = as_index(required(o, "buffer", where), where + ": buffer", counts_.buffers, "buffers");
-  if (std::optional<element> e = member(o, "byteOffset")) v.byte_offset = as_uint(*e, where + ": byteOffset");
-  v.byte_length = as_uint(required(o, "byteLength", where), where + ": byteLength");
+  v.buffer = as_index(required(o, "buffer", where), What(where, "buffer"), counts_.buffers, "buffers");
+  if (std::optional<element> e = member(o, "byteOffset")) v.byte_offset = as_uint(*e, What(where, "byteOffset"));
+  v.byte_length = as_uint(required(o, "byteLength", where), What(where, "byteLength"));
   if (std::optional<element> e = member(o, "byteStride")) {
-    const std::uint64_t stride = as_uint(*e, where + ": byteStride");
+    const std::uint64_t stride = as_uint(*e, What(where, "byteStride"));
     if (stride < 4 || stride > 252 || stride % 4 != 0) {
       fail(ImportErrorCode::InvalidAccessor,
            where + ": byteStride " + num(stride) + " is not a multiple of 4 in 4..252");
@@ -101,7 +101,7 @@ BufferView DocumentReader::read_buffer_view(object o, const std::string& where) 
     v.byte_stride = static_cast<std::uint32_t>(stride);
   }
   if (std::optional<element> e = member(o, "target")) {
-    const std::uint64_t target = as_uint(*e, where + ": target");
+    const std::uint64_t target = as_uint(*e, What(where, "target"));
     if (target == 34962 || target == 34963) {
       v.target = static_cast<std::uint32_t>(target);
     } else {
@@ -123,7 +123,7 @@ BufferView DocumentReader::read_buffer_view(object o, const std::string& where) 
   return v;
 }
 
-AccessorType DocumentReader::accessor_type_of(element e, const std::string& what) {
+AccessorType DocumentReader::accessor_type_of(element e, const What& what) {
   const std::string s = as_string(e, what);
   for (AccessorType t : {AccessorType::Scalar, AccessorType::Vec2, AccessorType::Vec3, AccessorType::Vec4,
                          AccessorType::Mat2, AccessorType::Mat3, AccessorType::Mat4}) {
@@ -144,28 +144,28 @@ void DocumentReader::note_unaligned(const std::string& what, std::uint64_t absol
 Accessor DocumentReader::read_accessor(object o, const std::string& where) {
   Accessor a;
   if (std::optional<element> e = member(o, "bufferView")) {
-    a.buffer_view = as_index(*e, where + ": bufferView", counts_.buffer_views, "bufferViews");
-    if (std::optional<element> off = member(o, "byteOffset")) a.byte_offset = as_uint(*off, where + ": byteOffset");
+    a.buffer_view = as_index(*e, What(where, "bufferView"), counts_.buffer_views, "bufferViews");
+    if (std::optional<element> off = member(o, "byteOffset")) a.byte_offset = as_uint(*off, What(where, "byteOffset"));
   }
-  a.component_type = component_type_of(required(o, "componentType", where), where + ": componentType", false);
-  if (std::optional<element> e = member(o, "normalized")) a.normalized = as_bool(*e, where + ": normalized");
+  a.component_type = component_type_of(required(o, "componentType", where), What(where, "componentType"), false);
+  if (std::optional<element> e = member(o, "normalized")) a.normalized = as_bool(*e, What(where, "normalized"));
   if (a.normalized && (a.component_type == ComponentType::Float || a.component_type == ComponentType::UnsignedInt)) {
     fail(ImportErrorCode::InvalidAccessor,
          where + ": normalized is not allowed for " + component_type_name(a.component_type) + " components");
   }
-  a.count = as_uint(required(o, "count", where), where + ": count");
+  a.count = as_uint(required(o, "count", where), What(where, "count"));
   if (a.count > limits_.max_accessor_elements) {
     fail(ImportErrorCode::LimitExceeded, where + ": count " + num(a.count) + " exceeds limit max_accessor_elements " +
                                              num(limits_.max_accessor_elements));
   }
-  a.type = accessor_type_of(required(o, "type", where), where + ": type");
+  a.type = accessor_type_of(required(o, "type", where), What(where, "type"));
   a.name = optional_string(o, "name", where);
 
   const std::uint32_t components = component_count(a.type);
   std::optional<element> min = member(o, "min");
   std::optional<element> max = member(o, "max");
-  if (min) a.min = read_double_list(*min, where + ": min");
-  if (max) a.max = read_double_list(*max, where + ": max");
+  if (min) a.min = read_double_list(*min, What(where, "min"));
+  if (max) a.max = read_double_list(*max, What(where, "max"));
   if ((min && a.min.size() != components) || (max && a.max.size() != components)) {
     // Bounds are informational to marrow; wrong lengths are dropped rather than trusted.
     add_diagnostic(diagnostics_, DiagnosticCode::AccessorMinMaxIgnored,
@@ -197,7 +197,7 @@ Accessor DocumentReader::read_accessor(object o, const std::string& where) {
 // A bufferView holding sparse data: the spec wants it tightly packed, so a stride is refused.
 std::uint32_t DocumentReader::sparse_view(object o, const std::string& what) {
   const std::uint32_t index =
-      as_index(required(o, "bufferView", what), what + ": bufferView", counts_.buffer_views, "bufferViews");
+      as_index(required(o, "bufferView", what), What(what, "bufferView"), counts_.buffer_views, "bufferViews");
   const BufferView& view = doc_.buffer_views[index];
   if (view.byte_stride != 0) {
     fail(ImportErrorCode::InvalidAccessor, what + ": bufferView " + num(index) + " has byteStride " +
@@ -211,7 +211,7 @@ SparseAccessor DocumentReader::read_sparse(element e, const std::string& where, 
   const std::string what = where + ": sparse";
   const object o = as_object(e, what);
   SparseAccessor s;
-  s.count = as_uint(required(o, "count", what), what + ": count");
+  s.count = as_uint(required(o, "count", what), What(what, "count"));
   if (s.count == 0 || s.count > a.count) {
     fail(ImportErrorCode::InvalidAccessor,
          what + ": count " + num(s.count) + " is not in 1..accessor count " + num(a.count));
@@ -221,10 +221,10 @@ SparseAccessor DocumentReader::read_sparse(element e, const std::string& where, 
   const object indices = as_object(required(o, "indices", what), indices_what);
   s.indices_buffer_view = sparse_view(indices, indices_what);
   if (std::optional<element> off = member(indices, "byteOffset")) {
-    s.indices_byte_offset = as_uint(*off, indices_what + ": byteOffset");
+    s.indices_byte_offset = as_uint(*off, What(indices_what, "byteOffset"));
   }
   s.indices_component_type =
-      component_type_of(required(indices, "componentType", indices_what), indices_what + ": componentType", true);
+      component_type_of(required(indices, "componentType", indices_what), What(indices_what, "componentType"), true);
   const std::uint32_t index_size = component_size(s.indices_component_type);
   check_sparse_range(indices_what, s.indices_buffer_view, s.indices_byte_offset, s.count, index_size);
 
@@ -232,7 +232,7 @@ SparseAccessor DocumentReader::read_sparse(element e, const std::string& where, 
   const object values = as_object(required(o, "values", what), values_what);
   s.values_buffer_view = sparse_view(values, values_what);
   if (std::optional<element> off = member(values, "byteOffset")) {
-    s.values_byte_offset = as_uint(*off, values_what + ": byteOffset");
+    s.values_byte_offset = as_uint(*off, What(values_what, "byteOffset"));
   }
   check_sparse_range(values_what, s.values_buffer_view, s.values_byte_offset, s.count, layout.size);
   note_unaligned(indices_what, doc_.buffer_views[s.indices_buffer_view].byte_offset + s.indices_byte_offset,

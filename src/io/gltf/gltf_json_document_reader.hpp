@@ -53,7 +53,7 @@ class DocumentReader {
   Buffer read_buffer(object o, const std::string& where);
   MeshoptCompression read_meshopt(object ext, const BufferView& view, const std::string& where);
   BufferView read_buffer_view(object o, const std::string& where);
-  static AccessorType accessor_type_of(element e, const std::string& what);
+  static AccessorType accessor_type_of(element e, const json_values::What& what);
   void note_unaligned(const std::string& what, std::uint64_t absolute_offset, std::uint32_t component);
   Accessor read_accessor(object o, const std::string& where);
   std::uint32_t sparse_view(object o, const std::string& what);
@@ -63,7 +63,7 @@ class DocumentReader {
                           std::uint64_t count, std::uint32_t element_size);
   // Materials, meshes, primitives, morph targets and KHR_draco_mesh_compression (gltf_json_mesh_reader.cpp).
   Material read_material(object o, const std::string& where);
-  std::vector<Attribute> read_attributes(element e, const std::string& what, const std::string& where);
+  std::vector<Attribute> read_attributes(element e, const json_values::What& what, const std::string& where);
   Primitive read_primitive(object o, const std::string& where);
   DracoCompression read_draco(object ext, const std::string& what);
   Mesh read_mesh(object o, const std::string& where);

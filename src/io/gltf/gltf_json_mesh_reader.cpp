@@ -24,12 +24,12 @@ Material DocumentReader::read_material(object o, const std::string& where) {
     const std::string what = where + ": pbrMetallicRoughness";
     const object pbr = as_object(*e, what);
     if (std::optional<element> f = member(pbr, "baseColorFactor")) {
-      read_float_array(*f, what + ": baseColorFactor", m.base_color_factor);
+      read_float_array(*f, What(what, "baseColorFactor"), m.base_color_factor);
     }
   }
-  if (std::optional<element> e = member(o, "doubleSided")) m.double_sided = as_bool(*e, where + ": doubleSided");
+  if (std::optional<element> e = member(o, "doubleSided")) m.double_sided = as_bool(*e, What(where, "doubleSided"));
   if (std::optional<element> e = member(o, "alphaMode")) {
-    const std::string mode = as_string(*e, where + ": alphaMode");
+    const std::string mode = as_string(*e, What(where, "alphaMode"));
     if (mode == "OPAQUE" || mode == "MASK" || mode == "BLEND") {
       m.alpha_mode = mode;
     } else {
@@ -43,7 +43,7 @@ Material DocumentReader::read_material(object o, const std::string& where) {
 
 // An attributes object ("POSITION": accessor, ...); what names the object for a type error,
 // where prefixes each attribute's messages.
-std::vector<Attribute> DocumentReader::read_attributes(element e, const std::string& what, const std::string& where) {
+std::vector<Attribute> DocumentReader::read_attributes(element e, const What& what, const std::string& where) {
   const object o = as_object(e, what);
   std::vector<Attribute> out;
   std::unordered_set<std::string_view> seen;
@@ -59,15 +59,15 @@ std::vector<Attribute> DocumentReader::read_attributes(element e, const std::str
 
 Primitive DocumentReader::read_primitive(object o, const std::string& where) {
   Primitive p;
-  p.attributes = read_attributes(required(o, "attributes", where), where + ": attributes", where);
+  p.attributes = read_attributes(required(o, "attributes", where), What(where, "attributes"), where);
   if (std::optional<element> e = member(o, "indices")) {
-    p.indices = as_index(*e, where + ": indices", counts_.accessors, "accessors");
+    p.indices = as_index(*e, What(where, "indices"), counts_.accessors, "accessors");
   }
   if (std::optional<element> e = member(o, "material")) {
-    p.material = as_index(*e, where + ": material", counts_.materials, "materials");
+    p.material = as_index(*e, What(where, "material"), counts_.materials, "materials");
   }
   if (std::optional<element> e = member(o, "mode")) {
-    const std::uint64_t mode = as_uint(*e, where + ": mode");
+    const std::uint64_t mode = as_uint(*e, What(where, "mode"));
     if (mode > 6) fail(ImportErrorCode::InvalidDocument, where + ": mode " + num(mode) + " is not in 0..6");
     p.mode = static_cast<std::uint32_t>(mode);
   }
@@ -88,7 +88,7 @@ Primitive DocumentReader::read_primitive(object o, const std::string& where) {
 
 DracoCompression DocumentReader::read_draco(object ext, const std::string& what) {
   DracoCompression d;
-  d.buffer_view = as_index(required(ext, "bufferView", what), what + ": bufferView", counts_.buffer_views, "bufferViews");
+  d.buffer_view = as_index(required(ext, "bufferView", what), What(what, "bufferView"), counts_.buffer_views, "bufferViews");
   const std::string attributes_what = what + ": attributes";
   const object attributes = as_object(required(ext, "attributes", what), attributes_what);
   for (auto [key, value] : attributes) {
@@ -102,7 +102,7 @@ DracoCompression DocumentReader::read_draco(object ext, const std::string& what)
 Mesh DocumentReader::read_mesh(object o, const std::string& where) {
   Mesh m;
   m.name = optional_string(o, "name", where);
-  const array primitives = as_array(required(o, "primitives", where), where + ": primitives");
+  const array primitives = as_array(required(o, "primitives", where), What(where, "primitives"));
   if (primitives.size() == 0) fail(ImportErrorCode::InvalidDocument, where + ": primitives must not be empty");
   std::uint64_t i = 0;
   for (element e : primitives) {
@@ -110,7 +110,7 @@ Mesh DocumentReader::read_mesh(object o, const std::string& where) {
     m.primitives.push_back(read_primitive(as_object(e, what), what));
     ++i;
   }
-  if (std::optional<element> e = member(o, "weights")) m.weights = read_float_list(*e, where + ": weights");
+  if (std::optional<element> e = member(o, "weights")) m.weights = read_float_list(*e, What(where, "weights"));
   read_target_names(o, where, m);
   return m;
 }

@@ -137,7 +137,7 @@ void DocumentReader::read_extension_lists(object root) {
 std::optional<object> DocumentReader::extension(object o, std::string_view name, const std::string& where) {
   const std::optional<element> extensions = member(o, "extensions");
   if (!extensions) return std::nullopt;
-  const std::optional<element> e = member(as_object(*extensions, where + ": extensions"), name);
+  const std::optional<element> e = member(as_object(*extensions, What(where, "extensions")), name);
   if (!e) return std::nullopt;
   return as_object(*e, where + ": " + std::string(name));
 }

@@ -30,20 +30,20 @@ Node DocumentReader::read_node(object o, const std::string& where) {
   Node n;
   n.name = optional_string(o, "name", where);
   if (std::optional<element> e = member(o, "children")) n.children = read_node_list(*e, where, "children", "child");
-  if (std::optional<element> e = member(o, "mesh")) n.mesh = as_index(*e, where + ": mesh", counts_.meshes, "meshes");
-  if (std::optional<element> e = member(o, "skin")) n.skin = as_index(*e, where + ": skin", counts_.skins, "skins");
+  if (std::optional<element> e = member(o, "mesh")) n.mesh = as_index(*e, What(where, "mesh"), counts_.meshes, "meshes");
+  if (std::optional<element> e = member(o, "skin")) n.skin = as_index(*e, What(where, "skin"), counts_.skins, "skins");
   if (std::optional<element> e = member(o, "camera")) {
-    n.camera = as_index(*e, where + ": camera", counts_.cameras, "cameras");
+    n.camera = as_index(*e, What(where, "camera"), counts_.cameras, "cameras");
   }
   const std::optional<element> matrix = member(o, "matrix");
   const std::optional<element> translation = member(o, "translation");
   const std::optional<element> rotation = member(o, "rotation");
   const std::optional<element> scale = member(o, "scale");
-  if (translation) read_float_array(*translation, where + ": translation", n.translation);
-  if (rotation) read_float_array(*rotation, where + ": rotation", n.rotation);
-  if (scale) read_float_array(*scale, where + ": scale", n.scale);
+  if (translation) read_float_array(*translation, What(where, "translation"), n.translation);
+  if (rotation) read_float_array(*rotation, What(where, "rotation"), n.rotation);
+  if (scale) read_float_array(*scale, What(where, "scale"), n.scale);
   if (matrix) {
-    read_float_array(*matrix, where + ": matrix", n.matrix);
+    read_float_array(*matrix, What(where, "matrix"), n.matrix);
     n.has_matrix = true;
     if (translation || rotation || scale) {
       // The spec forbids both; the matrix is the complete transform, so it wins.
@@ -54,7 +54,7 @@ Node DocumentReader::read_node(object o, const std::string& where) {
       n.scale = {1, 1, 1};
     }
   }
-  if (std::optional<element> e = member(o, "weights")) n.weights = read_float_list(*e, where + ": weights");
+  if (std::optional<element> e = member(o, "weights")) n.weights = read_float_list(*e, What(where, "weights"));
   return n;
 }
 
@@ -62,10 +62,10 @@ Skin DocumentReader::read_skin(object o, const std::string& where) {
   Skin s;
   s.name = optional_string(o, "name", where);
   if (std::optional<element> e = member(o, "inverseBindMatrices")) {
-    s.inverse_bind_matrices = as_index(*e, where + ": inverseBindMatrices", counts_.accessors, "accessors");
+    s.inverse_bind_matrices = as_index(*e, What(where, "inverseBindMatrices"), counts_.accessors, "accessors");
   }
   if (std::optional<element> e = member(o, "skeleton")) {
-    s.skeleton = as_index(*e, where + ": skeleton", counts_.nodes, "nodes");
+    s.skeleton = as_index(*e, What(where, "skeleton"), counts_.nodes, "nodes");
   }
   s.joints = read_node_list(required(o, "joints", where), where, "joints", "joint");
   if (s.joints.empty()) fail(ImportErrorCode::InvalidDocument, where + ": joints must not be empty");
@@ -74,10 +74,10 @@ Skin DocumentReader::read_skin(object o, const std::string& where) {
 
 AnimationSampler DocumentReader::read_sampler(object o, const std::string& where) {
   AnimationSampler s;
-  s.input = as_index(required(o, "input", where), where + ": input", counts_.accessors, "accessors");
-  s.output = as_index(required(o, "output", where), where + ": output", counts_.accessors, "accessors");
+  s.input = as_index(required(o, "input", where), What(where, "input"), counts_.accessors, "accessors");
+  s.output = as_index(required(o, "output", where), What(where, "output"), counts_.accessors, "accessors");
   if (std::optional<element> e = member(o, "interpolation")) {
-    const std::string mode = as_string(*e, where + ": interpolation");
+    const std::string mode = as_string(*e, What(where, "interpolation"));
     if (mode == "LINEAR") {
       s.interpolation = SamplerInterpolation::Linear;
     } else if (mode == "STEP") {
@@ -97,10 +97,10 @@ AnimationSampler DocumentReader::read_sampler(object o, const std::string& where
 void DocumentReader::read_animation_pointer(object target, const std::string& where, AnimationChannel& channel) {
   const std::optional<element> extensions = member(target, "extensions");
   if (!extensions) return;
-  const std::optional<element> ext = member(as_object(*extensions, where + ": extensions"), "KHR_animation_pointer");
+  const std::optional<element> ext = member(as_object(*extensions, What(where, "extensions")), "KHR_animation_pointer");
   if (!ext) return;
   const std::string what = where + ": KHR_animation_pointer";
-  const std::string pointer = as_string(required(as_object(*ext, what), "pointer", what), what + ": pointer");
+  const std::string pointer = as_string(required(as_object(*ext, what), "pointer", what), What(what, "pointer"));
   channel.pointer = pointer;
   // "/<collection>/<index>/<property>", the index plain decimal digits.
   const auto second = pointer.find('/', 1), third = second == std::string::npos ? second : pointer.find('/', second + 1);
@@ -133,23 +133,23 @@ Animation DocumentReader::read_animation(object o, const std::string& where) {
   Animation a;
   a.name = optional_string(o, "name", where);
   std::uint64_t i = 0;
-  for (element e : as_array(required(o, "samplers", where), where + ": samplers")) {
+  for (element e : as_array(required(o, "samplers", where), What(where, "samplers"))) {
     const std::string what = where + " sampler " + num(i);
     a.samplers.push_back(read_sampler(as_object(e, what), what));
     ++i;
   }
   i = 0;
-  for (element e : as_array(required(o, "channels", where), where + ": channels")) {
+  for (element e : as_array(required(o, "channels", where), What(where, "channels"))) {
     const std::string what = where + " channel " + num(i);
     const object c = as_object(e, what);
     AnimationChannel channel;
-    channel.sampler = as_index(required(c, "sampler", what), what + ": sampler", a.samplers.size(), "samplers");
-    const object target = as_object(required(c, "target", what), what + ": target");
+    channel.sampler = as_index(required(c, "sampler", what), What(what, "sampler"), a.samplers.size(), "samplers");
+    const object target = as_object(required(c, "target", what), What(what, "target"));
     if (std::optional<element> n = member(target, "node")) {
-      channel.node = as_index(*n, what + ": target node", counts_.nodes, "nodes");
+      channel.node = as_index(*n, What(what, "target node"), counts_.nodes, "nodes");
     }
     // Kept as written: paths of extensions (e.g. "pointer") are for the importer to count.
-    channel.path = as_string(required(target, "path", what + ": target"), what + ": target path");
+    channel.path = as_string(required(target, "path", What(what, "target")), What(what, "target path"));
     if (channel.path == "pointer") read_animation_pointer(target, what + ": target", channel);
     a.channels.push_back(std::move(channel));
     ++i;
@@ -169,7 +169,7 @@ Image DocumentReader::read_image(object o, const std::string& where) {
   im.name = optional_string(o, "name", where);
   im.uri = optional_string(o, "uri", where);
   if (std::optional<element> e = member(o, "bufferView")) {
-    im.buffer_view = as_index(*e, where + ": bufferView", counts_.buffer_views, "bufferViews");
+    im.buffer_view = as_index(*e, What(where, "bufferView"), counts_.buffer_views, "bufferViews");
   }
   im.mime_type = optional_string(o, "mimeType", where);
   return im;

@@ -10,6 +10,12 @@ namespace marrow::gltf::json_values {
 
 std::string num(std::uint64_t v) { return std::to_string(v); }
 
+std::string What::str() const {
+  std::string out = parent_ != nullptr ? parent_->str() : text_ != nullptr ? *text_ : std::string(literal_);
+  if (parent_ == nullptr) return out;
+  return literal_ != nullptr ? out + ": " + literal_ : out + "[" + num(index_) + "]";
+}
+
 std::string describe(element e) {
   switch (e.type()) {
     case element_type::ARRAY: return "an array";
@@ -38,13 +44,13 @@ std::optional<element> member(object o, std::string_view key) {
   return e;
 }
 
-element required(object o, std::string_view key, const std::string& where) {
+element required(object o, std::string_view key, const What& where) {
   std::optional<element> e = member(o, key);
   if (!e) fail(ImportErrorCode::InvalidDocument, where + ": missing required property '" + std::string(key) + "'");
   return *e;
 }
 
-object as_object(element e, const std::string& what) {
+object as_object(element e, const What& what) {
   object o;
   if (e.get_object().get(o) != simdjson::SUCCESS) {
     fail(ImportErrorCode::InvalidDocument, what + " must be an object, got " + describe(e));
@@ -52,7 +58,7 @@ object as_object(element e, const std::string& what) {
   return o;
 }
 
-array as_array(element e, const std::string& what) {
+array as_array(element e, const What& what) {
   array a;
   if (e.get_array().get(a) != simdjson::SUCCESS) {
     fail(ImportErrorCode::InvalidDocument, what + " must be an array, got " + describe(e));
@@ -60,7 +66,7 @@ array as_array(element e, const std::string& what) {
   return a;
 }
 
-std::string as_string(element e, const std::string& what) {
+std::string as_string(element e, const What& what) {
   std::string_view s;
   if (e.get_string().get(s) != simdjson::SUCCESS) {
     fail(ImportErrorCode::InvalidDocument, what + " must be a string, got " + describe(e));
@@ -68,7 +74,7 @@ std::string as_string(element e, const std::string& what) {
   return std::string(s);
 }
 
-bool as_bool(element e, const std::string& what) {
+bool as_bool(element e, const What& what) {
   bool b = false;
   if (e.get_bool().get(b) != simdjson::SUCCESS) {
     fail(ImportErrorCode::InvalidDocument, what + " must be true or false, got " + describe(e));
@@ -76,12 +82,12 @@ bool as_bool(element e, const std::string& what) {
   return b;
 }
 
-double as_number(element e, const std::string& what) {
+double as_number(element e, const What& what) {
   if (!e.is_number()) fail(ImportErrorCode::InvalidDocument, what + " must be a number, got " + describe(e));
   return double(e);
 }
 
-float as_float(element e, const std::string& what) {
+float as_float(element e, const What& what) {
   constexpr double kFloatRoundingLimit = 0x1.ffffffp127;
   const double d = as_number(e, what);
   if (!(std::fabs(d) < kFloatRoundingLimit)) {
@@ -121,7 +127,7 @@ JsonInteger integer_of(element e) {
 
 std::string integer_text(const JsonInteger& v) { return (v.negative ? "-" : "") + num(v.magnitude); }
 
-std::uint64_t as_uint(element e, const std::string& what,
+std::uint64_t as_uint(element e, const What& what,
                       std::uint64_t max) {
   const JsonInteger v = integer_of(e);
   if (!v.is_integer) fail(ImportErrorCode::InvalidDocument, what + " must be an integer, got " + describe(e));
@@ -132,7 +138,7 @@ std::uint64_t as_uint(element e, const std::string& what,
   return v.magnitude;
 }
 
-std::uint32_t as_index(element e, const std::string& what, std::uint64_t size, const char* plural) {
+std::uint32_t as_index(element e, const What& what, std::uint64_t size, const char* plural) {
   const JsonInteger v = integer_of(e);
   if (!v.is_integer) fail(ImportErrorCode::InvalidDocument, what + " must be an integer index, got " + describe(e));
   if ((v.negative && v.magnitude != 0) || v.magnitude >= size) {
@@ -141,31 +147,31 @@ std::uint32_t as_index(element e, const std::string& what, std::uint64_t size, c
   return static_cast<std::uint32_t>(v.magnitude);
 }
 
-std::vector<float> read_float_list(element e, const std::string& what) {
+std::vector<float> read_float_list(element e, const What& what) {
   const array a = as_array(e, what);
   std::vector<float> out;
   out.reserve(a.size());
-  for (element v : a) out.push_back(as_float(v, what + "[" + num(out.size()) + "]"));
+  for (element v : a) out.push_back(as_float(v, What(what, out.size())));
   return out;
 }
 
-std::vector<double> read_double_list(element e, const std::string& what) {
+std::vector<double> read_double_list(element e, const What& what) {
   const array a = as_array(e, what);
   std::vector<double> out;
   out.reserve(a.size());
-  for (element v : a) out.push_back(as_number(v, what + "[" + num(out.size()) + "]"));
+  for (element v : a) out.push_back(as_number(v, What(what, out.size())));
   return out;
 }
 
-std::vector<std::string> read_string_list(element e, const std::string& what) {
+std::vector<std::string> read_string_list(element e, const What& what) {
   const array a = as_array(e, what);
   std::vector<std::string> out;
   out.reserve(a.size());
-  for (element v : a) out.push_back(as_string(v, what + "[" + num(out.size()) + "]"));
+  for (element v : a) out.push_back(as_string(v, What(what, out.size())));
   return out;
 }
 
-std::string optional_string(object o, std::string_view key, const std::string& where) {
+std::string optional_string(object o, std::string_view key, const What& where) {
   const std::optional<element> e = member(o, key);
   return e ? as_string(*e, where + ": " + std::string(key)) : std::string();
 }
@@ -185,7 +191,7 @@ bool parse_version(std::string_view text, std::uint64_t& major, std::uint64_t& m
   return digits(text.substr(0, dot), major) && digits(text.substr(dot + 1), minor);
 }
 
-ComponentType component_type_of(element e, const std::string& what, bool indices_only) {
+ComponentType component_type_of(element e, const What& what, bool indices_only) {
   const std::uint64_t v = as_uint(e, what);
   const bool ok = indices_only ? (v == 5121 || v == 5123 || v == 5125)
                                : (v <= 0xffffffffu && detail::is_component_type(static_cast<std::uint32_t>(v)));
