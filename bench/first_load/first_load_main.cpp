@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@ long minor_faults() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   if (argc < 2) {
     std::fprintf(stderr, "usage: marrow_first_load FILE [--max-palette N] [--repeat K]\n");
     return 2;
@@ -50,4 +51,7 @@ int main(int argc, char** argv) {
   std::sort(warm.begin(), warm.end());
   std::printf("first %.3f warm %.3f minflt-first %ld\n", first, warm.empty() ? 0.0 : warm[warm.size() / 2], first_faults);
   return 0;
+} catch (const std::exception& e) {  // a refused file (e.g. over the palette limit without --max-palette)
+  std::fprintf(stderr, "marrow_first_load: %s\n", e.what());
+  return 1;
 }
