@@ -313,6 +313,45 @@ TEST(Skeleton, T5_BindPoseNodeTransformsInModelSpace) {
   EXPECT_THROW(sk.get_bind_pose_node_transforms(both, small), std::invalid_argument);
 }
 
+TEST(Skeleton, T5_PosedNodeTransformsFollowTheInstancesCurrentPose) {
+  BendingStrip s;
+  const Skeleton sk = s.mesh->skeleton();
+  ModelInstance instance(s.mesh);
+  // Before any player: the bind pose, and no pose to read.
+  EXPECT_TRUE(near(sk.posed_node_transform(instance, "Tip"), translate(0, 1, 0)));
+  EXPECT_EQ(instance.posed_rig(), nullptr);
+  EXPECT_TRUE(instance.node_transforms().empty());
+  // At one second the tip has turned 45 degrees about z around (0, 1, 0).
+  InstanceAnimationPlayer player = instance.animation_player(s.bend);
+  player.set_time_point(1.f);
+  const glm::mat4 tip = translate(0, 1, 0) * glm::mat4_cast(glm::angleAxis(glm::radians(45.f), glm::vec3(0, 0, 1)));
+  EXPECT_TRUE(near(sk.posed_node_transform(instance, "Tip"), tip, 1e-6f));
+  EXPECT_TRUE(near(sk.posed_node_transform(instance, sk["Base"]), glm::mat4(1.f)));
+  EXPECT_EQ(instance.posed_rig(), s.mesh->rig());
+  ASSERT_EQ(instance.node_transforms().size(), 2u);
+  // The palette is the posed node times its bind-pose inversion.
+  EXPECT_TRUE(near(instance.bone_transforms()[1], tip * translate(0, -1, 0), 1e-6f));
+  const MeshNode both[] = {sk["Tip"], sk["Base"]};
+  glm::mat4 out[2];
+  sk.get_posed_node_transforms(instance, both, out);
+  EXPECT_TRUE(near(out[0], tip, 1e-6f));
+  // Halfway: 22.5 degrees; update by delta moves the pose too.
+  player.set_time_point(0.f);
+  player.update(0.5f);
+  EXPECT_TRUE(near(sk.posed_node_transform(instance, "Tip"),
+                   translate(0, 1, 0) * glm::mat4_cast(glm::angleAxis(glm::radians(22.5f), glm::vec3(0, 0, 1))), 1e-6f));
+  // Another mesh's skeleton reads this instance by node name; an unknown name is refused.
+  BendingStrip other;
+  EXPECT_TRUE(near(other.mesh->skeleton().posed_node_transform(instance, "Tip"),
+                   sk.posed_node_transform(instance, "Tip")));
+  EXPECT_TRUE(throws_with<std::out_of_range>([&] { (void)sk.posed_node_transform(instance, "Hand"); }, {"Hand"}));
+  glm::mat4 small[1];
+  EXPECT_THROW(sk.get_posed_node_transforms(instance, both, small), std::invalid_argument);
+  // Back to the bind pose.
+  sk.apply_bind_pose(instance);
+  EXPECT_TRUE(near(sk.posed_node_transform(instance, "Tip"), translate(0, 1, 0)));
+}
+
 TEST(Skeleton, T6_ApplyBindPoseOnInstanceAndGroup) {
   BendingStrip strip, other;
   ModelInstance a(strip.mesh), b(other.mesh);

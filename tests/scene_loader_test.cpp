@@ -150,6 +150,15 @@ TEST(ModelInstanceGroup, T10_OneEvaluationPosesEveryLinkedInstance) {
   for (std::size_t b = 0; b < alone.bone_transforms().size(); ++b) {
     EXPECT_TRUE(near(alone.bone_transforms()[b], group.instances()[1].bone_transforms()[b], 1e-6f));
   }
+  // Each member's nodes in the group's pose, read through the table's skeleton or by name
+  // through its mesh's own; the same as the instance posed alone.
+  const glm::mat4 head = bundle.skeleton().posed_node_transform(group.instances()[1], "Head");
+  EXPECT_TRUE(near(glm::vec3(head[3]), {0, 4, 0}, 1e-5f));                    // the head's place
+  EXPECT_TRUE(near(glm::vec3(head * glm::vec4(1, 0, 0, 0)), {0, 2, 0}, 1e-5f));  // turned 90 degrees about z (Armature scales 2)
+  EXPECT_EQ(group.instances()[1].posed_rig(), &bundle.table->rig());
+  EXPECT_TRUE(near(bundle.meshes[1]->skeleton().posed_node_transform(group.instances()[1], "Head"), head));
+  EXPECT_TRUE(near(bundle.meshes[1]->skeleton().posed_node_transform(alone, "Head"), head, 1e-6f));
+  EXPECT_EQ(group.instances()[3].posed_rig(), nullptr) << "the outsider was not posed";
   // T6 on a table's skeleton: every member back to bind, others untouched.
   bundle.skeleton().apply_bind_pose(group);
   group.instances()[1].pose_vertices(hat);

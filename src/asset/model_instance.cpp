@@ -14,12 +14,13 @@ ModelInstance::ModelInstance(std::shared_ptr<const Mesh> mesh, const glm::mat4& 
   palette_.assign(mesh_->bind_palette().begin(), mesh_->bind_palette().end());
   if (const SkeletalRig* rig = mesh_->rig()) {
     locals_.resize(rig->nodes.size());
-    worlds_.resize(rig->nodes.size());
+    node_worlds_.resize(rig->nodes.size());
   }
 }
 
 void ModelInstance::apply_bind_pose() {
   std::copy(mesh_->bind_palette().begin(), mesh_->bind_palette().end(), palette_.begin());
+  posed_rig_ = nullptr;
 }
 
 InstanceAnimationPlayer ModelInstance::animation_player(const MeshAnimation& animation) {
@@ -41,8 +42,10 @@ void InstanceAnimationPlayer::pose(float seconds) {
     i.cursors_.assign(animation.tracks.size(), TrackCursor{});
     i.cursor_animation_ = animation_;
   }
-  rig.evaluate(&animation, seconds, i.locals_, i.worlds_, i.cursors_);
-  rig.palette(i.worlds_, i.palette_);
+  i.node_worlds_.resize(rig.nodes.size());  // a group's pose may have left another size
+  rig.evaluate(&animation, seconds, i.locals_, i.node_worlds_, i.cursors_);
+  rig.palette(i.node_worlds_, i.palette_);
+  i.posed_rig_ = &rig;
 }
 
 void ModelInstance::pose_vertices(std::span<glm::vec3> positions, std::span<glm::vec3> normals) const {
@@ -98,6 +101,10 @@ void GroupAnimationPlayer::pose(float seconds) {
     palette.palette = instance.palette_;
     throw_if_invalid(palette.validate(), "GroupAnimationPlayer");
     palette.run();
+    // Each member keeps the pose's node transforms, so its nodes can be read like those of an
+    // instance its own player posed.
+    instance.node_worlds_.assign(g.worlds_.begin(), g.worlds_.end());
+    instance.posed_rig_ = &rig;
   }
 }
 

@@ -66,6 +66,31 @@ void Skeleton::get_bind_pose_node_transforms(std::span<const int> indices, std::
   }
 }
 
+glm::mat4 Skeleton::posed_node_transform(const ModelInstance& instance, const MeshNode& node) const {
+  if (!rig_) return glm::mat4(1.f);
+  if (node.index < 0) throw std::out_of_range("Skeleton: node index " + std::to_string(node.index) + " is negative");
+  const auto index = static_cast<std::size_t>(node.index);
+  const glm::mat4 bind = bind_transform(index);  // also checks the index
+  const SkeletalRig* posed = instance.posed_rig();
+  const std::span<const glm::mat4> worlds = instance.node_transforms();
+  if (posed == nullptr) return bind;
+  if (posed == rig_.get()) return worlds[index];
+  const std::string& name = rig_->nodes[index].name;
+  for (std::size_t i = 0; i < posed->nodes.size(); ++i) {
+    if (posed->nodes[i].name == name) return worlds[i];
+  }
+  return bind;
+}
+
+void Skeleton::get_posed_node_transforms(const ModelInstance& instance, std::span<const MeshNode> nodes,
+                                         std::span<glm::mat4> out) const {
+  if (out.size() < nodes.size()) {
+    throw std::invalid_argument("Skeleton::get_posed_node_transforms: " + std::to_string(out.size()) + " outputs for " +
+                                std::to_string(nodes.size()) + " nodes");
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) out[i] = posed_node_transform(instance, nodes[i]);
+}
+
 void Skeleton::apply_bind_pose(ModelInstance& instance) const {
   if (!rig_) return;  // T7: nothing to do without a skeleton
   for (const Mesh* mesh : rig_->meshes) {

@@ -44,6 +44,15 @@ class ModelInstance {
   std::span<const glm::mat4> bone_transforms() const noexcept { return palette_; }
   void apply_bind_pose();
 
+  // The skeleton the instance's current pose was evaluated on: its mesh's own (by its own
+  // player) or a group's table (by the group's player); null in the bind pose (before any player,
+  // after apply_bind_pose). node_transforms() are that skeleton's model-space node transforms,
+  // one per node; Skeleton::get_posed_node_transforms reads them by node.
+  const SkeletalRig* posed_rig() const noexcept { return posed_rig_; }
+  std::span<const glm::mat4> node_transforms() const noexcept {
+    return posed_rig_ != nullptr ? std::span<const glm::mat4>(node_worlds_) : std::span<const glm::mat4>();
+  }
+
   // Throws std::out_of_range when the animation is not one of this mesh's.
   InstanceAnimationPlayer animation_player(const MeshAnimation& animation);
 
@@ -56,7 +65,9 @@ class ModelInstance {
   std::shared_ptr<const Mesh> mesh_;
   glm::mat4 transform_;
   std::vector<glm::mat4> palette_;
-  std::vector<glm::mat4> locals_, worlds_;  // scratch for evaluating the mesh's own skeleton
+  std::vector<glm::mat4> locals_;       // scratch for evaluating the mesh's own skeleton
+  std::vector<glm::mat4> node_worlds_;  // the current pose's node transforms (posed_rig_'s nodes)
+  const SkeletalRig* posed_rig_ = nullptr;
   std::vector<TrackCursor> cursors_;
   int cursor_animation_ = -1;
 };

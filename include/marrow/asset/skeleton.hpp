@@ -46,6 +46,18 @@ class Skeleton {
   void get_bind_pose_node_transforms(std::span<const MeshNode> nodes, std::span<glm::mat4> out) const;
   void get_bind_pose_node_transforms(std::span<const int> indices, std::span<glm::mat4> out) const;
 
+  // The same in an instance's current pose: what its last animation player (its own, or its
+  // group's) evaluated, read in the skeleton that player used (posed_rig) by the node's index when
+  // that is this skeleton, else by the node's name (a mesh and its file's table name their nodes
+  // alike). The bind pose before any player, after apply_bind_pose, or when the posing skeleton
+  // has no node of that name. Throws as the bind-pose forms.
+  glm::mat4 posed_node_transform(const ModelInstance& instance, const MeshNode& node) const;
+  glm::mat4 posed_node_transform(const ModelInstance& instance, std::string_view name) const {
+    return posed_node_transform(instance, this->node(name));
+  }
+  void get_posed_node_transforms(const ModelInstance& instance, std::span<const MeshNode> nodes,
+                                 std::span<glm::mat4> out) const;
+
   // T6: returns the instance to its bind pose if its mesh uses this skeleton (or belongs to the
   // table this skeleton is); every such instance of a group; others are untouched.
   void apply_bind_pose(ModelInstance& instance) const;
