@@ -159,6 +159,15 @@ TEST(ModelInstanceGroup, T10_OneEvaluationPosesEveryLinkedInstance) {
   EXPECT_TRUE(near(bundle.meshes[1]->skeleton().posed_node_transform(group.instances()[1], "Head"), head));
   EXPECT_TRUE(near(bundle.meshes[1]->skeleton().posed_node_transform(alone, "Head"), head, 1e-6f));
   EXPECT_EQ(group.instances()[3].posed_rig(), nullptr) << "the outsider was not posed";
+  // A copy of a member keeps the pose it was copied in while the group plays on.
+  const ModelInstance copy = group.instances()[1];
+  group.animation_player(group.animations()["Nod"]).set_time_point(0.25f);
+  alone.animation_player(bundle.meshes[1]->animations()["Nod"]).set_time_point(0.25f);
+  EXPECT_TRUE(near(bundle.skeleton().posed_node_transform(copy, "Head"), head));
+  EXPECT_TRUE(near(bundle.skeleton().posed_node_transform(group.instances()[1], "Head"),
+                   bundle.meshes[1]->skeleton().posed_node_transform(alone, "Head"), 1e-6f));
+  EXPECT_FALSE(near(bundle.skeleton().posed_node_transform(group.instances()[1], "Head"), head, 1e-3f));
+  group.animation_player(group.animations()["Nod"]).set_time_point(1.f);
   // T6 on a table's skeleton: every member back to bind, others untouched.
   bundle.skeleton().apply_bind_pose(group);
   group.instances()[1].pose_vertices(hat);

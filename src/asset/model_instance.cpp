@@ -21,6 +21,7 @@ ModelInstance::ModelInstance(std::shared_ptr<const Mesh> mesh, const glm::mat4& 
 void ModelInstance::apply_bind_pose() {
   std::copy(mesh_->bind_palette().begin(), mesh_->bind_palette().end(), palette_.begin());
   posed_rig_ = nullptr;
+  group_pose_.reset();
 }
 
 InstanceAnimationPlayer ModelInstance::animation_player(const MeshAnimation& animation) {
@@ -42,10 +43,10 @@ void InstanceAnimationPlayer::pose(float seconds) {
     i.cursors_.assign(animation.tracks.size(), TrackCursor{});
     i.cursor_animation_ = animation_;
   }
-  i.node_worlds_.resize(rig.nodes.size());  // a group's pose may have left another size
   rig.evaluate(&animation, seconds, i.locals_, i.node_worlds_, i.cursors_);
   rig.palette(i.node_worlds_, i.palette_);
   i.posed_rig_ = &rig;
+  i.group_pose_.reset();
 }
 
 void ModelInstance::pose_vertices(std::span<glm::vec3> positions, std::span<glm::vec3> normals) const {
@@ -56,7 +57,7 @@ ModelInstanceGroup::ModelInstanceGroup(std::vector<ModelInstance> instances, std
     : instances_(std::move(instances)), table_(std::move(table)) {
   if (table_) {
     locals_.resize(table_->rig().nodes.size());
-    worlds_.resize(table_->rig().nodes.size());
+    worlds_ = std::make_shared<std::vector<glm::mat4>>(table_->rig().nodes.size());
   }
 }
 
@@ -90,20 +91,28 @@ void GroupAnimationPlayer::pose(float seconds) {
     g.cursors_.assign(animation.tracks.size(), TrackCursor{});
     g.cursor_animation_ = animation_;
   }
-  rig.evaluate(&animation, seconds, g.locals_, g.worlds_, g.cursors_);  // once for every instance
+  // The pose is written where the members read their node transforms. Anyone else still holding
+  // the last pose (a copy of a member, a member taken out of the group, a copy of the group) keeps
+  // it unchanged: the pose then goes to a fresh block (an allocation only after such a copy).
+  long members_holding = 0;
+  for (const ModelInstance& instance : g.instances_) members_holding += instance.group_pose_ == g.worlds_ ? 1 : 0;
+  if (g.worlds_.use_count() > 1 + members_holding) {
+    g.worlds_ = std::make_shared<std::vector<glm::mat4>>(rig.nodes.size());
+  }
+  rig.evaluate(&animation, seconds, g.locals_, *g.worlds_, g.cursors_);  // once for every instance
   for (ModelInstance& instance : g.instances_) {
     const std::vector<int>* nodes = table.bone_nodes(instance.mesh());
     if (nodes == nullptr) continue;  // not in the table: left unchanged
     SkinPaletteJob palette;
-    palette.models = g.worlds_;
+    palette.models = *g.worlds_;
     palette.inverse_binds = instance.mesh().rig()->inverse_binds;
     palette.joints = *nodes;
     palette.palette = instance.palette_;
     throw_if_invalid(palette.validate(), "GroupAnimationPlayer");
     palette.run();
-    // Each member keeps the pose's node transforms, so its nodes can be read like those of an
-    // instance its own player posed.
-    instance.node_worlds_.assign(g.worlds_.begin(), g.worlds_.end());
+    // Each member refers to the pose's node transforms, so its nodes can be read like those of
+    // an instance its own player posed.
+    if (instance.group_pose_ != g.worlds_) instance.group_pose_ = g.worlds_;
     instance.posed_rig_ = &rig;
   }
 }

@@ -50,7 +50,8 @@ class ModelInstance {
   // one per node; Skeleton::get_posed_node_transforms reads them by node.
   const SkeletalRig* posed_rig() const noexcept { return posed_rig_; }
   std::span<const glm::mat4> node_transforms() const noexcept {
-    return posed_rig_ != nullptr ? std::span<const glm::mat4>(node_worlds_) : std::span<const glm::mat4>();
+    if (posed_rig_ == nullptr) return {};
+    return group_pose_ ? std::span<const glm::mat4>(*group_pose_) : std::span<const glm::mat4>(node_worlds_);
   }
 
   // Throws std::out_of_range when the animation is not one of this mesh's.
@@ -65,8 +66,11 @@ class ModelInstance {
   std::shared_ptr<const Mesh> mesh_;
   glm::mat4 transform_;
   std::vector<glm::mat4> palette_;
-  std::vector<glm::mat4> locals_;       // scratch for evaluating the mesh's own skeleton
-  std::vector<glm::mat4> node_worlds_;  // the current pose's node transforms (posed_rig_'s nodes)
+  std::vector<glm::mat4> locals_, node_worlds_;  // evaluating the mesh's own skeleton (its own player)
+  // Posed by a group: that pose's node transforms, shared with the group and its other members
+  // rather than copied into each (GroupAnimationPlayer::pose keeps it unchanged for holders that
+  // are no longer members).
+  std::shared_ptr<const std::vector<glm::mat4>> group_pose_;
   const SkeletalRig* posed_rig_ = nullptr;
   std::vector<TrackCursor> cursors_;
   int cursor_animation_ = -1;
@@ -106,7 +110,8 @@ class ModelInstanceGroup {
   friend class GroupAnimationPlayer;
   std::vector<ModelInstance> instances_;
   std::shared_ptr<const AnimationTable> table_;
-  std::vector<glm::mat4> locals_, worlds_;
+  std::vector<glm::mat4> locals_;
+  std::shared_ptr<std::vector<glm::mat4>> worlds_;  // the pose's node transforms, shared with members
   std::vector<TrackCursor> cursors_;
   int cursor_animation_ = -1;
 };
