@@ -12,7 +12,7 @@
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/animated_bounds.hpp"
-#include "marrow/render/clip_sheet.hpp"
+#include "presentation/clip_sheet.hpp"
 #include "marrow/render/model_renderer.hpp"
 
 namespace {
@@ -64,12 +64,12 @@ void BM_ContactSheet_BigSkinned16(benchmark::State& state) {
   for (const ModelMesh& mesh : model.meshes) {
     for (const ModelMeshPart& part : mesh.parts) vertices += part.vertex_count();
   }
-  render::ClipSheetRequest request;
+  presentation::ClipSheetRequest request;
   request.clips = {0};
   request.frames = 16;
   request.title = "big_skinned.glb";
   for (auto _ : state) {
-    const render::Image sheet = render::render_clip_sheet(model, request);
+    const render::Image sheet = presentation::render_clip_sheet(model, request);
     benchmark::DoNotOptimize(sheet.pixels().data());
   }
   state.counters["vertices"] = static_cast<double>(vertices);

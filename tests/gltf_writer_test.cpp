@@ -7,40 +7,14 @@
 #include "marrow/io/gltf/gltf_writer.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/demo_character.hpp"
+#include "native_test_util.hpp"
 #include "test_util.hpp"
 
 namespace marrow {
 namespace {
 
+using test::expect_same_poses;
 using test::near;
-
-void expect_same_poses(const Model& a, const Model& b) {
-  ASSERT_EQ(a.animations.size(), b.animations.size());
-  ASSERT_EQ(a.meshes.size(), b.meshes.size());
-  Animator x(a), y(b);
-  for (int clip = -1; clip < static_cast<int>(a.animations.size()); ++clip) {
-    x.play(clip);
-    y.play(clip);
-    for (double t : {0.0, 0.21, 0.5, 1.37, 2.0, 2.9}) {
-      x.update(ticks_from_seconds(t), false, false);
-      y.update(ticks_from_seconds(t), false, false);
-      for (std::size_t m = 0; m < a.meshes.size(); ++m) {
-        for (std::size_t p = 0; p < a.meshes[m].parts.size(); ++p) {
-          std::vector<glm::vec3> pa(a.meshes[m].parts[p].vertex_count()), pb(b.meshes[m].parts[p].vertex_count());
-          ASSERT_EQ(pa.size(), pb.size());
-          x.pose_part(m, p, pa);
-          y.pose_part(m, p, pb);
-          for (std::size_t v = 0; v < pa.size(); ++v) {
-            ASSERT_TRUE(near(pa[v], pb[v], 2e-5f)) << "clip " << clip << " t " << t << " mesh " << m << " vertex " << v;
-          }
-        }
-        if (!a.meshes[m].morph_weights.empty()) {
-          ASSERT_EQ(x.morph_weights(m)[0], y.morph_weights(m)[0]);
-        }
-      }
-    }
-  }
-}
 
 TEST(GltfWriter, DemoCharacterRoundTripsThroughGlb) {
   const Model original = make_demo_character();
@@ -57,7 +31,7 @@ TEST(GltfWriter, DemoCharacterRoundTripsThroughGlb) {
   EXPECT_EQ(imported.animations[0].name, "Wave");
   EXPECT_EQ(imported.animations[1].morph_channels.size(), 1u);
   EXPECT_EQ(imported.animations[0].morph_channels[0].track.interpolation, Interpolation::CubicSpline);
-  expect_same_poses(original, imported);
+  expect_same_poses(original, imported, 2e-5f);
 }
 
 TEST(GltfWriter, WritesGlbAndEmbeddedGltfFiles) {
@@ -68,7 +42,7 @@ TEST(GltfWriter, WritesGlbAndEmbeddedGltfFiles) {
     const auto path = dir / name;
     write_gltf(original, path);
     const Model back = import_gltf(path);
-    expect_same_poses(original, back);
+    expect_same_poses(original, back, 2e-5f);
   }
   EXPECT_THROW(write_gltf(original, dir / "tentacle.obj"), std::invalid_argument);
   std::filesystem::remove_all(dir);
@@ -80,7 +54,7 @@ TEST(GltfWriter, ImportedFilesRoundTripToo) {
   if (!std::filesystem::exists(file)) GTEST_SKIP() << "shared assets not found at " << assets;
   const Model original = import_gltf(file);
   const Model back = import_gltf(model_to_gltf(original));
-  expect_same_poses(original, back);
+  expect_same_poses(original, back, 2e-5f);
 }
 
 // skin.skeleton is a common root of every joint (glTF 2.0, 5.28), also when the skin has several

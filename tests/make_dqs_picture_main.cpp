@@ -9,6 +9,7 @@
 #include "marrow/render/camera.hpp"
 #include "marrow/render/model_renderer.hpp"
 #include "marrow/render/png_file.hpp"
+#include "presentation/caption.hpp"
 #include "twisted_cylinders.hpp"
 
 int main(int argc, char** argv) {
@@ -35,9 +36,9 @@ int main(int argc, char** argv) {
     animator.update(ticks_from_seconds(degrees / 90.0), false, false);
     render::RenderSettings settings;
     settings.width = settings.height = kSide;
-    settings.caption = std::to_string(degrees) + " deg: linear | dual quat.";
     render::Image image;
     renderer.render(animator, camera, settings, image);
+    presentation::draw_frame_caption(image, std::to_string(degrees) + " deg: linear | dual quat.");
     sheet.blit(image, frame * kSide, 0);
   }
   render::write_png(sheet, argv[1]);

@@ -12,7 +12,7 @@
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/skeleton_bones.hpp"
 #include "marrow/model/animated_bounds.hpp"
-#include "marrow/render/clip_sheet.hpp"
+#include "presentation/clip_sheet.hpp"
 #include "marrow/render/png_file.hpp"
 #include "render_test_util.hpp"
 
@@ -147,14 +147,14 @@ TEST(RenderAssets, CesiumManMatchesTheGoldenImage) {
 
 TEST(RenderAssets, RenderingIsDeterministic) {
   const Model model = make_demo_character();
-  render::ClipSheetRequest request;
+  presentation::ClipSheetRequest request;
   request.clips = {0, 1};
   request.frames = 3;
   request.tile.width = request.tile.height = 96;
   request.tile.skeleton = true;
   request.title = "determinism";
-  const render::Image first = render::render_clip_sheet(model, request);
-  const render::Image second = render::render_clip_sheet(model, request);
+  const render::Image first = presentation::render_clip_sheet(model, request);
+  const render::Image second = presentation::render_clip_sheet(model, request);
   ASSERT_EQ(first.pixels().size(), second.pixels().size());
   EXPECT_TRUE(std::equal(first.pixels().begin(), first.pixels().end(), second.pixels().begin()));
   EXPECT_EQ(render::encode_png(first), render::encode_png(second));

@@ -90,7 +90,7 @@ float extent(const PosedByFile& posed) {
 
 // The split model poses every file vertex where the unsplit one does, for every clip at several
 // times (and at the bind pose).
-void expect_same_poses(const Model& unsplit, const Model& split) {
+void expect_same_poses_by_file_vertex(const Model& unsplit, const Model& split) {
   Animator a(unsplit), b(split);
   const std::size_t clips = std::max<std::size_t>(unsplit.animations.size(), 1);
   for (std::size_t clip = 0; clip < clips; ++clip) {
@@ -191,7 +191,7 @@ TEST(SplitSkinPalettes, S4_SplitPartsPoseExactlyAsUnsplitOnTheSharedAssets) {
       EXPECT_EQ(split.skins[s].data.bone_count, unsplit.skins[s].data.bone_count) << "the skin keeps every joint";
     }
     expect_within_limit_and_seams_only(unsplit, split, asset.max_palette);
-    expect_same_poses(unsplit, split);
+    expect_same_poses_by_file_vertex(unsplit, split);
     // G17: the loaded pose's bounds are those of the unsplit model.
     for (std::size_t m = 0; m < split.meshes.size(); ++m) {
       EXPECT_TRUE(test::near(split.meshes[m].bounding_sphere.center, unsplit.meshes[m].bounding_sphere.center, 1e-4f));
@@ -282,7 +282,7 @@ TEST(SplitSkinPalettes, S4_EveryInfluenceSetMorphTargetsStripsAndListsSplitExact
       EXPECT_EQ(part.morph->position_deltas[0].size(), part.vertex_count());
     }
     expect_within_limit_and_seams_only(unsplit, split, 8);
-    expect_same_poses(unsplit, split);  // with the mesh's morph weight 0.6 applied
+    expect_same_poses_by_file_vertex(unsplit, split);  // with the mesh's morph weight 0.6 applied
   }
 }
 
@@ -436,7 +436,7 @@ TEST(SplitSkinPalettes, S4_AssimpImportsSplitToo) {
   ASSERT_FALSE(unsplit.skins.empty());
   ASSERT_GT(unsplit.skins[0].data.bone_count, 6);
   expect_within_limit_and_seams_only(unsplit, parts, 6);
-  expect_same_poses(unsplit, parts);
+  expect_same_poses_by_file_vertex(unsplit, parts);
 }
 
 }  // namespace

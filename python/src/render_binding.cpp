@@ -14,6 +14,7 @@
 #include "instance.hpp"
 #include "marrow/render/camera.hpp"
 #include "marrow/render/model_renderer.hpp"
+#include "presentation/caption.hpp"
 #include "numpy_arrays.hpp"
 
 namespace marrow::python {
@@ -23,6 +24,7 @@ namespace {
 struct Picture {
   render::RenderSettings settings;
   render::ViewAngles view;
+  std::string caption;  // drawn over the top of the picture; empty: none
 };
 
 Picture picture(const std::array<int, 2>& size, const std::string& view, std::optional<float> yaw, std::optional<float> pitch,
@@ -33,7 +35,7 @@ Picture picture(const std::array<int, 2>& size, const std::string& view, std::op
   render::check_image_size(size[0], size[1], "render: size");
   p.settings.samples = samples;
   p.settings.skeleton = skeleton;
-  p.settings.caption = caption;
+  p.caption = caption;
   p.view = render::view_angles(render::view_preset_from_name(view));
   if (yaw) p.view.yaw_degrees = *yaw;
   if (pitch) p.view.pitch_degrees = *pitch;
@@ -50,6 +52,7 @@ void draw(LoadedModel& loaded, Animator& animator, const Picture& p, bool bounds
   render::ModelRenderer renderer(loaded.model());
   render::Image image;
   renderer.render(animator, camera, settings, image);
+  presentation::draw_frame_caption(image, p.caption);
   for (const render::Rgba8& px : image.pixels()) {
     *out++ = px.r;
     *out++ = px.g;

@@ -12,7 +12,7 @@
 #include "bindings.hpp"
 #include "loaded_model.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/render/frame_times.hpp"
+#include "marrow/runtime/frame_times.hpp"
 #include "numpy_arrays.hpp"
 
 namespace marrow::python {
@@ -51,7 +51,7 @@ void bind_sample(py::module_& m) {
         const int index = animation_index(model, clip);
         const std::vector<std::size_t> bones = sampled_bones(model, skin);
         const Ticks duration = model.animations[static_cast<std::size_t>(index)].duration;
-        const int frames = render::frame_count_at_rate(duration, fps, kMaxFrames);
+        const int frames = marrow::frame_count_at_rate(duration, fps, kMaxFrames);
         const std::uint64_t bytes = std::uint64_t(frames) * bones.size() * sizeof(glm::mat4);
         if (bytes > kMaxBytes) {
           throw py::value_error("sample: " + std::to_string(frames) + " frames of " + std::to_string(bones.size()) +

@@ -5,7 +5,6 @@
 
 #include "marrow/model/skeleton_bones.hpp"
 #include "marrow/render/box_overlay.hpp"
-#include "marrow/render/caption.hpp"
 #include "marrow/render/draw_mesh_job.hpp"
 #include "marrow/render/skeleton_overlay.hpp"
 
@@ -55,9 +54,6 @@ void ModelRenderer::render(Animator& animator, const Camera& camera, const Rende
   if (settings.bounds_overlay) draw_box(*settings.bounds_overlay, camera, framebuffer_);
   if (settings.skeleton || !has_vertices_) draw_skeleton(model_, skeleton_, animator.absolute_bone_transforms(), camera, framebuffer_);
   framebuffer_.resolve(out);
-  if (!settings.caption.empty()) {
-    draw_caption(out, settings.caption, CaptionPlace::Top, caption_scale(out.width(), out.height()));
-  }
 }
 
 }  // namespace marrow::render

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "file_bytes.hpp"
+#include "marrow/render/write_file_bytes.hpp"
 
 namespace marrow::render {
 

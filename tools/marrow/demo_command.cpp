@@ -22,7 +22,7 @@
 #include "marrow/model/animator.hpp"
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/skeleton_bones.hpp"
-#include "marrow/render/clip_sheet.hpp"
+#include "presentation/clip_sheet.hpp"
 #include "marrow/render/png_file.hpp"
 #include "options.hpp"
 
@@ -112,7 +112,7 @@ void print_clip(Animator& animator, int index, const std::vector<int>& bones, in
 
 // demo.png: every clip (up to kSheetClips) at kSheetFrames times, or the loaded pose.
 void write_demo_sheet(const Model& model, const std::string& file, const std::filesystem::path& dir) {
-  render::ClipSheetRequest sheet;
+  presentation::ClipSheetRequest sheet;
   for (int a = 0; a < static_cast<int>(model.animations.size()) && a < kSheetClips; ++a) sheet.clips.push_back(a);
   sheet.frames = sheet.clips.empty() ? 1 : kSheetFrames;
   sheet.tile.width = sheet.tile.height = kSheetTile;
@@ -121,7 +121,7 @@ void write_demo_sheet(const Model& model, const std::string& file, const std::fi
   sheet.title = sheet.clips.empty() ? name + "  loaded pose (no animations)"
                                     : name + "  " + std::to_string(sheet.clips.size()) + (sheet.clips.size() == 1 ? " clip x " : " clips x ") +
                                           std::to_string(kSheetFrames) + " frames";
-  const render::Image image = render::render_clip_sheet(model, sheet);
+  const render::Image image = presentation::render_clip_sheet(model, sheet);
   std::filesystem::create_directories(dir);
   const std::filesystem::path out = std::filesystem::absolute(dir / "demo.png");
   render::write_png(image, out);

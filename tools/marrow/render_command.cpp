@@ -19,9 +19,10 @@
 #include "loaded_file.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/animated_bounds.hpp"
-#include "marrow/render/clip_sheet.hpp"
-#include "marrow/render/frame_times.hpp"
-#include "marrow/render/gif_file.hpp"
+#include "presentation/caption.hpp"
+#include "presentation/clip_sheet.hpp"
+#include "marrow/runtime/frame_times.hpp"
+#include "presentation/gif_file.hpp"
 #include "marrow/render/model_renderer.hpp"
 #include "marrow/render/png_file.hpp"
 #include "options.hpp"
@@ -113,7 +114,7 @@ Request parse(Args args) {
   if (!r.pose.layers.empty() && (r.clip || time)) throw UsageError("--clip and --time may not be combined with --layer");
   if (r.fade && !r.gif) throw UsageError("--fade goes with --gif");
   if (r.fade && r.clip) throw UsageError("--fade names its own clips (A:B:SECONDS); drop --clip");
-  if (frames) r.frames = parse_count(*frames, "--frames", 1, render::kMaxSheetFrames);
+  if (frames) r.frames = parse_count(*frames, "--frames", 1, presentation::kMaxSheetFrames);
   if (fps) {
     r.fps = parse_number(*fps, "--fps");
     if (!(r.fps > 0 && r.fps <= 100)) throw UsageError("--fps '" + *fps + "' must be above 0 and at most 100");
@@ -179,19 +180,18 @@ void write_single(const Model& model, const Request& r, const render::Camera& ca
     animator.update(t, false, false);  // clamped to the clip, like `marrow pose`
     what = clip_text(model, clip) + " at " + seconds_text(t);
   }
-  render::RenderSettings settings = r.settings;
   const std::string name = std::filesystem::path(r.file).filename().string();
-  if (r.caption) settings.caption = name + "  " + what;
   render::ModelRenderer renderer(model);
   Image image;
-  renderer.render(animator, camera, settings, image);
+  renderer.render(animator, camera, r.settings, image);
+  if (r.caption) presentation::draw_frame_caption(image, name + "  " + what);
   const std::string out = r.out.value_or("render.png");
   render::write_png(image, out);
   std::printf("marrow render: wrote %s (%dx%d): %s, %s\n", out.c_str(), image.width(), image.height(), name.c_str(), what.c_str());
 }
 
 void write_sheet(const Model& model, const Request& r, const BoundingBox& box, int clip) {
-  render::ClipSheetRequest sheet;
+  presentation::ClipSheetRequest sheet;
   if (clip >= 0) {
     sheet.clips = {clip};
   } else {
@@ -206,7 +206,7 @@ void write_sheet(const Model& model, const Request& r, const BoundingBox& box, i
   const std::string what = clip >= 0 ? clip_text(model, clip) + ", " + seconds_text(model.animations[static_cast<std::size_t>(clip)].duration)
                                      : std::to_string(sheet.clips.size()) + (sheet.clips.size() == 1 ? " clip" : " clips");
   if (r.caption) sheet.title = name + "  " + what;
-  const Image image = render::render_clip_sheet(model, sheet);
+  const Image image = presentation::render_clip_sheet(model, sheet);
   const std::string out = r.out.value_or("sheet.png");
   render::write_png(image, out);
   std::printf("marrow render: wrote %s (%dx%d): %s, %d frames each\n", out.c_str(), image.width(), image.height(), what.c_str(),
@@ -216,7 +216,7 @@ void write_sheet(const Model& model, const Request& r, const BoundingBox& box, i
 // Frames of a GIF spanning `span` at the request's rate; a UsageError naming what to shrink when
 // they would exceed the image budget.
 int gif_frame_count(Ticks span, const Request& r, const char* shrink) {
-  const int count = render::frame_count_at_rate(span, r.fps, render::kMaxGifFrames);
+  const int count = marrow::frame_count_at_rate(span, r.fps, presentation::kMaxGifFrames);
   if (std::int64_t{count} * r.settings.width * r.settings.height > render::kMaxImagePixels) {
     throw UsageError("--gif: " + std::to_string(count) + " frames of " + std::to_string(r.settings.width) + "x" +
                      std::to_string(r.settings.height) + " exceed " + std::to_string(render::kMaxImagePixels) +
@@ -231,7 +231,6 @@ void write_animation(const Model& model, const Request& r, const render::Camera&
   Animator animator(model);
   animator.play(clip);
   render::ModelRenderer renderer(model);
-  render::RenderSettings settings = r.settings;
   const std::string name = std::filesystem::path(r.file).filename().string();
   std::vector<Image> frames(static_cast<std::size_t>(count));
   ProgressBar progress("render", static_cast<std::size_t>(count) + 1);
@@ -239,11 +238,12 @@ void write_animation(const Model& model, const Request& r, const render::Camera&
     progress.update(static_cast<std::size_t>(f), "frame " + std::to_string(f + 1));
     const Ticks t = std::min(ticks_from_seconds(f / r.fps), duration);
     animator.update(t, false, false);
-    if (r.caption) settings.caption = name + "  " + clip_text(model, clip) + "  " + seconds_text(t);
-    renderer.render(animator, camera, settings, frames[static_cast<std::size_t>(f)]);
+    Image& frame = frames[static_cast<std::size_t>(f)];
+    renderer.render(animator, camera, r.settings, frame);
+    if (r.caption) presentation::draw_frame_caption(frame, name + "  " + clip_text(model, clip) + "  " + seconds_text(t));
   }
   progress.update(static_cast<std::size_t>(count), "palette and encoding");
-  render::write_gif(frames, r.fps, *r.gif);
+  presentation::write_gif(frames, r.fps, *r.gif);
   progress.finish();
   std::printf("marrow render: wrote %s (%dx%d, %d frames at %g fps): %s\n", r.gif->c_str(), r.settings.width, r.settings.height,
               count, r.fps, clip_text(model, clip).c_str());
@@ -265,7 +265,6 @@ void write_fade(const Model& model, const Request& r, const render::Camera& came
   Animator animator(model);
   animator.play(a);
   render::ModelRenderer renderer(model);
-  render::RenderSettings settings = r.settings;
   const std::string name = std::filesystem::path(r.file).filename().string();
   std::vector<Image> frames(static_cast<std::size_t>(count));
   Ticks now{0};
@@ -283,15 +282,16 @@ void write_fade(const Model& model, const Request& r, const render::Camera& came
     animator.update(t - now);
     now = t;
     const double u = std::clamp((seconds_from_ticks(t) - fade) / fade, 0.0, 1.0);
+    Image& frame = frames[static_cast<std::size_t>(f)];
+    renderer.render(animator, camera, r.settings, frame);
     if (r.caption) {
       char weights[64];
       std::snprintf(weights, sizeof weights, "  %.2f / %.2f", 1.0 - u, u);
-      settings.caption = name + "  " + clip_text(model, a) + " -> " + clip_text(model, b) + weights;
+      presentation::draw_frame_caption(frame, name + "  " + clip_text(model, a) + " -> " + clip_text(model, b) + weights);
     }
-    renderer.render(animator, camera, settings, frames[static_cast<std::size_t>(f)]);
   }
   progress.update(static_cast<std::size_t>(count), "palette and encoding");
-  render::write_gif(frames, r.fps, *r.gif);
+  presentation::write_gif(frames, r.fps, *r.gif);
   progress.finish();
   std::printf("marrow render: wrote %s (%dx%d, %d frames at %g fps): %s -> %s over %g s\n", r.gif->c_str(),
               r.settings.width, r.settings.height, count, r.fps, clip_text(model, a).c_str(), clip_text(model, b).c_str(), fade);

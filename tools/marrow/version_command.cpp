@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "marrow/io/dependency_versions.hpp"
 #include "marrow/render/dependency_versions.hpp"
+#include "presentation/dependency_versions.hpp"
 #include "marrow/runtime/simd_level.hpp"
 #include "marrow/version.hpp"
 #include "options.hpp"
@@ -22,7 +23,8 @@ int run_version(const Args& args) {
                 to_string(supported_simd_level()).data());
   }
   std::printf("\nlibraries:\n");
-  for (const auto& list : {core_dependency_versions(), io_dependency_versions(), render::dependency_versions()}) {
+  for (const auto& list : {core_dependency_versions(), io_dependency_versions(), render::dependency_versions(),
+                           presentation::dependency_versions()}) {
     for (const DependencyVersion& d : list) std::printf("  %-10s %s\n", d.name.c_str(), d.version.c_str());
   }
   return 0;

@@ -1,6 +1,5 @@
 #pragma once
-// The render layer's third-party libraries: libspng (PNG, as the linked library reports it) and
-// giflib (GIF, from its header).
+// The render layer's third-party library: libspng (PNG, as the linked library reports it).
 #include <vector>
 
 #include "marrow/core/dependency_version.hpp"

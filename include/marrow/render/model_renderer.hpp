@@ -5,14 +5,14 @@
 //
 // A frame: clear to the background; for every mesh part, Animator::pose_part (the CPU-skinned,
 // morph-blended vertices of `marrow pose`) and a DrawMeshJob with the part's material; the
-// overlays (bounding box, skeleton); resolve (2x2 supersampling by default); the caption. A
+// overlays (bounding box, skeleton); resolve (2x2 supersampling by default). Captions are the
+// tools' (tools/presentation/caption.hpp), drawn on the resolved picture. A
 // model without vertices (a skeleton-only animation file) is drawn as its skeleton
 // (skeleton_bones.hpp), whatever RenderSettings::skeleton says.
 //
 // Per-frame state: one thread uses a ModelRenderer at a time. The Model must outlive it.
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -39,7 +39,6 @@ struct RenderSettings {
   Lighting lighting;
   bool skeleton = false;                    // joints and bones over the model
   std::optional<BoundingBox> bounds_overlay;  // a box drawn over the model
-  std::string caption;                      // top line; empty: none
 };
 
 class ModelRenderer {

@@ -7,7 +7,10 @@
 
 #include "marrow/render/image.hpp"
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using render::Image;
+using render::Rgba8;
 
 inline constexpr int kGlyphWidth = 5;
 inline constexpr int kGlyphHeight = 7;
@@ -23,4 +26,4 @@ int text_width(std::string_view text, int scale) noexcept;
 // Draws text with the top-left of its first cell at (x, y); pixels outside are dropped.
 void draw_text(Image& image, int x, int y, std::string_view text, Rgba8 colour, int scale) noexcept;
 
-}  // namespace marrow::render
+}  // namespace marrow::presentation

@@ -1,4 +1,4 @@
-#include "marrow/render/palette_quantizer.hpp"
+#include "presentation/palette_quantizer.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,9 @@
 #include <stdexcept>
 #include <string>
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using namespace marrow::render;  // the renderer this code draws with
 
 namespace {
 
@@ -136,4 +138,4 @@ Palette quantize_palette(std::span<const Image> frames, int max_colours) {
   return palette;
 }
 
-}  // namespace marrow::render
+}  // namespace marrow::presentation

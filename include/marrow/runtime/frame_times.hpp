@@ -2,7 +2,7 @@
 // Which times of a clip the pictures show, in ticks (exact integer arithmetic).
 #include "marrow/core/ticks.hpp"
 
-namespace marrow::render {
+namespace marrow {
 
 // Frame `index` of `count` frames spread evenly over [0, duration], both ends included; a single
 // frame shows time 0. Rounds down to a tick; never overflows. Requires 0 <= index < count.
@@ -13,4 +13,4 @@ Ticks spread_frame_time(Ticks duration, int index, int count) noexcept;
 // std::invalid_argument when fps is not in (0, 1000] or the count would exceed max_frames.
 int frame_count_at_rate(Ticks duration, double fps, int max_frames);
 
-}  // namespace marrow::render
+}  // namespace marrow

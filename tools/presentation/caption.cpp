@@ -1,11 +1,13 @@
-#include "marrow/render/caption.hpp"
+#include "presentation/caption.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "marrow/render/bitmap_font.hpp"
+#include "presentation/bitmap_font.hpp"
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using namespace marrow::render;  // the renderer this code draws with
 
 int caption_scale(int width, int height) noexcept {
   const int side = std::min(width, height);
@@ -29,4 +31,8 @@ int draw_caption(Image& image, std::string_view text, CaptionPlace place, int sc
   return band;
 }
 
-}  // namespace marrow::render
+void draw_frame_caption(Image& image, std::string_view text) noexcept {
+  if (!text.empty()) draw_caption(image, text, CaptionPlace::Top, caption_scale(image.width(), image.height()));
+}
+
+}  // namespace marrow::presentation

@@ -10,7 +10,10 @@
 
 #include "marrow/render/image.hpp"
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using render::Image;
+using render::Rgba8;
 
 inline constexpr int kPaletteBinBits = 5;
 inline constexpr std::size_t kPaletteBins = std::size_t{1} << (3 * kPaletteBinBits);
@@ -31,4 +34,4 @@ struct Palette {
 // without pixels give a one-colour (black) palette.
 Palette quantize_palette(std::span<const Image> frames, int max_colours = 256);
 
-}  // namespace marrow::render
+}  // namespace marrow::presentation

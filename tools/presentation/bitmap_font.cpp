@@ -1,8 +1,10 @@
-#include "marrow/render/bitmap_font.hpp"
+#include "presentation/bitmap_font.hpp"
 
 #include <array>
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using namespace marrow::render;  // the renderer this code draws with
 
 namespace {
 
@@ -162,4 +164,4 @@ void draw_text(Image& image, int x, int y, std::string_view text, Rgba8 colour, 
   }
 }
 
-}  // namespace marrow::render
+}  // namespace marrow::presentation

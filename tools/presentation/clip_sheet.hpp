@@ -14,19 +14,21 @@
 #include "marrow/render/image.hpp"
 #include "marrow/render/model_renderer.hpp"
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using render::Image;
 
 inline constexpr int kMaxSheetFrames = 256;
 
 struct ClipSheetRequest {
   std::vector<int> clips;               // indices into Model::animations; empty: the loaded pose
   int frames = 8;                       // per clip, 1 to kMaxSheetFrames
-  RenderSettings tile = [] {            // size and look of one tile (its caption is not used)
-    RenderSettings s;
+  render::RenderSettings tile = [] {    // size and look of one tile
+    render::RenderSettings s;
     s.width = s.height = 256;
     return s;
   }();
-  ViewAngles view = view_angles(ViewPreset::Iso);
+  render::ViewAngles view = render::view_angles(render::ViewPreset::Iso);
   std::optional<BoundingBox> framing;   // the box to frame; default animated_bounds(model)
   std::string title;                    // the band above the grid; empty: none
 };
@@ -35,4 +37,4 @@ struct ClipSheetRequest {
 // sheet too large (ContactSheet), and std::out_of_range for a clip index the model lacks.
 Image render_clip_sheet(const Model& model, const ClipSheetRequest& request);
 
-}  // namespace marrow::render
+}  // namespace marrow::presentation

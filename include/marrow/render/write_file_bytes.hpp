@@ -1,5 +1,5 @@
 #pragma once
-// Writes encoded bytes to a file (shared by the PNG and GIF writers).
+// Writes encoded bytes to a file: the PNG writer and the tools' GIF writer.
 #include <cstdint>
 #include <filesystem>
 #include <fstream>

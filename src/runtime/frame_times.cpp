@@ -1,10 +1,10 @@
-#include "marrow/render/frame_times.hpp"
+#include "marrow/runtime/frame_times.hpp"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-namespace marrow::render {
+namespace marrow {
 
 Ticks spread_frame_time(Ticks duration, int index, int count) noexcept {
   if (count <= 1 || index <= 0) return Ticks{0};
@@ -23,4 +23,4 @@ int frame_count_at_rate(Ticks duration, double fps, int max_frames) {
   return frames < 1.0 ? 1 : static_cast<int>(frames);
 }
 
-}  // namespace marrow::render
+}  // namespace marrow

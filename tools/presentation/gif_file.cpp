@@ -1,4 +1,4 @@
-#include "marrow/render/gif_file.hpp"
+#include "presentation/gif_file.hpp"
 
 #include <gif_lib.h>
 
@@ -7,10 +7,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "file_bytes.hpp"
-#include "marrow/render/palette_quantizer.hpp"
+#include "marrow/render/write_file_bytes.hpp"
+#include "presentation/palette_quantizer.hpp"
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using namespace marrow::render;  // the renderer this code draws with
 
 namespace {
 
@@ -109,4 +111,4 @@ void write_gif(std::span<const Image> frames, double fps, const std::filesystem:
   write_file_bytes(path, encode_gif(frames, fps));
 }
 
-}  // namespace marrow::render
+}  // namespace marrow::presentation

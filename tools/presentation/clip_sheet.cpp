@@ -1,4 +1,4 @@
-#include "marrow/render/clip_sheet.hpp"
+#include "presentation/clip_sheet.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -7,10 +7,12 @@
 
 #include "marrow/model/animator.hpp"
 #include "marrow/model/animated_bounds.hpp"
-#include "marrow/render/contact_sheet.hpp"
-#include "marrow/render/frame_times.hpp"
+#include "presentation/contact_sheet.hpp"
+#include "marrow/runtime/frame_times.hpp"
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using namespace marrow::render;  // the renderer this code draws with
 
 namespace {
 
@@ -45,7 +47,6 @@ Image render_clip_sheet(const Model& model, const ClipSheetRequest& request) {
   const Camera camera = frame_camera(box, CameraFraming{request.view, static_cast<float>(request.tile.width) /
                                                                           static_cast<float>(request.tile.height)});
   RenderSettings settings = request.tile;
-  settings.caption.clear();
   Animator animator(model);
   ModelRenderer renderer(model);
   Image tile;
@@ -68,4 +69,4 @@ Image render_clip_sheet(const Model& model, const ClipSheetRequest& request) {
   return sheet.image();
 }
 
-}  // namespace marrow::render
+}  // namespace marrow::presentation

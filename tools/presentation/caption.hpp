@@ -5,7 +5,9 @@
 
 #include "marrow/render/image.hpp"
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using render::Image;
 
 enum class CaptionPlace { Top, Bottom };
 
@@ -16,4 +18,8 @@ int caption_scale(int width, int height) noexcept;
 // Returns the band's height in pixels.
 int draw_caption(Image& image, std::string_view text, CaptionPlace place, int scale) noexcept;
 
-}  // namespace marrow::render
+// A rendered frame's caption: the top band at the scale that suits the picture; nothing for
+// empty text.
+void draw_frame_caption(Image& image, std::string_view text) noexcept;
+
+}  // namespace marrow::presentation

@@ -10,7 +10,9 @@
 
 #include "marrow/render/image.hpp"
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using render::Image;
 
 inline constexpr int kMaxGifFrames = 1000;
 
@@ -23,4 +25,4 @@ std::vector<std::uint8_t> encode_gif(std::span<const Image> frames, double fps);
 // Throws std::runtime_error naming the file when it cannot be written.
 void write_gif(std::span<const Image> frames, double fps, const std::filesystem::path& path);
 
-}  // namespace marrow::render
+}  // namespace marrow::presentation

@@ -6,7 +6,9 @@
 
 #include "marrow/render/image.hpp"
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using render::Image;
 
 inline constexpr int kSheetGap = 2;  // pixels between tiles and around the grid
 
@@ -36,4 +38,4 @@ class ContactSheet {
   Image labelled_;  // scratch: the tile with its label
 };
 
-}  // namespace marrow::render
+}  // namespace marrow::presentation

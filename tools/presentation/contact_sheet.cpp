@@ -1,12 +1,14 @@
-#include "marrow/render/contact_sheet.hpp"
+#include "presentation/contact_sheet.hpp"
 
 #include <stdexcept>
 #include <string>
 
-#include "marrow/render/bitmap_font.hpp"
-#include "marrow/render/caption.hpp"
+#include "presentation/bitmap_font.hpp"
+#include "presentation/caption.hpp"
 
-namespace marrow::render {
+namespace marrow::presentation {
+
+using namespace marrow::render;  // the renderer this code draws with
 
 namespace {
 
@@ -47,4 +49,4 @@ void ContactSheet::place(int index, const Image& tile, std::string_view label) {
   image_.blit(labelled_, cell_x(index), cell_y(index));
 }
 
-}  // namespace marrow::render
+}  // namespace marrow::presentation
