@@ -24,6 +24,7 @@
 #include "marrow/runtime/simd_level.hpp"
 #include "marrow/runtime/skinning_job.hpp"
 #include "skinning_golden_input.hpp"
+#include "skinning_inputs.hpp"
 #include "skinning_reference.hpp"
 #include "test_util.hpp"
 
@@ -32,6 +33,8 @@ namespace {
 
 using test::for_each_simd_level;
 using test::random_rotation_from_box;
+using test::skinning_job_over;
+using test::SkinnedVertices;
 namespace fs = std::filesystem;
 
 // Rotation * scale (per axis) * shear, and a translation: clearly non-uniform.
@@ -49,18 +52,11 @@ std::vector<glm::mat4> sheared_palette(std::size_t n, std::mt19937& rng) {
   return p;
 }
 
-struct Vertices {
-  std::vector<glm::vec3> positions, normals;
-  std::vector<glm::vec4> tangents;
-  std::vector<glm::u16vec4> joints;
-  std::vector<glm::vec4> weights;
-};
-
 // Tangents perpendicular to the normals, so the test can check they stay so.
-Vertices random_vertices(std::size_t n, int palette, std::mt19937& rng) {
+SkinnedVertices random_vertices(std::size_t n, int palette, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.f, 1.f), w(0.05f, 1.f);
   std::uniform_int_distribution<int> j(0, palette - 1);
-  Vertices out;
+  SkinnedVertices out;
   for (std::size_t v = 0; v < n; ++v) {
     out.positions.emplace_back(u(rng), u(rng), u(rng));
     const glm::vec3 nrm = glm::normalize(glm::vec3(u(rng), u(rng), u(rng) + 2.f));
@@ -74,25 +70,7 @@ Vertices random_vertices(std::size_t n, int palette, std::mt19937& rng) {
   return out;
 }
 
-SkinningJob job_over(const Vertices& in, std::span<const glm::mat4> palette, std::vector<glm::vec3>& p,
-                     std::vector<glm::vec3>& n, std::vector<glm::vec4>& t) {
-  p.assign(in.positions.size(), glm::vec3(0));
-  n.assign(in.positions.size(), glm::vec3(0));
-  t.assign(in.positions.size(), glm::vec4(0));
-  SkinningJob job;
-  job.palette = palette;
-  job.joints = std::span<const glm::u16vec4>(in.joints);
-  job.weights = std::span<const glm::vec4>(in.weights);
-  job.in_positions = std::span<const glm::vec3>(in.positions);
-  job.out_positions = std::span<glm::vec3>(p);
-  job.in_normals = std::span<const glm::vec3>(in.normals);
-  job.out_normals = std::span<glm::vec3>(n);
-  job.in_tangents = std::span<const glm::vec4>(in.tangents);
-  job.out_tangents = std::span<glm::vec4>(t);
-  return job;
-}
-
-test::InfluenceRow row_of(const Vertices& in, std::size_t v) {
+test::InfluenceRow row_of(const SkinnedVertices& in, std::size_t v) {
   return {std::span<const std::uint16_t>(&in.joints[v].x, 4), std::span<const float>(&in.weights[v].x, 4)};
 }
 
@@ -133,13 +111,13 @@ TEST(SkinningJob, S2_NormalsUseTheInverseTransposeUnderNonUniformScale) {
   const auto palette = sheared_palette(7, rng);
   ASSERT_EQ(classify_palette_scale(palette), PaletteScale::NonUniform);
   for (const std::size_t n : {1u, 3u, 4u, 7u, 40u}) {
-    const Vertices in = random_vertices(n, 7, rng);
+    const SkinnedVertices in = random_vertices(n, 7, rng);
     for (const bool normalize : {false, true}) {
       SCOPED_TRACE(::testing::Message() << n << " vertices" << (normalize ? " normalize" : " raw"));
       for_each_simd_level([&](SimdLevel) {
         std::vector<glm::vec3> p, nrm;
         std::vector<glm::vec4> t;
-        SkinningJob job = job_over(in, palette, p, nrm, t);
+        SkinningJob job = skinning_job_over(in, palette, p, nrm, t);
         job.normalize = normalize;
         ASSERT_TRUE(job.run());
         for (std::size_t v = 0; v < n; ++v) {
@@ -250,7 +228,7 @@ TEST(SkinningJob, S2_AnExplicitPaletteScaleIsTrusted) {
   // NonUniform gives the inverse-transpose normals even over a uniform palette, Uniform the
   // blended matrix's even over a sheared one.
   std::mt19937 rng(223);
-  const Vertices in = random_vertices(9, 5, rng);
+  const SkinnedVertices in = random_vertices(9, 5, rng);
   std::vector<glm::mat4> uniform;
   for (int j = 0; j < 5; ++j) {
     uniform.push_back(glm::mat4_cast(random_rotation_from_box(rng)) *
@@ -262,7 +240,7 @@ TEST(SkinningJob, S2_AnExplicitPaletteScaleIsTrusted) {
     for_each_simd_level([&](SimdLevel) {
       std::vector<glm::vec3> p, n;
       std::vector<glm::vec4> t;
-      SkinningJob job = job_over(in, palette, p, n, t);
+      SkinningJob job = skinning_job_over(in, palette, p, n, t);
       job.palette_scale = inverse_transpose ? PaletteScale::NonUniform : PaletteScale::Uniform;
       ASSERT_TRUE(job.run());
       for (std::size_t v = 0; v < n.size(); ++v) {
