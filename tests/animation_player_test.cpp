@@ -14,7 +14,7 @@ using test::near;
 using test::throws_with;
 
 Ticks seconds(double s) { return ticks_from_seconds(s); }
-glm::mat4 translation(float x, float y, float z) { return glm::translate(glm::mat4(1.f), glm::vec3(x, y, z)); }
+using test::translate;
 
 // The seed's two-bone rig: bone 1 is a child of bone 0 offset by (0, 1, 0); bone 0's only track
 // moves it from the origin to (2, 0, 0) over one second.
@@ -22,7 +22,7 @@ SkinningData two_bone_rig() {
   SkinningData data;
   data.bone_count = 2;
   data.skeleton_hierarchy = {-1, 0};
-  data.bind_pose = {glm::mat4(1.f), translation(0, 1, 0)};
+  data.bind_pose = {glm::mat4(1.f), translate(0, 1, 0)};
   data.inverse_bind_pose = {glm::mat4(1.f), glm::mat4(1.f)};
   AnimationClip clip;
   clip.name = "Move";
@@ -61,12 +61,12 @@ TEST(AnimationPlayer, P10_StartMiddleEnd) {
 
 TEST(AnimationPlayer, P1_ConstructorComputesBindPoseAtOnce) {
   SkinningData data = two_bone_rig();
-  data.inverse_bind_pose = {glm::mat4(1.f), translation(0, -1, 0)};
+  data.inverse_bind_pose = {glm::mat4(1.f), translate(0, -1, 0)};
   const AnimationPlayer player(data);
   ASSERT_EQ(player.bone_transforms().size(), 2u);
   ASSERT_EQ(player.world_transforms().size(), 2u);
   ASSERT_EQ(player.skin_transforms().size(), 2u);
-  EXPECT_TRUE(near(player.bone_transforms()[1], translation(0, 1, 0)));
+  EXPECT_TRUE(near(player.bone_transforms()[1], translate(0, 1, 0)));
   EXPECT_TRUE(near(world_position(player, 1), {0, 1, 0}));
   // A drawable palette straight away: world * inverse bind = identity in the bind pose.
   EXPECT_TRUE(near(player.skin_transforms()[1], glm::mat4(1.f)));
@@ -77,8 +77,8 @@ TEST(AnimationPlayer, P1_ConstructorComputesBindPoseAtOnce) {
 TEST(AnimationPlayer, P1_BindPoseIsCopiedNotReferenced) {
   SkinningData data = two_bone_rig();
   const AnimationPlayer player(data);
-  data.bind_pose[1] = translation(0, 5, 0);
-  EXPECT_TRUE(near(player.bone_transforms()[1], translation(0, 1, 0)));
+  data.bind_pose[1] = translate(0, 5, 0);
+  EXPECT_TRUE(near(player.bone_transforms()[1], translate(0, 1, 0)));
 }
 
 TEST(AnimationPlayer, P2_StartClipKeepsReferenceAndRewinds) {
@@ -202,7 +202,7 @@ TEST(AnimationPlayer, P5_TracksWithNoKeysOrOutOfRangeBoneAreIgnored) {
   player.start_clip(clip);
   player.update(seconds(0.5), false);
   EXPECT_TRUE(near(world_position(player, 0), {1, 0, 0}));
-  EXPECT_TRUE(near(player.bone_transforms()[1], translation(0, 1, 0)));  // untracked: bind pose
+  EXPECT_TRUE(near(player.bone_transforms()[1], translate(0, 1, 0)));  // untracked: bind pose
 }
 
 TEST(AnimationPlayer, P6_HoldsFirstAndLastKeysOutside) {
@@ -270,8 +270,8 @@ TEST(AnimationPlayer, P7_ComposesInIndexOrderThroughThreeLevels) {
   SkinningData data;
   data.bone_count = 3;
   data.skeleton_hierarchy = {-1, 0, 1};
-  data.bind_pose = {translation(1, 0, 0), glm::mat4(glm::angleAxis(glm::radians(90.f), glm::vec3(0, 0, 1))),
-                    translation(1, 0, 0)};
+  data.bind_pose = {translate(1, 0, 0), glm::mat4(glm::angleAxis(glm::radians(90.f), glm::vec3(0, 0, 1))),
+                    translate(1, 0, 0)};
   data.inverse_bind_pose.assign(3, glm::mat4(1.f));
   const AnimationPlayer player(data);
   // bone 2 = T(1,0,0) * Rz(90) * T(1,0,0): at (1, 1, 0).
@@ -280,7 +280,7 @@ TEST(AnimationPlayer, P7_ComposesInIndexOrderThroughThreeLevels) {
 
 TEST(AnimationPlayer, P8_RootPrefixAppliesOnlyWithExactlyBoneCountEntries) {
   SkinningData data = two_bone_rig();
-  data.skeleton_root_prefix = {translation(0, 0, 10), glm::mat4(1.f)};
+  data.skeleton_root_prefix = {translate(0, 0, 10), glm::mat4(1.f)};
   {
     AnimationPlayer player(data);
     player.start_clip(data.animation_clips.at("Move"));
@@ -289,33 +289,33 @@ TEST(AnimationPlayer, P8_RootPrefixAppliesOnlyWithExactlyBoneCountEntries) {
     EXPECT_TRUE(near(world_position(player, 0), {1, 0, 10}));
     EXPECT_TRUE(near(world_position(player, 1), {1, 1, 10}));
   }
-  data.skeleton_root_prefix = {translation(0, 0, 10)};  // mismatched: identity
+  data.skeleton_root_prefix = {translate(0, 0, 10)};  // mismatched: identity
   const AnimationPlayer player(data);
   EXPECT_TRUE(near(world_position(player, 0), {0, 0, 0}));
 }
 
 TEST(AnimationPlayer, P8_PrefixMultipliesOnTheLeftOfTheRootLocal) {
   SkinningData data = two_bone_rig();
-  data.bind_pose[0] = translation(1, 0, 0);
+  data.bind_pose[0] = translate(1, 0, 0);
   data.animation_clips.clear();
   const glm::mat4 prefix = glm::scale(glm::mat4(glm::angleAxis(glm::radians(90.f), glm::vec3(0, 0, 1))), glm::vec3(2.f));
   data.skeleton_root_prefix = {prefix, glm::mat4(1.f)};
   const AnimationPlayer player(data);
-  EXPECT_TRUE(near(player.world_transforms()[0], prefix * translation(1, 0, 0)));
+  EXPECT_TRUE(near(player.world_transforms()[0], prefix * translate(1, 0, 0)));
   EXPECT_TRUE(near(world_position(player, 0), {0, 2, 0}));
 }
 
 TEST(AnimationPlayer, P9_OutputsLocalWorldAndSkin) {
   SkinningData data = two_bone_rig();
-  data.inverse_bind_pose = {glm::mat4(1.f), translation(0, -1, 0)};
+  data.inverse_bind_pose = {glm::mat4(1.f), translate(0, -1, 0)};
   AnimationPlayer player(data);
   player.start_clip(data.animation_clips.at("Move"));
   player.update(seconds(0.5), false);
-  EXPECT_TRUE(near(player.bone_transforms()[0], translation(1, 0, 0)));  // local
-  EXPECT_TRUE(near(player.world_transforms()[1], translation(1, 1, 0)));  // model space
+  EXPECT_TRUE(near(player.bone_transforms()[0], translate(1, 0, 0)));  // local
+  EXPECT_TRUE(near(player.world_transforms()[1], translate(1, 1, 0)));  // model space
   // skin = world * inverse bind: the delta from bind pose, which moved everything by (1, 0, 0).
-  EXPECT_TRUE(near(player.skin_transforms()[1], translation(1, 0, 0)));
-  EXPECT_TRUE(near(player.skin_transforms()[0], translation(1, 0, 0)));
+  EXPECT_TRUE(near(player.skin_transforms()[1], translate(1, 0, 0)));
+  EXPECT_TRUE(near(player.skin_transforms()[0], translate(1, 0, 0)));
 }
 
 TEST(AnimationPlayer, P2_StartClipRefusesUnsortedOrNonFiniteKeys) {

@@ -16,7 +16,7 @@ using test::Fixture;
 using test::MeshData;
 using test::near;
 
-glm::mat4 translate(float x, float y, float z) { return glm::translate(glm::mat4(1.f), glm::vec3(x, y, z)); }
+using test::translate;
 
 template <class F>
 ImportErrorCode import_error_code(F&& f, std::string* message = nullptr) {

@@ -21,7 +21,7 @@ namespace {
 using test::near;
 using test::throws_with;
 
-glm::mat4 translate(float x, float y, float z) { return glm::translate(glm::mat4(1.f), glm::vec3(x, y, z)); }
+using test::translate;
 
 // Two one-joint skins, each driving its own one-triangle mesh; joints at x = 1 and x = 2.
 Model two_skin_model() {

@@ -33,6 +33,7 @@
 #include "marrow/model/demo_character.hpp"
 #include "marrow/model/unit_scale.hpp"
 #include "marrow/runtime/compressed_clip_data.hpp"
+#include "test_util.hpp"
 
 namespace marrow::test {
 
@@ -88,8 +89,6 @@ inline constexpr int kPrimitiveSentinel = 0x7A002000;  // part 0 of mesh 0: sour
 inline constexpr int kNodeSentinel = 0x7A001000;       // bone i: source_node = sentinel + i
 inline constexpr int kSkinSentinel = 0x7A005000;     // skin 0: source_skin
 inline constexpr double kChannelTimeSentinel = 0.123456789012345;  // animation 0 channel 0: times[0]
-
-inline glm::mat4 translate(float x, float y, float z) { return glm::translate(glm::mat4(1.f), glm::vec3(x, y, z)); }
 
 ModelMeshPart triangle_part(const VertexLayout& layout, float x);
 

@@ -15,7 +15,7 @@ namespace {
 using test::near;
 using test::throws_with;
 
-glm::mat4 translate(float x, float y, float z) { return glm::translate(glm::mat4(1.f), glm::vec3(x, y, z)); }
+using test::translate;
 
 MeshVertexSkeletal strip_vertex(float x, float y, std::uint8_t a, std::uint8_t b, float weight_b) {
   MeshVertexSkeletal v;

@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
@@ -61,6 +62,9 @@ template <class E, class F>
 }
 
 // A rotation uniformly distributed over all rotations (a normalised 4D Gaussian).
+// A translation matrix.
+inline glm::mat4 translate(float x, float y, float z) { return glm::translate(glm::mat4(1.f), glm::vec3(x, y, z)); }
+
 inline glm::quat random_rotation(std::mt19937& rng) {
   std::normal_distribution<float> g(0.f, 1.f);
   return glm::normalize(glm::quat(g(rng), g(rng), g(rng), g(rng)));
