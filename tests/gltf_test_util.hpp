@@ -16,6 +16,9 @@
 
 namespace marrow::test {
 
+// The smallest valid glTF document.
+inline constexpr const char* kMinimalGltf = R"({"asset":{"version":"2.0"}})";
+
 // Runs f, expects an ImportError with that code whose what() contains every fragment.
 template <class F>
 ::testing::AssertionResult refuses(F&& f, ImportErrorCode code, std::initializer_list<std::string> fragments) {
