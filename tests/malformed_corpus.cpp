@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <string_view>
 #include <string>
-#include <limits>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -17,9 +16,6 @@
 #include "marrow/io/gltf/gltf_builder.hpp"
 #include "marrow/io/gltf/detail/gltf_json.hpp"
 #include "marrow/io/gltf/gltf_meshopt_compress.hpp"
-#include "marrow/io/native/native_format.hpp"
-#include "marrow/model/compress_model_clips.hpp"
-#include "marrow/model/demo_character.hpp"
 
 namespace marrow::test {
 
@@ -97,101 +93,6 @@ std::uint32_t first_sampler_output(const gltf::GltfAsset& a) { return a.document
 
 void write_float(gltf::GltfAsset& a, std::uint32_t accessor, std::size_t element, float v) {
   std::memcpy(a.buffers[0].data() + accessor_offset(a, accessor) + element * 4, &v, 4);
-}
-
-// Native files with compressed clips (section CCLP): the built-in character's skeleton and clips
-// (no meshes), compressed at the default tolerance, with the offsets of the CCLP fields.
-struct NativeCclp {
-  std::vector<std::byte> file;
-  std::size_t payload = 0;  // offset of the CCLP payload
-  std::size_t skin_count = 0, first_key = 0, second_key = 0, time_count = 0, times = 0, joint_count = 0, animated = 0;
-  std::size_t joints = 0, n_times = 0;
-  struct Channel {
-    std::size_t bits, uniform, min, step, key_count, key_times, packed_count;
-    std::size_t keys;
-  };
-  std::vector<Channel> channels;  // of the first clip
-};
-
-template <class T>
-T get(const std::vector<std::byte>& b, std::size_t at) {
-  T v;
-  std::memcpy(&v, b.data() + at, sizeof(T));
-  return v;
-}
-template <class T>
-void put(std::vector<std::byte>& b, std::size_t at, T v) {
-  std::memcpy(b.data() + at, &v, sizeof(T));
-}
-
-NativeCclp native_cclp() {
-  Model model = make_demo_character();
-  model.meshes.clear();
-  for (Skin& skin : model.skins) skin.meshes.clear();
-  for (ModelAnimation& a : model.animations) a.morph_channels.clear();
-  compress_model_clips(model, ClipCompression{});
-  NativeCclp n;
-  n.file = write_native(model);
-  const std::vector<std::byte>& b = n.file;
-  std::size_t pos = 24;
-  while (get<std::uint32_t>(b, pos) != 0x504C4343u) pos += 16 + get<std::uint64_t>(b, pos + 8);  // "CCLP"
-  n.payload = pos + 16;
-  std::size_t at = n.payload;
-  n.skin_count = at;
-  at += 8 + 8;  // skin count, clip count of skin 0
-  const auto skip_string = [&] { at += 4 + get<std::uint32_t>(b, at); };
-  n.first_key = at;
-  skip_string();
-  skip_string();  // name
-  at += 8;        // duration
-  n.time_count = at;
-  n.n_times = get<std::uint64_t>(b, at);
-  n.times = at + 8;
-  at = n.times + 8 * n.n_times;
-  n.joint_count = at;
-  n.joints = get<std::uint64_t>(b, at);
-  n.animated = at + 8;
-  at = n.animated + n.joints;
-  for (std::size_t c = 0; c < 3 * n.joints; ++c) {
-    NativeCclp::Channel ch{};
-    ch.bits = at;
-    ch.uniform = at + 3;
-    ch.min = at + 4;
-    ch.step = at + 16;
-    ch.key_count = at + 28;
-    ch.keys = get<std::uint64_t>(b, ch.key_count);
-    ch.key_times = ch.key_count + 8;
-    ch.packed_count = ch.key_times + 2 * ch.keys;
-    at = ch.packed_count + 8 + get<std::uint64_t>(b, ch.packed_count);
-    n.channels.push_back(ch);
-  }
-  n.second_key = at;
-  return n;
-}
-
-// The first rotation channel of the first clip with at least `keys` keys.
-const NativeCclp::Channel& rotation_channel(const NativeCclp& n, std::size_t keys) {
-  for (std::size_t c = 1; c < n.channels.size(); c += 3) {
-    if (n.channels[c].keys >= keys) return n.channels[c];
-  }
-  throw std::logic_error("malformed corpus: the demo character has no rotation channel of " + std::to_string(keys) + " keys");
-}
-
-std::vector<std::byte> edited_native(const std::function<void(const NativeCclp&, std::vector<std::byte>&)>& edit) {
-  const NativeCclp n = native_cclp();
-  std::vector<std::byte> b = n.file;
-  edit(n, b);
-  return b;
-}
-
-// The built-in character's native file with the offset of its FBND payload (frame bounds: skin
-// count, then per skin joint_count, box count, joints, centres, extents; mesh count, mesh boxes).
-std::vector<std::byte> edited_native_bounds(const std::function<void(std::size_t, std::vector<std::byte>&)>& edit) {
-  std::vector<std::byte> b = write_native(make_demo_character());
-  std::size_t pos = 24;
-  while (get<std::uint32_t>(b, pos) != 0x444E4246u) pos += 16 + get<std::uint64_t>(b, pos + 8);  // "FBND"
-  edit(pos + 16, b);
-  return b;
 }
 
 }  // namespace
@@ -558,113 +459,7 @@ std::vector<MalformedFile> malformed_corpus() {
       "a Draco extension that names no attributes");
   add("draco_component_count_mismatch.glb", draco([](auto& a, auto& p) { a.document.accessors[p.find("NORMAL")].type = gltf::AccessorType::Vec4; }),
       C::InvalidCompression, "NORMAL decodes to 3 components, its accessor is VEC4");
-  // Native files with compressed clips (section CCLP): the reader goes through
-  // make_compressed_clip, which checks every count, bit width, index and range.
-  using N = NativeCclp;
-  add("native_version_4.marrow", edited_native([](const N&, auto& b) { put<std::uint32_t>(b, 4, 4); }), C::VersionMismatch,
-      "native version 4 (this reader reads 1 to 3)");
-  add("native_cclp_truncated.marrow", edited_native([](const N& n, auto& b) {
-        // The CCLP payload ends inside a channel's key times; the framing (section and file
-        // lengths) says so, so the reader meets the end of the section.
-        const std::size_t cut = n.channels[4].key_times + 1;
-        const std::size_t end = n.payload + get<std::uint64_t>(b, n.payload - 8);
-        b.erase(b.begin() + static_cast<std::ptrdiff_t>(cut), b.begin() + static_cast<std::ptrdiff_t>(end));
-        put<std::uint64_t>(b, n.payload - 8, cut - n.payload);
-        put<std::uint64_t>(b, 16, b.size());
-      }),
-      C::InvalidContainer, "CCLP ends inside the first clip's channels (section and file lengths agree)");
-  add("native_cclp_skin_count.marrow", edited_native([](const N& n, auto& b) { put<std::uint64_t>(b, n.skin_count, 2); }),
-      C::InvalidDocument, "CCLP lists 2 skins, SKIN has 1");
-  add("native_cclp_time_count_huge.marrow",
-      edited_native([](const N& n, auto& b) { put<std::uint64_t>(b, n.time_count, std::uint64_t{1} << 40); }),
-      C::LimitExceeded, "2^40 key times (at most 65535)");
-  add("native_cclp_times_not_increasing.marrow",
-      edited_native([](const N& n, auto& b) { put<std::int64_t>(b, n.times + 8, get<std::int64_t>(b, n.times)); }),
-      C::InvalidDocument, "the second key time equals the first");
-  add("native_cclp_joint_count.marrow",
-      edited_native([](const N& n, auto& b) { put<std::uint64_t>(b, n.joint_count, n.joints + 1); }), C::InvalidDocument,
-      "a compressed clip of one joint more than its skin");
-  add("native_cclp_animated_flag.marrow", edited_native([](const N& n, auto& b) { b[n.animated] = std::byte{7}; }),
-      C::InvalidDocument, "a joint's animated flag is 7");
-  add("native_cclp_bits_19.marrow", edited_native([](const N& n, auto& b) { b[rotation_channel(n, 1).bits] = std::byte{19}; }),
-      C::InvalidDocument, "a rotation component of 19 bits (at most 18)");
-  add("native_cclp_packed_size.marrow", edited_native([](const N& n, auto& b) {
-        // Another width: with 8 keys or more, another count of packed bytes.
-        const N::Channel& ch = rotation_channel(n, 8);
-        b[ch.bits] = std::byte{static_cast<unsigned char>((std::to_integer<unsigned>(b[ch.bits]) + 4) % 19)};
-      }),
-      C::InvalidDocument, "a bit width that does not match the channel's packed bytes");
-  add("native_cclp_uniform_translation.marrow", edited_native([](const N& n, auto& b) { b[n.channels[0].uniform] = std::byte{1}; }),
-      C::InvalidDocument, "a translation channel marked uniform (only scales are)");
-  add("native_cclp_uniform_flag.marrow", edited_native([](const N& n, auto& b) { b[n.channels[2].uniform] = std::byte{2}; }),
-      C::InvalidDocument, "a uniform flag of 2");
-  add("native_cclp_nan_range.marrow",
-      edited_native([](const N& n, auto& b) { put<float>(b, n.channels[0].min, std::numeric_limits<float>::quiet_NaN()); }),
-      C::InvalidDocument, "a NaN range minimum");
-  add("native_cclp_negative_step.marrow", edited_native([](const N& n, auto& b) { put<float>(b, n.channels[0].step, -1.f); }),
-      C::InvalidDocument, "a negative quantisation step");
-  add("native_cclp_rotation_range.marrow",
-      edited_native([](const N& n, auto& b) { put<float>(b, rotation_channel(n, 1).min, -2.f); }), C::InvalidDocument,
-      "a rotation range starting at -2 (components lie in [-1, 1])");
-  add("native_cclp_key_count.marrow", edited_native([](const N& n, auto& b) {
-        put<std::uint64_t>(b, rotation_channel(n, 1).key_count, n.n_times + 1);
-      }),
-      C::InvalidDocument, "a channel of more keys than the clip has times");
-  add("native_cclp_key_past_times.marrow", edited_native([](const N& n, auto& b) {
-        const N::Channel& ch = rotation_channel(n, 1);
-        put<std::uint16_t>(b, ch.key_times + 2 * (ch.keys - 1), static_cast<std::uint16_t>(n.n_times));
-      }),
-      C::InvalidDocument, "a key time index past the clip's times");
-  add("native_cclp_keys_not_increasing.marrow", edited_native([](const N& n, auto& b) {
-        const N::Channel& ch = rotation_channel(n, 2);
-        put<std::uint16_t>(b, ch.key_times + 2, get<std::uint16_t>(b, ch.key_times));
-      }),
-      C::InvalidDocument, "a channel's second key at its first key's time");
-  add("native_cclp_stored_twice.marrow", edited_native([](const N& n, auto& b) {
-        // The second clip takes the first one's key (the demo's clip keys have the same length).
-        std::memcpy(b.data() + n.second_key, b.data() + n.first_key, 4 + get<std::uint32_t>(b, n.first_key));
-      }),
-      C::InvalidDocument, "two compressed clips under one key");
-
-  // Stored frame bounds (FBND): skin 0's fields start 8 bytes in (after the skin count).
-  const auto fbnd = [](std::size_t payload, const std::vector<std::byte>& b) {
-    struct {
-      std::size_t joint_count, box_count, joints, centers, extents, n;
-    } s{};
-    s.joint_count = payload + 8;
-    s.box_count = payload + 16;
-    s.n = get<std::uint64_t>(b, s.box_count);
-    s.joints = payload + 24;
-    s.centers = s.joints + 4 * s.n;
-    s.extents = s.centers + 12 * s.n;
-    return s;
-  };
-  add("native_fbnd_joint_count.marrow", edited_native_bounds([&](std::size_t p, auto& b) {
-        put<std::uint64_t>(b, fbnd(p, b).joint_count, get<std::uint64_t>(b, fbnd(p, b).joint_count) + 1);
-      }),
-      C::InvalidDocument, "frame bounds made for one joint more than the skin has");
-  add("native_fbnd_box_count.marrow", edited_native_bounds([&](std::size_t p, auto& b) {
-        put<std::uint64_t>(b, fbnd(p, b).box_count, get<std::uint64_t>(b, fbnd(p, b).joint_count) + 1);
-      }),
-      C::LimitExceeded, "more joint boxes than the skin has joints");
-  add("native_fbnd_joints_not_ascending.marrow", edited_native_bounds([&](std::size_t p, auto& b) {
-        const auto s = fbnd(p, b);
-        put<std::uint32_t>(b, s.joints + 4, get<std::uint32_t>(b, s.joints));
-      }),
-      C::InvalidDocument, "the second joint box names the first one's joint");
-  add("native_fbnd_negative_extent.marrow",
-      edited_native_bounds([&](std::size_t p, auto& b) { put<float>(b, fbnd(p, b).extents, -1.f); }), C::InvalidDocument,
-      "a joint box of negative extent");
-  add("native_fbnd_nan_center.marrow", edited_native_bounds([&](std::size_t p, auto& b) {
-        put<float>(b, fbnd(p, b).centers + 4, std::numeric_limits<float>::quiet_NaN());
-      }),
-      C::InvalidDocument, "a joint box with a NaN centre");
-  add("native_fbnd_empty_mesh_box.marrow", edited_native_bounds([&](std::size_t p, auto& b) {
-        const auto s = fbnd(p, b);
-        b[s.extents + 12 * s.n + 8] = std::byte{1};  // after the mesh count: mesh 0's empty flag
-      }),
-      C::InvalidDocument, "an empty box for a mesh with vertices (the character has one skin)");
-
+  append_malformed_native(out);
   return out;
 }
 

@@ -19,5 +19,7 @@ struct MalformedFile {
 };
 
 std::vector<MalformedFile> malformed_corpus();
+// The native (.marrow) files of the corpus, appended to out (malformed_native_corpus.cpp).
+void append_malformed_native(std::vector<MalformedFile>& out);
 
 }  // namespace marrow::test
