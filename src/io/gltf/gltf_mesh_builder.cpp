@@ -15,6 +15,8 @@
 #include <glm/vec4.hpp>
 
 #include "accessor_floats.hpp"
+#include "gltf_primitive_attributes.hpp"
+#include "gltf_skin_rows.hpp"
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
@@ -27,44 +29,6 @@ namespace marrow::gltf {
 namespace {
 
 using A = VertexAttribute;
-
-struct Where {
-  std::uint32_t mesh, primitive;
-  std::string operator()() const {
-    return "mesh " + std::to_string(mesh) + " primitive " + std::to_string(primitive);
-  }
-};
-
-[[noreturn]] void fail(const Where& where, const std::string& message) {
-  throw ImportError(ImportErrorCode::InvalidMesh, where() + ": " + message);
-}
-
-// Reads a float attribute (normalized integers decoded), checking its type and count; in place
-// when the buffer already holds its floats.
-AccessorFloats read_attribute_floats(const GltfAsset& asset, const Where& where, const char* semantic,
-                                      std::uint32_t accessor, std::initializer_list<AccessorType> types,
-                                      std::uint64_t count, ImportBudget& budget) {
-  const Accessor& a = asset.document.accessors[accessor];
-  bool type_ok = false;
-  for (AccessorType t : types) type_ok = type_ok || a.type == t;
-  if (!type_ok) {
-    fail(where, std::string(semantic) + " accessor " + std::to_string(accessor) + " is " + accessor_type_name(a.type) +
-                    ", expected " + accessor_type_name(*types.begin()));
-  }
-  if (a.count != count) {
-    fail(where, std::string(semantic) + " has " + std::to_string(a.count) + " elements, POSITION has " +
-                    std::to_string(count));
-  }
-  AccessorFloats out = read_accessor_floats(asset, accessor, budget);
-  // glTF forbids NaN and infinities in accessor data; one would poison every pose and bound.
-  if (!all_finite(out.values())) {
-    const auto bad = std::find_if(out.values().begin(), out.values().end(), [](float v) { return !std::isfinite(v); }) -
-                     out.values().begin();
-    fail(where, std::string(semantic) + " accessor " + std::to_string(accessor) + ": vertex " +
-                    std::to_string(static_cast<std::size_t>(bad) / component_count(a.type)) + " has a value that is not finite");
-  }
-  return out;
-}
 
 // Triangle lists from strips and fans (glTF 2.0, section 3.7.2.1), as indices.
 std::vector<std::uint32_t> triangulate(std::uint32_t mode, const std::vector<std::uint32_t>& strip) {
@@ -86,265 +50,6 @@ struct Deltas {
   std::vector<float> position, normal, tangent;  // 3 per vertex each, empty when absent
 };
 
-// "JOINTS_12" -> 12 for the prefix "JOINTS_"; -1 for other names (or no digits, or a leading 0
-// other than "0" itself, which glTF's set numbering does not use).
-long set_number(std::string_view semantic, std::string_view prefix) {
-  if (semantic.substr(0, prefix.size()) != prefix) return -1;
-  const std::string_view digits = semantic.substr(prefix.size());
-  if (digits.empty() || digits.size() > 6 || (digits.size() > 1 && digits[0] == '0')) return -1;
-  long value = 0;
-  for (const char c : digits) {
-    if (c < '0' || c > '9') return -1;
-    value = value * 10 + (c - '0');
-  }
-  return value;
-}
-
-// How many sets of a semantic the primitive has, numbered 0..count-1 (refused otherwise).
-std::uint32_t set_count(const Primitive& prim, const Where& where, std::string_view prefix) {
-  std::vector<long> numbers;
-  for (const Attribute& a : prim.attributes) {
-    if (const long k = set_number(a.semantic, prefix); k >= 0) numbers.push_back(k);
-  }
-  std::sort(numbers.begin(), numbers.end());
-  for (std::size_t i = 0; i < numbers.size(); ++i) {
-    if (numbers[i] != static_cast<long>(i)) {
-      fail(where, std::string(prefix) + std::to_string(numbers[i]) + " without " + std::string(prefix) +
-                      std::to_string(i) + " (sets are numbered 0, 1, 2, ... without gaps)");
-    }
-  }
-  return static_cast<std::uint32_t>(numbers.size());
-}
-
-std::string set_name(std::string_view prefix, std::uint32_t set) { return std::string(prefix) + std::to_string(set); }
-
-// "WEIGHTS_0" for one set, "WEIGHTS_0..WEIGHTS_2" for three.
-std::string set_range(std::string_view prefix, std::uint32_t sets) {
-  return sets <= 1 ? set_name(prefix, 0) : set_name(prefix, 0) + ".." + set_name(prefix, sets - 1);
-}
-
-// The shape of a skinned primitive's influence rows: every JOINTS_n/WEIGHTS_n set (S1), then
-// ImportOptions::max_influences.
-struct SkinShape {
-  std::uint32_t sets = 0;
-  std::uint32_t influences = 0;  // per vertex, as the layout records it
-  std::size_t slots = 0;         // per row written: the influences rounded up to a multiple of 4
-};
-
-SkinShape skin_shape(const Primitive& prim, const Where& where, const PartSkinning& skinning) {
-  if (prim.find("JOINTS_0") == kNone || prim.find("WEIGHTS_0") == kNone) {
-    fail(where, "is skinned but lacks JOINTS_0 or WEIGHTS_0");
-  }
-  const std::uint32_t sets = set_count(prim, where, "JOINTS_");
-  const std::uint32_t weight_sets = set_count(prim, where, "WEIGHTS_");
-  if (weight_sets != sets) {
-    fail(where, std::to_string(sets) + " JOINTS sets (" + set_range("JOINTS_", sets) + ") but " + std::to_string(weight_sets) +
-                    " WEIGHTS " + (weight_sets == 1 ? "set (" : "sets (") + set_range("WEIGHTS_", weight_sets) +
-                    "): each joint index needs its weight");
-  }
-  if (std::uint64_t{sets} * 4 > kMaxInfluences) {
-    throw ImportError(ImportErrorCode::LimitExceeded,
-                      where() + ": " + std::to_string(sets) + " JOINTS sets: " + std::to_string(std::uint64_t{sets} * 4) +
-                          " influences per vertex exceed marrow's " + std::to_string(kMaxInfluences));
-  }
-  SkinShape shape{sets, sets * 4, std::size_t{sets} * 4};
-  if (const std::uint32_t keep = skinning.max_influences; keep > 0 && keep < shape.influences) {
-    shape.influences = keep;
-    shape.slots = (std::size_t{keep} + 3) / 4 * 4;
-  }
-  return shape;
-}
-
-// Where read_skin_rows writes file vertex v: its row of shape.slots joints (uint16) at
-// joints + v * stride and as many weights (float) at weights + v * stride.
-struct SkinRowsOut {
-  std::byte* joints;
-  std::byte* weights;
-  std::size_t stride;
-};
-
-// The joint indices of one JOINTS_n set: read where they lie when the buffer holds them as
-// unsigned bytes or shorts (the common case), else decoded once.
-class SetJoints {
- public:
-  SetJoints(const GltfAsset& asset, std::uint32_t accessor, ImportBudget& budget) {
-    if (const auto u16 = accessor_uint16s_in_place(asset, accessor)) {
-      u16_ = u16->data();
-    } else if (const auto u8 = accessor_uint8s_in_place(asset, accessor)) {
-      u8_ = u8->data();
-    } else {
-      read_accessor_uints(asset, accessor, budget, decoded_);
-    }
-  }
-  // Vertex v's four joints.
-  void load(std::size_t v, std::uint32_t (&out)[4]) const noexcept {
-    for (std::size_t c = 0; c < 4; ++c) {
-      out[c] = u16_ != nullptr ? u16_[v * 4 + c] : u8_ != nullptr ? u8_[v * 4 + c] : decoded_[v * 4 + c];
-    }
-  }
-
- private:
-  const std::uint16_t* u16_ = nullptr;
-  const std::uint8_t* u8_ = nullptr;
-  std::vector<std::uint32_t> decoded_;
-};
-
-// Every vertex's influences: joints through the palette map, negative weights repaired to 0,
-// weights renormalised over all sets (as three.js does; all-zero weights ride on the first
-// joint alone), then the largest max_influences kept. Read a range of vertices at a time (the
-// caller writes vertices in cache-sized chunks), then report() once.
-class SkinRowReader {
- public:
-  SkinRowReader(const GltfAsset& asset, const Primitive& prim, const Where& where, std::uint64_t n,
-                const PartSkinning& skinning, const SkinShape& shape, ImportBudget& budget)
-      : where_(where), skinning_(skinning), shape_(shape) {
-    const Document& doc = asset.document;
-    for (std::uint32_t set = 0; set < shape.sets; ++set) {
-      const std::string joints_name = set_name("JOINTS_", set), weights_name = set_name("WEIGHTS_", set);
-      const std::uint32_t ja = prim.find(joints_name), wa = prim.find(weights_name);
-      const Accessor& jacc = doc.accessors[ja];
-      if (jacc.type != AccessorType::Vec4 || jacc.count != n) {
-        fail(where, joints_name + " accessor " + std::to_string(ja) + " must be VEC4 with " + std::to_string(n) + " elements");
-      }
-      set_joints_.emplace_back(asset, ja, budget);
-      set_weights_.push_back(read_attribute_floats(asset, where, weights_name.c_str(), wa, {AccessorType::Vec4}, n, budget));
-    }
-  }
-
-  // File vertices [begin, end); throws for a joint beyond the skin.
-  void read(std::size_t begin, std::size_t end, const SkinRowsOut& out) {
-    if (shape_.sets == 1) {
-      rows<1>(begin, end, out);
-    } else {
-      rows<0>(begin, end, out);
-    }
-    if (bad_joint_.vertex < end) {
-      fail(where_, slot_name("JOINTS_", bad_joint_) + " value " + std::to_string(bad_joint_.joint) + " is beyond skin " +
-                       std::to_string(skinning_.skin) + "'s " + std::to_string(skinning_.source_to_palette->size()) +
-                       " joints");
-    }
-  }
-
-  // The repairs made, as diagnostics.
-  void report(std::vector<Diagnostic>& diagnostics) const {
-    if (negative_ > 0) {
-      add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsNegative,
-                     where_() + ": " + std::to_string(negative_) + " negative weights set to 0 (the first: " +
-                         slot_name("WEIGHTS_", first_negative_) + " value " + std::to_string(first_negative_.weight) + ")",
-                     static_cast<int>(negative_));
-    }
-    const std::string all_sets = set_range("WEIGHTS_", shape_.sets);
-    if (renormalised_ > 0) {
-      add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsRenormalized,
-                     where_() + ": " + std::to_string(renormalised_) + " vertices' weights (" + all_sets + ") did not sum to 1",
-                     static_cast<int>(renormalised_));
-    }
-    if (zero_ > 0) {
-      add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsZero,
-                     where_() + ": " + std::to_string(zero_) + " vertices' weights (" + all_sets + ") sum to 0 (the first: vertex " +
-                         std::to_string(first_zero_.vertex) + "); each is bound to its first joint (JOINTS_0) with weight 1",
-                     static_cast<int>(zero_));
-    }
-    if (reduced_ > 0) {
-      const std::string keep = std::to_string(shape_.influences);
-      add_diagnostic(diagnostics, DiagnosticCode::SkinInfluencesReduced,
-                     where_() + ": " + std::to_string(reduced_) + " vertices had more than " + keep + " nonzero weights (of " +
-                         std::to_string(shape_.sets * 4) + " influences, " + set_range("JOINTS_", shape_.sets) + "); the " + keep +
-                         " largest are kept, renormalised (ImportOptions::max_influences)",
-                     static_cast<int>(reduced_));
-    }
-  }
-
- private:
-  struct Found {  // the first vertex with a bad joint, a negative weight or no weight at all
-    std::size_t vertex = 0, slot = 0;
-    float weight = 0.f;
-    std::uint32_t joint = 0;
-  };
-  static std::string slot_name(std::string_view prefix, const Found& f) {
-    return "vertex " + std::to_string(f.vertex) + " " + set_name(prefix, static_cast<std::uint32_t>(f.slot / 4));
-  }
-
-  // Two passes over each vertex's few source values: the first checks the joints, repairs and
-  // sums the weights, the second writes the row straight to its place. One set (4 influences),
-  // by far the most common, is compiled with its count known; the loop keeps to plain numbers
-  // (messages are written afterwards) and builds no row on the stack, whose scalar stores a
-  // vector load could not forward.
-  template <std::uint32_t kSets>
-  void rows(std::size_t begin, std::size_t end, const SkinRowsOut& out) noexcept {
-    const std::uint32_t sets = kSets != 0 ? kSets : shape_.sets;
-    const std::size_t slots = std::size_t{sets} * 4;
-    const bool reduce = shape_.influences < slots;
-    const int* map = skinning_.source_to_palette->data();
-    const std::size_t map_size = skinning_.source_to_palette->size();
-    std::size_t negative = negative_, renormalised = renormalised_, zero = zero_, reduced = reduced_;
-    Found bad_joint = bad_joint_, first_negative = first_negative_, first_zero = first_zero_;
-    for (std::size_t v = begin; v < end; ++v) {
-      float sum = 0.f;
-      for (std::uint32_t set = 0; set < sets && bad_joint.vertex != v; ++set) {
-        std::uint32_t joints[4];
-        set_joints_[set].load(v, joints);
-        const float* weights = &set_weights_[set].values()[v * 4];
-        for (std::size_t c = 0; c < 4; ++c) {
-          if (joints[c] >= map_size) {
-            bad_joint = {v, 4 * set + c, 0.f, joints[c]};
-            break;
-          }
-          if (weights[c] < 0.f && negative++ == 0) first_negative = {v, 4 * set + c, weights[c]};
-          sum += weights[c] < 0.f ? 0.f : weights[c];  // glTF weights are >= 0: repaired to 0 (exporters round to -1e-9)
-        }
-      }
-      if (bad_joint.vertex == v) break;
-      if (sum > 0.f) {
-        if (std::fabs(sum - 1.f) > 2e-3f) ++renormalised;
-      } else if (zero++ == 0) {
-        first_zero.vertex = v;
-      }
-      std::byte* joints_out = out.joints + v * out.stride;
-      std::byte* weights_out = out.weights + v * out.stride;
-      std::array<std::uint16_t, kMaxInfluences> j;  // only when reducing
-      std::array<float, kMaxInfluences> w;
-      for (std::uint32_t set = 0; set < sets; ++set) {
-        std::uint32_t joints[4];
-        set_joints_[set].load(v, joints);
-        const float* weights = &set_weights_[set].values()[v * 4];
-        for (std::size_t c = 0; c < 4; ++c) {
-          const std::size_t i = 4 * set + c;
-          const std::uint16_t joint = static_cast<std::uint16_t>(map[joints[c]]);
-          // Renormalised over all sets; weights that sum to 0 ride on the first joint alone.
-          const float weight = sum > 0.f ? (weights[c] < 0.f ? 0.f : weights[c]) / sum : (i == 0 ? 1.f : 0.f);
-          if (reduce) {
-            j[i] = joint;
-            w[i] = weight;
-          } else {
-            std::memcpy(joints_out + i * sizeof joint, &joint, sizeof joint);
-            std::memcpy(weights_out + i * sizeof weight, &weight, sizeof weight);
-          }
-        }
-      }
-      if (!reduce) continue;
-      if (keep_largest_influences(std::span(j.data(), slots), std::span(w.data(), slots), shape_.influences)) ++reduced;
-      std::memcpy(joints_out, j.data(), shape_.slots * sizeof(std::uint16_t));
-      std::memcpy(weights_out, w.data(), shape_.slots * sizeof(float));
-    }
-    negative_ = negative;
-    renormalised_ = renormalised;
-    zero_ = zero;
-    reduced_ = reduced;
-    bad_joint_ = bad_joint;
-    first_negative_ = first_negative;
-    first_zero_ = first_zero;
-  }
-
-  Where where_;
-  const PartSkinning& skinning_;
-  SkinShape shape_;
-  std::vector<SetJoints> set_joints_;
-  std::vector<AccessorFloats> set_weights_;
-  std::size_t negative_ = 0, renormalised_ = 0, zero_ = 0, reduced_ = 0;
-  Found bad_joint_{~std::size_t{0}}, first_negative_, first_zero_;
-};
-
 }  // namespace
 
 std::size_t morph_target_count(const Document& document, std::uint32_t mesh) noexcept {
@@ -356,11 +61,11 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
                          std::vector<Diagnostic>& diagnostics) {
   const Document& doc = asset.document;
   const Primitive& prim = doc.meshes[request.mesh].primitives[request.primitive];
-  const Where where{request.mesh, request.primitive};
-  if (prim.mode > 6) fail(where, "mode " + std::to_string(prim.mode) + " is not a glTF primitive mode");
+  const PrimitiveWhere where{request.mesh, request.primitive};
+  if (prim.mode > 6) fail_primitive(where, "mode " + std::to_string(prim.mode) + " is not a glTF primitive mode");
 
   const std::uint32_t position_accessor = prim.find("POSITION");
-  if (position_accessor == kNone) fail(where, "has no POSITION");
+  if (position_accessor == kNone) fail_primitive(where, "has no POSITION");
   const std::uint64_t n = doc.accessors[position_accessor].count;
   const auto floats = [&](const char* semantic, std::initializer_list<AccessorType> types) {
     const std::uint32_t accessor = prim.find(semantic);
@@ -385,15 +90,17 @@ ModelMeshPart build_part(const GltfAsset& asset, const PartRequest& request, Imp
   std::vector<std::uint32_t> indices;
   if (prim.indices != kNone) {
     const Accessor& ia = doc.accessors[prim.indices];
-    if (ia.type != AccessorType::Scalar) fail(where, "indices accessor " + std::to_string(prim.indices) + " is not SCALAR");
+    if (ia.type != AccessorType::Scalar) {
+      fail_primitive(where, "indices accessor " + std::to_string(prim.indices) + " is not SCALAR");
+    }
     read_accessor_uints(asset, prim.indices, budget, indices);
     // The largest index first (a loop the compiler vectorises); the offending one only on failure.
     std::uint32_t largest = 0;
     for (const std::uint32_t index : indices) largest = std::max(largest, index);
     for (std::size_t i = 0; largest >= n && i < indices.size(); ++i) {
       if (indices[i] >= n) {
-        fail(where, "index " + std::to_string(i) + " = " + std::to_string(indices[i]) + " is not below the vertex count " +
-                        std::to_string(n));
+        fail_primitive(where, "index " + std::to_string(i) + " = " + std::to_string(indices[i]) +
+                                  " is not below the vertex count " + std::to_string(n));
       }
     }
   }
