@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "marrow/model/animator.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 
 namespace {
 

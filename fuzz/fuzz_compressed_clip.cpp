@@ -15,7 +15,7 @@
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/compress_model_clips.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 
 namespace {
 

@@ -14,7 +14,7 @@
 
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "test_util.hpp"
 
 namespace marrow {

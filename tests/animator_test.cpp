@@ -7,7 +7,7 @@
 
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "test_util.hpp"
 
 namespace marrow {

@@ -15,7 +15,7 @@
 #include "../src/io/assimp/assimp_isolation.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/assimp/assimp_importer.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "marrow/model/animator.hpp"
 
 namespace marrow {

@@ -15,7 +15,7 @@
 #include "conformance_fixtures.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/model_file.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/compiled_animations.hpp"
 #include "marrow/model/compress_model_clips.hpp"

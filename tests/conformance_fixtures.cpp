@@ -7,7 +7,7 @@
 #include "gltf_fixture.hpp"
 #include "marrow/io/gltf/gltf_builder.hpp"
 #include "marrow/io/gltf/gltf_writer.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 
 namespace marrow::test {
 

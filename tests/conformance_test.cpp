@@ -23,7 +23,7 @@
 #include "conformance_fixtures.hpp"
 #include "marrow/io/file_bytes.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
-#include "marrow/io/pose_report.hpp"
+#include "reports/pose_report.hpp"
 #include "marrow/runtime/joint_mask.hpp"
 
 namespace marrow {

@@ -12,7 +12,7 @@
 
 #include "../src/io/assimp/assimp_worker_protocol.hpp"
 #include "marrow/core/import_error.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 
 namespace {
 

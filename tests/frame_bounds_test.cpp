@@ -20,7 +20,7 @@
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/animated_bounds.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "marrow/model/frame_bounds.hpp"
 #include "marrow/runtime/joint_bounds.hpp"
 #include "marrow/runtime/skinned_bounds_job.hpp"

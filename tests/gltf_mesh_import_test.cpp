@@ -9,7 +9,7 @@
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/io/gltf/detail/gltf_json.hpp"
-#include "marrow/io/pose_report.hpp"
+#include "reports/pose_report.hpp"
 #include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/model/animator.hpp"
 #include "test_util.hpp"

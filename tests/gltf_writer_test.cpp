@@ -6,7 +6,7 @@
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/gltf/gltf_writer.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "native_test_util.hpp"
 #include "test_util.hpp"
 

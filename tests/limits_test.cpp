@@ -14,7 +14,7 @@
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 
 namespace {
 

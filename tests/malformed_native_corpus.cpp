@@ -8,7 +8,7 @@
 #include "malformed_corpus.hpp"
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/compress_model_clips.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 
 namespace marrow::test {
 

@@ -10,7 +10,7 @@
 #include "marrow/model/absolute_bone_transforms.hpp"
 #include "marrow/model/apply_clip_to_bones.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "marrow/model/draw_item.hpp"
 #include "marrow/model/skeleton_bones.hpp"
 #include "test_util.hpp"

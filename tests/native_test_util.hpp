@@ -30,7 +30,7 @@
 #include "marrow/model/animator.hpp"
 #include "marrow/model/compiled_animations.hpp"
 #include "marrow/model/compress_model_clips.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "marrow/model/unit_scale.hpp"
 #include "marrow/runtime/compressed_clip_data.hpp"
 #include "test_util.hpp"

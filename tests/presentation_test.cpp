@@ -9,7 +9,7 @@
 #include <set>
 #include <span>
 
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "presentation/bitmap_font.hpp"
 #include "presentation/caption.hpp"
 #include "presentation/clip_sheet.hpp"

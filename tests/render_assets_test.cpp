@@ -9,7 +9,7 @@
 
 #include "shared_assets.hpp"
 #include "marrow/io/model_file.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "marrow/model/skeleton_bones.hpp"
 #include "marrow/model/animated_bounds.hpp"
 #include "presentation/clip_sheet.hpp"

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <set>
 
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "marrow/render/camera.hpp"
 #include "marrow/render/draw_mesh_job.hpp"
 #include "marrow/render/framebuffer.hpp"

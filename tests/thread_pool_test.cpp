@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "marrow/io/model_file.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "marrow/model/update_instances.hpp"
 #include "marrow/runtime/thread_pool.hpp"
 

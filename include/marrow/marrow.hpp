@@ -52,11 +52,8 @@
 #include "marrow/model/bounds.hpp"
 #include "marrow/model/animated_bounds.hpp"
 #include "marrow/model/frame_bounds.hpp"
-#include "marrow/model/demo_character.hpp"
 
 #include "marrow/io/gltf/gltf_importer.hpp"
-#include "marrow/io/info_report.hpp"
-#include "marrow/io/pose_report.hpp"
 #include "marrow/io/gltf/gltf_writer.hpp"
 #include "marrow/io/import_options.hpp"
 #include "marrow/io/assimp/assimp_importer.hpp"

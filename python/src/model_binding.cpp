@@ -8,7 +8,7 @@
 #include "bindings.hpp"
 #include "load_options.hpp"
 #include "loaded_model.hpp"
-#include "marrow/io/info_report.hpp"
+#include "reports/info_report.hpp"
 #include "marrow/model/animation_marker.hpp"
 #include "report_dicts.hpp"
 

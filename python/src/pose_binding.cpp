@@ -8,7 +8,7 @@
 #include "arguments.hpp"
 #include "bindings.hpp"
 #include "instance.hpp"
-#include "marrow/io/pose_report.hpp"
+#include "reports/pose_report.hpp"
 #include "report_dicts.hpp"
 
 namespace marrow::python {

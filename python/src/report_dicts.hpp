@@ -10,8 +10,8 @@
 
 #include <pybind11/pybind11.h>
 
-#include "marrow/io/info_report.hpp"
-#include "marrow/io/pose_report.hpp"
+#include "reports/info_report.hpp"
+#include "reports/pose_report.hpp"
 #include "marrow/model/root_motion.hpp"
 
 namespace marrow::python {

@@ -20,7 +20,7 @@
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/animated_bounds.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 #include "marrow/model/skeleton_bones.hpp"
 #include "presentation/clip_sheet.hpp"
 #include "marrow/render/png_file.hpp"

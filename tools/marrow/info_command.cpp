@@ -8,7 +8,7 @@
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "loaded_file.hpp"
-#include "marrow/io/info_report.hpp"
+#include "reports/info_report.hpp"
 #include "options.hpp"
 
 namespace marrow::cli {

@@ -10,7 +10,7 @@
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "loaded_file.hpp"
-#include "marrow/io/pose_report.hpp"
+#include "reports/pose_report.hpp"
 #include "marrow/model/bounds.hpp"
 #include "options.hpp"
 #include "pose_flags.hpp"

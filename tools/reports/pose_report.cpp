@@ -1,4 +1,4 @@
-#include "marrow/io/pose_report.hpp"
+#include "reports/pose_report.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "marrow/io/info_report.hpp"
+#include "reports/info_report.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "marrow/model/demo_character.hpp"
+#include "demo/demo_character.hpp"
 
 #include "marrow/model/absolute_bone_transforms.hpp"
 
