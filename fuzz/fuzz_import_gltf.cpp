@@ -3,18 +3,8 @@
 #include <cstdint>
 #include <span>
 
-#include "fuzz_options.hpp"
-#include "marrow/core/import_error.hpp"
-#include "marrow/io/gltf/gltf_importer.hpp"
+#include "gltf_workout.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
-  marrow::Model model;
-  try {
-    model = marrow::import_gltf(bytes, marrow::fuzz::options());
-  } catch (const marrow::ImportError&) {
-    return 0;
-  }
-  marrow::fuzz::work_out(model);
-  return 0;
+  return marrow::fuzz::import_gltf_and_work_out(std::span<const std::byte>(reinterpret_cast<const std::byte*>(data), size));
 }
