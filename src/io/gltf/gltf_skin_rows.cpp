@@ -95,53 +95,6 @@ SkinRowReader::SkinRowReader(const GltfAsset& asset, const Primitive& prim, cons
   }
 }
 
-void SkinRowReader::read(std::size_t begin, std::size_t end, const SkinRowsOut& out) {
-  if (shape_.sets == 1) {
-    rows<1>(begin, end, out);
-  } else {
-    rows<0>(begin, end, out);
-  }
-  if (bad_joint_.vertex < end) {
-    fail_primitive(where_, slot_name("JOINTS_", bad_joint_) + " value " + std::to_string(bad_joint_.joint) + " is beyond skin " +
-                               std::to_string(skinning_.skin) + "'s " + std::to_string(skinning_.source_to_palette->size()) +
-                               " joints");
-  }
-}
-
-void SkinRowReader::report(std::vector<Diagnostic>& diagnostics) const {
-  if (negative_ > 0) {
-    add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsNegative,
-                   where_() + ": " + std::to_string(negative_) + " negative weights set to 0 (the first: " +
-                       slot_name("WEIGHTS_", first_negative_) + " value " + std::to_string(first_negative_.weight) + ")",
-                   static_cast<int>(negative_));
-  }
-  const std::string all_sets = set_range("WEIGHTS_", shape_.sets);
-  if (renormalised_ > 0) {
-    add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsRenormalized,
-                   where_() + ": " + std::to_string(renormalised_) + " vertices' weights (" + all_sets + ") did not sum to 1",
-                   static_cast<int>(renormalised_));
-  }
-  if (zero_ > 0) {
-    add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsZero,
-                   where_() + ": " + std::to_string(zero_) + " vertices' weights (" + all_sets +
-                       ") sum to 0 (the first: vertex " + std::to_string(first_zero_.vertex) +
-                       "); each is bound to its first joint (JOINTS_0) with weight 1",
-                   static_cast<int>(zero_));
-  }
-  if (reduced_ > 0) {
-    const std::string keep = std::to_string(shape_.influences);
-    add_diagnostic(diagnostics, DiagnosticCode::SkinInfluencesReduced,
-                   where_() + ": " + std::to_string(reduced_) + " vertices had more than " + keep + " nonzero weights (of " +
-                       std::to_string(shape_.sets * 4) + " influences, " + set_range("JOINTS_", shape_.sets) + "); the " + keep +
-                       " largest are kept, renormalised (ImportOptions::max_influences)",
-                   static_cast<int>(reduced_));
-  }
-}
-
-std::string SkinRowReader::slot_name(std::string_view prefix, const Found& f) {
-  return "vertex " + std::to_string(f.vertex) + " " + set_name(prefix, static_cast<std::uint32_t>(f.slot / 4));
-}
-
 // Two passes over each vertex's few source values: the first checks the joints, repairs and
 // sums the weights, the second writes the row straight to its place. One set (4 influences),
 // by far the most common, is compiled with its count known; the loop keeps to plain numbers
@@ -211,6 +164,53 @@ void SkinRowReader::rows(std::size_t begin, std::size_t end, const SkinRowsOut& 
   bad_joint_ = bad_joint;
   first_negative_ = first_negative;
   first_zero_ = first_zero;
+}
+
+void SkinRowReader::read(std::size_t begin, std::size_t end, const SkinRowsOut& out) {
+  if (shape_.sets == 1) {
+    rows<1>(begin, end, out);
+  } else {
+    rows<0>(begin, end, out);
+  }
+  if (bad_joint_.vertex < end) {
+    fail_primitive(where_, slot_name("JOINTS_", bad_joint_) + " value " + std::to_string(bad_joint_.joint) + " is beyond skin " +
+                               std::to_string(skinning_.skin) + "'s " + std::to_string(skinning_.source_to_palette->size()) +
+                               " joints");
+  }
+}
+
+void SkinRowReader::report(std::vector<Diagnostic>& diagnostics) const {
+  if (negative_ > 0) {
+    add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsNegative,
+                   where_() + ": " + std::to_string(negative_) + " negative weights set to 0 (the first: " +
+                       slot_name("WEIGHTS_", first_negative_) + " value " + std::to_string(first_negative_.weight) + ")",
+                   static_cast<int>(negative_));
+  }
+  const std::string all_sets = set_range("WEIGHTS_", shape_.sets);
+  if (renormalised_ > 0) {
+    add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsRenormalized,
+                   where_() + ": " + std::to_string(renormalised_) + " vertices' weights (" + all_sets + ") did not sum to 1",
+                   static_cast<int>(renormalised_));
+  }
+  if (zero_ > 0) {
+    add_diagnostic(diagnostics, DiagnosticCode::SkinWeightsZero,
+                   where_() + ": " + std::to_string(zero_) + " vertices' weights (" + all_sets +
+                       ") sum to 0 (the first: vertex " + std::to_string(first_zero_.vertex) +
+                       "); each is bound to its first joint (JOINTS_0) with weight 1",
+                   static_cast<int>(zero_));
+  }
+  if (reduced_ > 0) {
+    const std::string keep = std::to_string(shape_.influences);
+    add_diagnostic(diagnostics, DiagnosticCode::SkinInfluencesReduced,
+                   where_() + ": " + std::to_string(reduced_) + " vertices had more than " + keep + " nonzero weights (of " +
+                       std::to_string(shape_.sets * 4) + " influences, " + set_range("JOINTS_", shape_.sets) + "); the " + keep +
+                       " largest are kept, renormalised (ImportOptions::max_influences)",
+                   static_cast<int>(reduced_));
+  }
+}
+
+std::string SkinRowReader::slot_name(std::string_view prefix, const Found& f) {
+  return "vertex " + std::to_string(f.vertex) + " " + set_name(prefix, static_cast<std::uint32_t>(f.slot / 4));
 }
 
 }  // namespace marrow::gltf
