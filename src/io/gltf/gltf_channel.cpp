@@ -84,6 +84,10 @@ std::shared_ptr<const KeyTimes> KeyTimeCache::times(const GltfAsset& asset, std:
     }
     times->seconds[k] = static_cast<double>(t);
     times->points[k] = SamplePoint{static_cast<double>(t), ticks_from_seconds(static_cast<double>(t))};
+    if (k > 0) {  // merge_sample_points's test for folding a point into the one before
+      const SamplePoint &a = times->points[k - 1], &b = times->points[k];
+      times->distinct = times->distinct && !(b.seconds - a.seconds <= 1e-9 || b.tick <= a.tick);
+    }
   }
   by_accessor_.emplace(input_index, times);
   return times;

@@ -25,6 +25,9 @@ struct SamplePoint {
 struct KeyTimes {
   std::vector<double> seconds;
   std::vector<SamplePoint> points;
+  // No two keys within 1e-9 s or on one tick: merge_sample_points would keep every point, so a
+  // node whose channels all share these keys is keyed by them as they are.
+  bool distinct = true;
 };
 
 // Samplers of one animation usually share their input: it is read and checked once.

@@ -52,26 +52,27 @@ BoneTrack build_track(const Target& target, const Trs& bind, const ImportOptions
     simple = simple && curve->keys_suffice(options.union_only) && (shared == nullptr || shared == &curve->keys());
     shared = &curve->keys();
   }
-  if (simple && shared != nullptr) {
-    points = merge_sample_points(shared->points, {0});
-    if (points.size() == shared->points.size()) {
-      // No two keys share a tick: every point is a key, and key k's values are used as stored.
-      reserve_keys(points.size(), budget);
-      BoneTrack track;
-      track.bone_index = target.bone;
-      track.keys.resize(points.size());
-      const ChannelCurve* t = target.curves[kTranslation];
-      const ChannelCurve* r = target.curves[kRotation];
-      const ChannelCurve* sc = target.curves[kScale];
-      for (std::size_t k = 0; k < points.size(); ++k) {
-        Keyframe& key = track.keys[k];
-        key.time = points[k].tick;
-        key.translation = t ? glm::vec3(t->value(k)[0], t->value(k)[1], t->value(k)[2]) : bind.translation;
-        key.rotation = r ? glm::quat(r->value(k)[3], r->value(k)[0], r->value(k)[1], r->value(k)[2]) : bind.rotation;
-        key.scale = sc ? glm::vec3(sc->value(k)[0], sc->value(k)[1], sc->value(k)[2]) : bind.scale;
-      }
-      return track;
+  if (simple && shared != nullptr && shared->distinct) {
+    // No two keys share a tick: every point is a key, and key k's values are used as stored.
+    const std::vector<SamplePoint>& keys = shared->points;
+    reserve_keys(keys.size(), budget);
+    BoneTrack track;
+    track.bone_index = target.bone;
+    track.keys.resize(keys.size());
+    const ChannelCurve* t = target.curves[kTranslation];
+    const ChannelCurve* r = target.curves[kRotation];
+    const ChannelCurve* sc = target.curves[kScale];
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      Keyframe& key = track.keys[k];
+      key.time = keys[k].tick;
+      key.translation = t ? glm::vec3(t->value(k)[0], t->value(k)[1], t->value(k)[2]) : bind.translation;
+      key.rotation = r ? glm::quat(r->value(k)[3], r->value(k)[0], r->value(k)[1], r->value(k)[2]) : bind.rotation;
+      key.scale = sc ? glm::vec3(sc->value(k)[0], sc->value(k)[1], sc->value(k)[2]) : bind.scale;
     }
+    return track;
+  }
+  if (simple && shared != nullptr) {
+    points = merge_sample_points(shared->points, {0});  // keys on one tick fold: evaluated below
   } else {
     std::vector<std::size_t> runs;
     for (const ChannelCurve* curve : target.curves) {
