@@ -53,8 +53,7 @@ std::shared_ptr<Mesh> chain_mesh(MeshBuilder& builder) {
 void BM_GroupSharedTable1000(benchmark::State& state) {
   MeshBuilder builder;
   auto mesh = chain_mesh(builder);
-  auto table = std::make_shared<AnimationTable>(std::make_shared<SkeletalRig>(*mesh->rig()));
-  table->add_member(*mesh);
+  auto table = AnimationTable::of(*mesh);
   std::vector<std::shared_ptr<Mesh>> meshes(kInstances, mesh);
   ModelInstanceGroup group = create_model_instances(meshes, table);
   GroupAnimationPlayer player = group.animation_player(table->animations()[0]);

@@ -7,6 +7,7 @@
 
 #include "gltf_fixture.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
+#include "marrow/model/animated_bounds.hpp"
 #include "marrow/asset/asset_loader.hpp"
 #include "marrow/asset/mesh_builder.hpp"
 #include "marrow/asset/model_instance.hpp"
@@ -116,8 +117,10 @@ TEST(AssetLoader, T9_OneSharedTableForEverySkinnedMesh) {
   EXPECT_FALSE(bundle.table->contains(*bundle.meshes[2])) << "the prop is static";
   EXPECT_EQ(bundle.skeleton().node_count(), 3u);
   EXPECT_EQ(bundle.animations()["Nod"].default_duration_seconds, 2.f);
-  // Each mesh also keeps its own copy of skeleton and animations.
-  EXPECT_NE(bundle.meshes[0]->rig(), &bundle.table->rig());
+  // Each mesh has its own skeleton; the meshes and the table view the file's one Model.
+  EXPECT_NE(bundle.meshes[0]->skeleton().nodes(), bundle.table->skeleton().nodes());
+  EXPECT_EQ(&bundle.meshes[0]->model(), &bundle.table->shared().model) << "views, not copies";
+  EXPECT_EQ(&bundle.meshes[2]->model(), &bundle.table->shared().model);
   EXPECT_EQ(bundle.meshes[1]->animations()["Nod"].index, 0);
 }
 
@@ -155,10 +158,10 @@ TEST(ModelInstanceGroup, T10_OneEvaluationPosesEveryLinkedInstance) {
   const glm::mat4 head = bundle.skeleton().posed_node_transform(group.instances()[1], "Head");
   EXPECT_TRUE(near(glm::vec3(head[3]), {0, 4, 0}, 1e-5f));                    // the head's place
   EXPECT_TRUE(near(glm::vec3(head * glm::vec4(1, 0, 0, 0)), {0, 2, 0}, 1e-5f));  // turned 90 degrees about z (Armature scales 2)
-  EXPECT_EQ(group.instances()[1].posed_rig(), &bundle.table->rig());
+  EXPECT_EQ(group.instances()[1].posed_model(), &bundle.table->shared().model);
   EXPECT_TRUE(near(bundle.meshes[1]->skeleton().posed_node_transform(group.instances()[1], "Head"), head));
   EXPECT_TRUE(near(bundle.meshes[1]->skeleton().posed_node_transform(alone, "Head"), head, 1e-6f));
-  EXPECT_EQ(group.instances()[3].posed_rig(), nullptr) << "the outsider was not posed";
+  EXPECT_EQ(group.instances()[3].posed_model(), nullptr) << "the outsider was not posed";
   // A copy of a member keeps the pose it was copied in while the group plays on.
   const ModelInstance copy = group.instances()[1];
   group.animation_player(group.animations()["Nod"]).set_time_point(0.25f);
@@ -202,7 +205,7 @@ void expect_animation_inside_bounds(const ModelBundle& bundle, const std::string
     if (!mesh->is_skeletal()) continue;
     for (std::size_t a = 0; a < mesh->animations().size(); ++a) {
       const MeshAnimation animation = mesh->animations()[a];
-      for (Ticks t : mesh->rig()->animations[a].key_times) {
+      for (Ticks t : animation_key_times(mesh->model(), a)) {
         instance.animation_player(animation).set_time_point(static_cast<float>(seconds_from_ticks(t)));
         instance.pose_vertices(p);
         for (const glm::vec3& x : p) {

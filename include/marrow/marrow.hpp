@@ -66,5 +66,5 @@
 #include "marrow/asset/mesh_builder.hpp"
 #include "marrow/asset/mesh_vertex.hpp"
 #include "marrow/asset/model_instance.hpp"
-#include "marrow/asset/skeletal_rig.hpp"
+#include "marrow/asset/shared_model.hpp"
 #include "marrow/asset/skeleton.hpp"

@@ -48,94 +48,22 @@ std::vector<int> skeleton_bones(const Model& model, const std::vector<int>& skin
   return bones;
 }
 
-// A rig of the given model bones (parents first, as model bones are), with the animations of
-// the skins' clips and the rigid clips restricted to those bones.
-std::shared_ptr<SkeletalRig> rig_of(const Model& model, const std::vector<int>& bones, const std::vector<int>& skins,
-                                    std::vector<int>& node_of_bone) {
-  auto rig = std::make_shared<SkeletalRig>();
-  node_of_bone.assign(model.bones.size(), -1);
-  for (std::size_t i = 0; i < bones.size(); ++i) {
-    const ModelBone& bone = model.bones[static_cast<std::size_t>(bones[i])];
-    node_of_bone[static_cast<std::size_t>(bones[i])] = static_cast<int>(i);
-    RigNode node;
-    node.name = bones[i] == 0 ? "root" : (bone.name.empty() ? "node_" + std::to_string(i) : bone.name);
-    node.parent = bone.parent >= 0 ? node_of_bone[static_cast<std::size_t>(bone.parent)] : -1;
-    node.default_local = bone.transform;
-    rig->nodes.push_back(std::move(node));
-  }
-  rig->finish_hierarchy();
-  for (const ModelAnimation& animation : model.animations) {
-    RigAnimation out;
-    out.name = animation.name;
-    out.default_duration_seconds = static_cast<float>(seconds_from_ticks(animation.duration));
-    std::set<int> animated;
-    for (int s : skins) {
-      const Skin& skin = model.skins[static_cast<std::size_t>(s)];
-      const auto it = skin.data.animation_clips.find(animation.name);
-      if (it == skin.data.animation_clips.end()) continue;
-      for (const BoneTrack& track : it->second.tracks) {
-        const int bone = track.bone_index >= 0 && track.bone_index < static_cast<int>(skin.palette_to_scene.size())
-                             ? skin.palette_to_scene[static_cast<std::size_t>(track.bone_index)]
-                             : -1;
-        const int node = bone >= 0 ? node_of_bone[static_cast<std::size_t>(bone)] : -1;
-        if (node < 0 || !animated.insert(node).second) continue;
-        out.tracks.push_back(BoneTrack{node, track.keys});
-      }
-    }
-    for (const BoneTrack& track : animation.scene_clip.tracks) {
-      if (track.bone_index < 0 || static_cast<std::size_t>(track.bone_index) >= node_of_bone.size()) continue;
-      const int node = node_of_bone[static_cast<std::size_t>(track.bone_index)];
-      if (node < 0 || !animated.insert(node).second) continue;
-      out.tracks.push_back(BoneTrack{node, track.keys});
-    }
-    out.key_times = animation_key_times(out);
-    rig->animations.push_back(std::move(out));
-  }
-  return rig;
-}
-
-// palette_joints: a split part's map (S4) from its JOINTS to the skin's palette, else empty.
-MeshVertexSkeletal vertex_of(std::span<const std::byte> bytes, const VertexLayout& l, std::size_t v,
-                             std::span<const std::uint32_t> palette_joints = {}) {
-  using A = VertexAttribute;
-  MeshVertexSkeletal out;
-  out.location = read_attribute<glm::vec3>(bytes, l, v, A::Position);
-  if (l.has(A::Normal)) out.normal = read_attribute<glm::vec3>(bytes, l, v, A::Normal);
-  if (l.has(A::Tangent)) {
-    const glm::vec4 t = read_attribute<glm::vec4>(bytes, l, v, A::Tangent);
-    out.tangent = glm::vec3(t);
-    out.bitangent = glm::cross(out.normal, out.tangent) * (t.w < 0.f ? -1.f : 1.f);
-  }
-  if (l.has(A::TexCoord0)) out.texture_coords = read_attribute<glm::vec2>(bytes, l, v, A::TexCoord0);
-  if (l.has(A::Joints0) && l.has(A::Weights0)) {
-    // T16: four influences per vertex; a model with more (S1) gives its four largest,
-    // renormalised (keep_largest_influences).
-    std::array<std::uint16_t, kMaxInfluences> j{};
-    std::array<float, kMaxInfluences> w{};
-    const std::size_t n = std::min<std::size_t>(l.influences, kMaxInfluences);
-    std::memcpy(j.data(), bytes.data() + v * l.stride + l.offset(A::Joints0), n * sizeof(std::uint16_t));
-    std::memcpy(w.data(), bytes.data() + v * l.stride + l.offset(A::Weights0), n * sizeof(float));
-    for (std::size_t c = 0; c < n && !palette_joints.empty(); ++c) j[c] = static_cast<std::uint16_t>(palette_joints[j[c]]);
-    keep_largest_influences(std::span(j).first(n), std::span(w).first(n), 4);
-    for (std::size_t c = 0; c < 4 && c < n; ++c) {
-      out.bone_indices[c] = static_cast<std::uint8_t>(j[c]);
-      out.bone_weights[c] = w[c];
+// The skeleton of a skin over the shared model: its bones (skeleton_bones), each node the bone
+// of its palette entry (loaded meshes' bones are their skin's palette entries), or -1.
+std::shared_ptr<SkeletonNodes> skeleton_of(const std::shared_ptr<SharedModel>& shared, const std::vector<int>& skins,
+                                           int skin) {
+  auto nodes = std::make_shared<SkeletonNodes>();
+  nodes->shared = shared;
+  bool outside = false;
+  nodes->model_bones = skeleton_bones(shared->model, skins, outside);
+  nodes->node_bones.assign(nodes->model_bones.size(), -1);
+  if (skin >= 0) {
+    const Skin& s = shared->model.skins[static_cast<std::size_t>(skin)];
+    for (std::size_t i = 0; i < nodes->model_bones.size(); ++i) {
+      nodes->node_bones[i] = s.scene_to_palette[static_cast<std::size_t>(nodes->model_bones[i])];
     }
   }
-  return out;
-}
-
-// Appends a part's triangles (triangle parts only) with vertex indices offset by `base`.
-void append_triangles(const ModelMeshPart& part, std::uint32_t base, std::vector<VertexTriangle>& out) {
-  if (part.mode != PrimitiveMode::Triangles) return;
-  const auto n = static_cast<std::uint32_t>(part.vertex_count());
-  if (part.indices.empty()) {
-    for (std::uint32_t i = 0; i + 2 < n; i += 3) out.push_back(VertexTriangle{base + i, base + i + 1, base + i + 2});
-    return;
-  }
-  for (std::size_t i = 0; i + 2 < part.indices.size(); i += 3) {
-    out.push_back(VertexTriangle{base + part.indices[i], base + part.indices[i + 1], base + part.indices[i + 2]});
-  }
+  return nodes;
 }
 
 }  // namespace
@@ -158,66 +86,18 @@ Model AssetLoader::read_model(const std::filesystem::path& path, const ReadConfi
 
 namespace {
 
-// Builds one scene mesh from some of a model's meshes. Skeletal when `skin` >= 0 (the one
-// sub-mesh's skin); otherwise static, posed at rest into model space.
-struct MeshSource {
-  std::vector<std::size_t> meshes;
-  int skin = -1;
-};
-
-std::shared_ptr<Mesh> build_mesh(const Model& model, const MeshSource& source, const std::string& name,
-                                  std::vector<int>* node_of_bone_out) {
-  auto mesh = std::make_shared<Mesh>();
-  MeshAssembly::name(*mesh) = name;
-  auto& vertices = MeshAssembly::vertices(*mesh);
-  auto& triangles = MeshAssembly::triangles(*mesh);
-  if (source.skin >= 0) {
-    bool outside = false;
-    const std::vector<int> skins = {source.skin};
-    const std::vector<int> bones = skeleton_bones(model, skins, outside);
-    std::vector<int> node_of_bone;
-    std::shared_ptr<SkeletalRig> rig = rig_of(model, bones, skins, node_of_bone);
-    const Skin& skin = model.skins[static_cast<std::size_t>(source.skin)];
-    for (std::size_t p = 0; p < skin.palette_to_scene.size(); ++p) {
-      const int node = node_of_bone[static_cast<std::size_t>(skin.palette_to_scene[p])];
-      rig->bone_nodes.push_back(node);
-      rig->inverse_binds.push_back(skin.data.inverse_bind_pose[p]);
-      rig->nodes[static_cast<std::size_t>(node)].bone = static_cast<int>(p);
-    }
-    for (std::size_t m : source.meshes) {
-      for (const ModelMeshPart& part : model.meshes[m].parts) {
-        const auto base = static_cast<std::uint32_t>(vertices.size());
-        for (std::size_t v = 0; v < part.vertex_count(); ++v) vertices.push_back(vertex_of(part.vertex_bytes, part.layout, v, part.palette_joints));
-        append_triangles(part, base, triangles);
-      }
-    }
-    MeshAssembly::rig(*mesh) = std::move(rig);
-    if (node_of_bone_out) *node_of_bone_out = std::move(node_of_bone);
+// One mesh viewing some of the shared model's meshes: skeletal when `skin` >= 0 (the one
+// sub-mesh's skin, its bones the skin's palette entries), otherwise static (posed at rest).
+std::shared_ptr<Mesh> build_mesh(const std::shared_ptr<SharedModel>& shared, std::vector<int> meshes, int skin,
+                                 const std::string& name) {
+  std::shared_ptr<Mesh> mesh;
+  if (skin >= 0) {
+    std::vector<int> bone_joints(shared->model.skins[static_cast<std::size_t>(skin)].palette_to_scene.size());
+    for (std::size_t p = 0; p < bone_joints.size(); ++p) bone_joints[p] = static_cast<int>(p);
+    mesh = MeshAssembly::view(name, shared, std::move(meshes), skin, skeleton_of(shared, {skin}, skin), std::move(bone_joints));
   } else {
-    // Static: every part posed at rest, in model space (skinned parts by their bind palette).
-    Animator rest(model);
-    std::vector<glm::vec3> positions, normals;
-    for (std::size_t m : source.meshes) {
-      for (std::size_t p = 0; p < model.meshes[m].parts.size(); ++p) {
-        const ModelMeshPart& part = model.meshes[m].parts[p];
-        const std::size_t n = part.vertex_count();
-        positions.resize(n);
-        normals.resize(part.layout.has(VertexAttribute::Normal) ? n : 0);
-        rest.pose_part(m, p, positions, normals);
-        const auto base = static_cast<std::uint32_t>(vertices.size());
-        for (std::size_t v = 0; v < n; ++v) {
-          MeshVertexSkeletal vertex = vertex_of(part.vertex_bytes, part.layout, v);
-          vertex.location = positions[v];
-          if (!normals.empty()) vertex.normal = normals[v];
-          vertex.bone_indices = {0, 0, 0, 0};
-          vertex.bone_weights = {1, 0, 0, 0};
-          vertices.push_back(vertex);
-        }
-        append_triangles(part, base, triangles);
-      }
-    }
+    mesh = MeshAssembly::view(name, shared, std::move(meshes));
   }
-  MeshAssembly::finish(*mesh);
   MeshAssembly::compute_bounds(*mesh, true, std::nullopt, 0.f);
   return mesh;
 }
@@ -244,31 +124,32 @@ int skeletal_skin(const Model& model, std::size_t mesh, const ReadConfig& config
 
 }  // namespace
 
-std::shared_ptr<Mesh> AssetLoader::mesh_from_model(const Model& model, const ReadConfig& config) {
-  MeshSource source;
+std::shared_ptr<Mesh> AssetLoader::mesh_from_model(Model model, const ReadConfig& config) {
+  std::vector<int> meshes;
   if (config.sub_mesh_index) {
     if (*config.sub_mesh_index < 0 || static_cast<std::size_t>(*config.sub_mesh_index) >= model.meshes.size()) {
       throw std::out_of_range("AssetLoader: sub_mesh_index " + std::to_string(*config.sub_mesh_index) + " of " +
                               std::to_string(model.meshes.size()) + " sub-meshes");
     }
-    source.meshes = {static_cast<std::size_t>(*config.sub_mesh_index)};
+    meshes = {*config.sub_mesh_index};
   } else {
-    for (std::size_t m = 0; m < model.meshes.size(); ++m) source.meshes.push_back(m);
+    for (std::size_t m = 0; m < model.meshes.size(); ++m) meshes.push_back(static_cast<int>(m));
   }
   const auto warn_fn = [this](const std::string& m) { warn(m); };
-  if (source.meshes.size() == 1) {
-    source.skin = skeletal_skin(model, source.meshes[0], config, warn_fn);
+  int skin = -1;
+  if (meshes.size() == 1) {
+    skin = skeletal_skin(model, static_cast<std::size_t>(meshes[0]), config, warn_fn);
   } else if (config.load_skeletal_animation_data_if_present &&
              std::any_of(model.meshes.begin(), model.meshes.end(), [](const ModelMesh& m) { return m.skin >= 0; })) {
-    warn("load_mesh: " + std::to_string(source.meshes.size()) +
+    warn("load_mesh: " + std::to_string(meshes.size()) +
          " sub-meshes merged into one static mesh; select one with ReadConfig::sub_mesh_index, or use "
          "load_mesh_group / load_bundled_asset, to keep skeletal data");
   }
-  const std::string name = source.meshes.size() == 1 ? model.meshes[source.meshes[0]].name : std::string();
-  return build_mesh(model, source, name, nullptr);
+  const std::string name = meshes.size() == 1 ? model.meshes[static_cast<std::size_t>(meshes[0])].name : std::string();
+  return build_mesh(std::make_shared<SharedModel>(std::move(model)), std::move(meshes), skin, name);
 }
 
-ModelBundle AssetLoader::bundle_from_model(const Model& model, const ReadConfig& config) {
+ModelBundle AssetLoader::bundle_from_model(Model model, const ReadConfig& config) {
   ModelBundle bundle;
   const auto warn_fn = [this](const std::string& m) { warn(m); };
   std::vector<int> skins;          // skins of the skeletal meshes
@@ -277,21 +158,16 @@ ModelBundle AssetLoader::bundle_from_model(const Model& model, const ReadConfig&
     const int skin = skeletal_skin(model, m, config, warn_fn);
     mesh_skin.push_back(skin);
     if (skin >= 0 && std::find(skins.begin(), skins.end(), skin) == skins.end()) skins.push_back(skin);
-    bundle.meshes.push_back(build_mesh(model, MeshSource{{m}, skin}, model.meshes[m].name, nullptr));
+  }
+  const auto shared = std::make_shared<SharedModel>(std::move(model));
+  for (std::size_t m = 0; m < shared->model.meshes.size(); ++m) {
+    bundle.meshes.push_back(build_mesh(shared, {static_cast<int>(m)}, mesh_skin[m], shared->model.meshes[m].name));
   }
   if (skins.empty()) return bundle;
-  // T9: one skeleton for every skeletal mesh, and the animations over it.
-  bool outside = false;
-  const std::vector<int> bones = skeleton_bones(model, skins, outside);
-  std::vector<int> node_of_bone;
-  bundle.table = std::make_shared<AnimationTable>(rig_of(model, bones, skins, node_of_bone));
+  // T9: one skeleton for every skeletal mesh, and the animations over it: views of the same Model.
+  bundle.table = std::make_shared<AnimationTable>(skeleton_of(shared, skins, -1));
   for (std::size_t m = 0; m < bundle.meshes.size(); ++m) {
-    if (mesh_skin[m] < 0) continue;
-    std::vector<int> bone_nodes;
-    for (int bone : model.skins[static_cast<std::size_t>(mesh_skin[m])].palette_to_scene) {
-      bone_nodes.push_back(node_of_bone[static_cast<std::size_t>(bone)]);
-    }
-    bundle.table->add_member(*bundle.meshes[m], std::move(bone_nodes));
+    if (mesh_skin[m] >= 0) bundle.table->add_member(*bundle.meshes[m]);
   }
   return bundle;
 }

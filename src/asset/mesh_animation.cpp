@@ -6,9 +6,10 @@ namespace marrow::asset {
 
 namespace {
 
-MeshAnimation describe(const SkeletalRig& rig, std::size_t index) {
-  const RigAnimation& a = rig.animations[index];
-  return MeshAnimation{static_cast<int>(index), a.name, MeshAnimationType::Skeletal, a.default_duration_seconds};
+MeshAnimation describe(const Model& model, std::size_t index) {
+  const ModelAnimation& a = model.animations[index];
+  return MeshAnimation{static_cast<int>(index), a.name, MeshAnimationType::Skeletal,
+                       static_cast<float>(seconds_from_ticks(a.duration))};
 }
 
 }  // namespace
@@ -17,7 +18,7 @@ MeshAnimation Animations::operator[](std::size_t index) const {
   if (index >= size()) {
     throw std::out_of_range("Animations: index " + std::to_string(index) + " of " + std::to_string(size()));
   }
-  return describe(*rig_, index);
+  return describe(*model(), index);
 }
 
 MeshAnimation Animations::operator[](std::string_view name) const {
@@ -27,7 +28,7 @@ MeshAnimation Animations::operator[](std::string_view name) const {
 
 std::optional<MeshAnimation> Animations::try_get_animation_by_name(std::string_view name) const {
   for (std::size_t i = 0; i < size(); ++i) {
-    if (rig_->animations[i].name == name) return describe(*rig_, i);
+    if (model()->animations[i].name == name) return describe(*model(), i);
   }
   return std::nullopt;
 }

@@ -6,7 +6,14 @@
 #include <string>
 #include <vector>
 
+#include <cstring>
+
 #include "marrow/core/finite.hpp"
+#include "marrow/model/absolute_bone_transforms.hpp"
+#include "marrow/model/bind_pose_palette.hpp"
+#include "marrow/model/frame_bounds.hpp"
+#include "marrow/model/loaded_pose_bounds.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 #include "mesh_assembly.hpp"
 
 namespace marrow::asset {
@@ -68,6 +75,131 @@ std::span<const Key> range_of(std::span<const Key> keys, int start, int count, c
   return range;
 }
 
+// The nodes parents first (breadth first from the one root); throws std::invalid_argument naming
+// the node for a parent out of range, a cycle, or more than one root.
+std::vector<int> parents_first(const std::vector<int>& parents) {
+  const std::size_t n = parents.size();
+  std::vector<std::vector<int>> children(n);
+  int roots = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int parent = parents[i];
+    if (parent < 0) {
+      ++roots;
+      continue;
+    }
+    if (static_cast<std::size_t>(parent) >= n || static_cast<std::size_t>(parent) == i) {
+      throw std::invalid_argument("skeleton node " + std::to_string(i) + ": parent " + std::to_string(parent) +
+                                  " is not another node of " + std::to_string(n));
+    }
+    children[static_cast<std::size_t>(parent)].push_back(static_cast<int>(i));
+  }
+  if (n > 0 && roots != 1) {
+    throw std::invalid_argument("skeleton: " + std::to_string(roots) + " root nodes, expected exactly one");
+  }
+  std::vector<int> order;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (parents[i] < 0) order.push_back(static_cast<int>(i));
+  }
+  for (std::size_t head = 0; head < order.size(); ++head) {
+    for (int c : children[static_cast<std::size_t>(order[head])]) order.push_back(c);
+  }
+  if (order.size() != n) {
+    throw std::invalid_argument("skeleton: " + std::to_string(n - order.size()) +
+                                " nodes are not reachable from the root (a cycle of parents)");
+  }
+  return order;
+}
+
+// The built mesh's one part: the vertices interleaved, JOINTS as skin palette entries.
+ModelMeshPart part_of(std::span<const MeshVertexSkeletal> vertices, std::span<const VertexTriangle> triangles,
+                      const std::vector<int>& bone_joints) {
+  using A = VertexAttribute;
+  ModelMeshPart part;
+  part.layout = VertexLayout::interleaved({A::Position, A::Normal, A::Tangent, A::TexCoord0, A::Joints0, A::Weights0});
+  const VertexLayout& l = part.layout;
+  part.vertex_bytes.resize(vertices.size() * l.stride);
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    const MeshVertexSkeletal& v = vertices[i];
+    std::byte* row = part.vertex_bytes.data() + i * l.stride;
+    // glTF keeps a tangent with the bitangent's handedness as w; the bitangent is derived again.
+    const float handedness = glm::dot(glm::cross(v.normal, v.tangent), v.bitangent) < 0.f ? -1.f : 1.f;
+    const glm::vec4 tangent(v.tangent, handedness);
+    glm::u16vec4 joints;
+    for (int c = 0; c < 4; ++c) joints[c] = static_cast<std::uint16_t>(bone_joints[v.bone_indices[static_cast<std::size_t>(c)]]);
+    const glm::vec4 weights(v.bone_weights[0], v.bone_weights[1], v.bone_weights[2], v.bone_weights[3]);
+    std::memcpy(row + l.offset(A::Position), &v.location, sizeof v.location);
+    std::memcpy(row + l.offset(A::Normal), &v.normal, sizeof v.normal);
+    std::memcpy(row + l.offset(A::Tangent), &tangent, sizeof tangent);
+    std::memcpy(row + l.offset(A::TexCoord0), &v.texture_coords, sizeof v.texture_coords);
+    std::memcpy(row + l.offset(A::Joints0), &joints, sizeof joints);
+    std::memcpy(row + l.offset(A::Weights0), &weights, sizeof weights);
+  }
+  part.indices.reserve(triangles.size() * 3);
+  for (const VertexTriangle& t : triangles) part.indices.insert(part.indices.end(), {t.a, t.b, t.c});
+  part.source_vertex_count = static_cast<std::uint32_t>(vertices.size());
+  return part;
+}
+
+// The built mesh as a Model: bone 0 the synthetic root (as every import has), then the nodes
+// parents first; one skin whose palette is every node in that order (bone 1 + q is palette
+// entry q), so its SkinningData is the node hierarchy itself and every mutation is a skeletal
+// track; nodes that are not bones get the inverse of their bind transform (identity in the bind
+// palette) and no vertex uses them. bone_joints[b]: bone b's palette entry. One mesh of one
+// part drawn by that skin.
+Model model_of(std::span<const MeshVertexSkeletal> vertices, std::span<const VertexTriangle> triangles,
+               const std::vector<glm::mat4>& locals, const std::vector<int>& parents, const std::vector<int>& node_bones,
+               const std::vector<glm::mat4>& inverse_binds, const std::string& name, std::vector<int>& model_bones,
+               std::vector<int>& bone_joints) {
+  const std::size_t n = locals.size();
+  const std::vector<int> order = parents_first(parents);
+  Model model;
+  model.bones.push_back(ModelBone{});  // the synthetic root
+  model_bones.assign(n, -1);
+  for (int node : order) {
+    const auto i = static_cast<std::size_t>(node);
+    model_bones[i] = static_cast<int>(model.bones.size());
+    const int parent = parents[i] < 0 ? 0 : model_bones[static_cast<std::size_t>(parents[i])];
+    model.bones.push_back(ModelBone{"node_" + std::to_string(i), parent, locals[i], node});
+  }
+  std::vector<glm::mat4> worlds(model.bones.size());
+  copy_absolute_bone_transforms(model, worlds);
+  Skin skin = sized_skin(n, model.bones.size());
+  bone_joints.assign(inverse_binds.size(), -1);
+  for (std::size_t q = 0; q < n; ++q) {
+    const auto node = static_cast<std::size_t>(order[q]);
+    const int bone = model_bones[node];
+    const int b = node_bones[node];
+    SkinningData& data = skin.data;
+    data.skeleton_hierarchy[q] = model.bones[static_cast<std::size_t>(bone)].parent - 1;  // -1 under the root
+    data.bind_pose[q] = locals[node];
+    data.inverse_bind_pose[q] = b >= 0 ? inverse_binds[static_cast<std::size_t>(b)]
+                                       : glm::inverse(worlds[static_cast<std::size_t>(bone)]);
+    if (!is_finite(data.inverse_bind_pose[q])) data.inverse_bind_pose[q] = glm::mat4(1.f);  // a zero scale
+    if (b >= 0) bone_joints[static_cast<std::size_t>(b)] = static_cast<int>(q);
+    skin.palette_to_scene[q] = bone;
+    skin.scene_to_palette[static_cast<std::size_t>(bone)] = static_cast<int>(q);
+    skin.source_joints[q] = order[q];
+  }
+  skin.data.skeleton_root_node_index = order.empty() ? -1 : order[0];
+  skin.meshes = {0};
+  model.skins.push_back(std::move(skin));
+  ModelMesh mesh;
+  mesh.name = name;
+  mesh.parent_bone = 0;
+  mesh.skin = 0;
+  ModelMeshPart part = part_of(vertices, triangles, bone_joints);
+  part.material = std::make_shared<Material>();
+  part.skinned_material = std::make_shared<SkinnedMaterial>(static_cast<int>(std::max<std::size_t>(n, 1)));
+  mesh.parts.push_back(std::move(part));
+  model.meshes.push_back(std::move(mesh));
+  model.source.node_to_bone = model_bones;
+  // What every import finishes with: M2, G17, S5.
+  apply_bind_pose_bone_transforms(model, 0);
+  compute_loaded_pose_bounds(model);
+  compute_frame_bounds(model);
+  return model;
+}
+
 }  // namespace
 
 std::shared_ptr<Mesh> MeshBuilder::create_from_vertices(std::span<const MeshVertexSkeletal> vertices,
@@ -76,7 +208,6 @@ std::shared_ptr<Mesh> MeshBuilder::create_from_vertices(std::span<const MeshVert
                                                         const MeshCreationConfig& config) {
   if (config.allows_per_instance_vertex_mutation) refuse("skeletal meshes do not support per-instance vertex mutation");
   check_vertices(vertices, triangles);
-  auto rig = std::make_shared<SkeletalRig>();
   int bones = 0;
   for (const SkeletalAnimationNode& n : nodes) {
     if (n.corresponding_bone_index) bones = std::max(bones, *n.corresponding_bone_index + 1);
@@ -85,43 +216,45 @@ std::shared_ptr<Mesh> MeshBuilder::create_from_vertices(std::span<const MeshVert
     refuse("the nodes define " + std::to_string(bones) + " bones; at most " + std::to_string(kMaxSkeletalBoneCount) +
            " are supported");
   }
+  std::vector<glm::mat4> locals, inverse_binds;
+  std::vector<int> parents, node_bones;
   if (bones == 0) {
     // No bones: one identity root bone, so the mesh behaves as a static mesh.
-    rig->nodes.push_back(RigNode{"node_0", -1, glm::mat4(1.f), 0});
-    rig->bone_nodes = {0};
-    rig->inverse_binds = {glm::mat4(1.f)};
-    rig->finish_hierarchy();
+    locals = {glm::mat4(1.f)};
+    parents = {-1};
+    node_bones = {0};
+    inverse_binds = {glm::mat4(1.f)};
   } else {
-    rig->bone_nodes.assign(static_cast<std::size_t>(bones), -1);
-    rig->inverse_binds.assign(static_cast<std::size_t>(bones), glm::mat4(1.f));
+    inverse_binds.assign(static_cast<std::size_t>(bones), glm::mat4(1.f));
+    std::vector<int> bone_nodes(static_cast<std::size_t>(bones), -1);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const SkeletalAnimationNode& n = nodes[i];
       if (!is_finite(n.default_local_transform) || !is_finite(n.bind_pose_inversion)) {
         refuse("node " + std::to_string(i) + " has a non-finite transform");
       }
-      RigNode node{"node_" + std::to_string(i), n.parent_node_index.value_or(-1), n.default_local_transform, -1};
       if (n.parent_node_index && *n.parent_node_index < 0) refuse("node " + std::to_string(i) + " has a negative parent");
+      locals.push_back(n.default_local_transform);
+      parents.push_back(n.parent_node_index.value_or(-1));
+      node_bones.push_back(-1);
       if (n.corresponding_bone_index) {
         const int b = *n.corresponding_bone_index;
         if (b < 0) refuse("node " + std::to_string(i) + " has a negative bone index");
-        if (rig->bone_nodes[static_cast<std::size_t>(b)] >= 0) {
-          refuse("bone " + std::to_string(b) + " is given to nodes " + std::to_string(rig->bone_nodes[static_cast<std::size_t>(b)]) +
+        if (bone_nodes[static_cast<std::size_t>(b)] >= 0) {
+          refuse("bone " + std::to_string(b) + " is given to nodes " + std::to_string(bone_nodes[static_cast<std::size_t>(b)]) +
                  " and " + std::to_string(i));
         }
-        rig->bone_nodes[static_cast<std::size_t>(b)] = static_cast<int>(i);
-        rig->inverse_binds[static_cast<std::size_t>(b)] = n.bind_pose_inversion;
-        node.bone = b;
+        bone_nodes[static_cast<std::size_t>(b)] = static_cast<int>(i);
+        inverse_binds[static_cast<std::size_t>(b)] = n.bind_pose_inversion;
+        node_bones.back() = b;
       }
-      rig->nodes.push_back(std::move(node));
     }
     for (int b = 0; b < bones; ++b) {
-      if (rig->bone_nodes[static_cast<std::size_t>(b)] < 0) {
+      if (bone_nodes[static_cast<std::size_t>(b)] < 0) {
         refuse("no node corresponds to bone " + std::to_string(b) + " (bones are numbered 0.." + std::to_string(bones - 1) + ")");
       }
     }
-    rig->finish_hierarchy();
   }
-  const int bone_count = static_cast<int>(rig->bone_count());
+  const int bone_count = static_cast<int>(inverse_binds.size());
   for (std::size_t i = 0; i < vertices.size(); ++i) {
     for (std::uint8_t b : vertices[i].bone_indices) {
       if (b >= bone_count) {
@@ -129,12 +262,14 @@ std::shared_ptr<Mesh> MeshBuilder::create_from_vertices(std::span<const MeshVert
       }
     }
   }
-  auto mesh = std::make_shared<Mesh>();
-  MeshAssembly::name(*mesh) = config.name;
-  MeshAssembly::vertices(*mesh).assign(vertices.begin(), vertices.end());
-  MeshAssembly::triangles(*mesh).assign(triangles.begin(), triangles.end());
-  MeshAssembly::rig(*mesh) = std::move(rig);
-  MeshAssembly::finish(*mesh);
+  std::vector<int> model_bones, bone_joints;
+  auto shared = std::make_shared<SharedModel>(
+      model_of(vertices, triangles, locals, parents, node_bones, inverse_binds, config.name, model_bones, bone_joints));
+  auto skeleton = std::make_shared<SkeletonNodes>();
+  skeleton->shared = shared;
+  skeleton->model_bones = std::move(model_bones);
+  skeleton->node_bones = std::move(node_bones);
+  auto mesh = MeshAssembly::view(config.name, std::move(shared), {0}, 0, std::move(skeleton), std::move(bone_joints));
   // Animations are attached later, so a built mesh's box covers its bind pose only (T14).
   MeshAssembly::compute_bounds(*mesh, false, config.bounding_box_override, config.bounding_box_additional_margin);
   return mesh;
@@ -145,10 +280,11 @@ MeshAnimation MeshBuilder::attach_animation(Mesh& mesh, std::span<const Skeletal
                                             std::span<const SkeletalAnimationTranslationKeyframe> translation_keyframes,
                                             std::span<const SkeletalAnimationNodeMutationDescriptor> bone_mutations,
                                             float default_completion_time_seconds, std::string_view name) {
-  std::shared_ptr<SkeletalRig>& rig = MeshAssembly::rig(mesh);
-  if (!rig) throw std::logic_error("MeshBuilder::attach_animation: mesh '" + mesh.name() + "' has no skeletal data");
+  SkeletonNodes* skeleton = MeshAssembly::skeleton(mesh);
+  if (skeleton == nullptr) throw std::logic_error("MeshBuilder::attach_animation: mesh '" + mesh.name() + "' has no skeletal data");
+  SharedModel& shared = *skeleton->shared;
   if (name.empty()) throw std::logic_error("MeshBuilder::attach_animation: the animation name is empty");
-  for (const RigAnimation& a : rig->animations) {
+  for (const ModelAnimation& a : shared.model.animations) {
     if (a.name == name) {
       throw std::logic_error("MeshBuilder::attach_animation: mesh '" + mesh.name() + "' already has an animation named '" +
                              std::string(name) + "'");
@@ -157,15 +293,19 @@ MeshAnimation MeshBuilder::attach_animation(Mesh& mesh, std::span<const Skeletal
   if (!std::isfinite(default_completion_time_seconds) || default_completion_time_seconds < 0.f) {
     refuse("default completion time " + std::to_string(default_completion_time_seconds) + " s is not a duration");
   }
-  RigAnimation animation;
-  animation.name = std::string(name);
-  animation.default_duration_seconds = default_completion_time_seconds;
-  std::vector<bool> targeted(rig->nodes.size(), false);
+  // A node that is an entry of the mesh's skin palette (every node of a built mesh: model_of)
+  // gets a skeletal track, any other (a loaded file's non-joint ancestor) a scene-node track.
+  const Skin& skin = shared.model.skins[static_cast<std::size_t>(mesh.skin())];
+  AnimationClip clip, scene_clip;
+  clip.name = std::string(name);
+  clip.duration = ticks_from_seconds(default_completion_time_seconds);
+  const std::size_t node_count = skeleton->size();
+  std::vector<bool> targeted(node_count, false);
   for (std::size_t m = 0; m < bone_mutations.size(); ++m) {
     const SkeletalAnimationNodeMutationDescriptor& d = bone_mutations[m];
-    if (d.target_node_index < 0 || static_cast<std::size_t>(d.target_node_index) >= rig->nodes.size()) {
+    if (d.target_node_index < 0 || static_cast<std::size_t>(d.target_node_index) >= node_count) {
       throw std::out_of_range("MeshBuilder::attach_animation: mutation " + std::to_string(m) + " targets node " +
-                              std::to_string(d.target_node_index) + " of " + std::to_string(rig->nodes.size()));
+                              std::to_string(d.target_node_index) + " of " + std::to_string(node_count));
     }
     if (targeted[static_cast<std::size_t>(d.target_node_index)]) {
       refuse("mutation " + std::to_string(m) + " targets node " + std::to_string(d.target_node_index) + " again");
@@ -193,8 +333,10 @@ MeshAnimation MeshBuilder::attach_animation(Mesh& mesh, std::span<const Skeletal
     }
     std::sort(times.begin(), times.end());
     times.erase(std::unique(times.begin(), times.end()), times.end());
+    const int model_bone = skeleton->model_bones[static_cast<std::size_t>(d.target_node_index)];
+    const int joint = skin.scene_to_palette[static_cast<std::size_t>(model_bone)];
     BoneTrack track;
-    track.bone_index = d.target_node_index;
+    track.bone_index = joint >= 0 ? joint : model_bone;
     for (Ticks time : times) {
       Keyframe key;
       key.time = time;
@@ -207,29 +349,39 @@ MeshAnimation MeshBuilder::attach_animation(Mesh& mesh, std::span<const Skeletal
       // A mutation without keys still replaces the default local transform: identity.
       track.keys.push_back(Keyframe{});
     }
-    animation.tracks.push_back(std::move(track));
+    (joint >= 0 ? clip : scene_clip).tracks.push_back(std::move(track));
   }
-  animation.key_times = animation_key_times(animation);
-  rig->animations.push_back(std::move(animation));
-  return Animations(rig)[rig->animations.size() - 1];
+  ModelAnimation animation;
+  animation.name = clip.name;
+  animation.duration = clip.duration;
+  animation.scene_clip = std::move(scene_clip);
+  animation.scene_clip.name = clip.name;
+  animation.scene_clip.duration = clip.duration;
+  animation.scene_clip.target_space = ClipTargetSpace::SceneNode;
+  shared.model.skins[static_cast<std::size_t>(mesh.skin())].data.animation_clips[clip.name] = std::move(clip);
+  shared.model.animations.push_back(std::move(animation));
+  shared.refresh();  // instances remake their Animators on the new compiled animations
+  return mesh.animations()[shared.model.animations.size() - 1];
 }
 
 void MeshBuilder::set_skeleton_node_name(Mesh& mesh, std::size_t node_index, std::string_view name) {
-  std::shared_ptr<SkeletalRig>& rig = MeshAssembly::rig(mesh);
-  if (!rig) return;  // no skeletal data: no effect
-  if (node_index >= rig->nodes.size()) {
+  SkeletonNodes* skeleton = MeshAssembly::skeleton(mesh);
+  if (skeleton == nullptr) return;  // no skeletal data: no effect
+  if (node_index >= skeleton->size()) {
     throw std::out_of_range("MeshBuilder::set_skeleton_node_name: node " + std::to_string(node_index) + " of " +
-                            std::to_string(rig->nodes.size()));
+                            std::to_string(skeleton->size()));
   }
   const auto taken = [&](const std::string& candidate) {
-    for (std::size_t i = 0; i < rig->nodes.size(); ++i) {
-      if (i != node_index && rig->nodes[i].name == candidate) return true;
+    for (std::size_t i = 0; i < skeleton->size(); ++i) {
+      if (i != node_index && skeleton->name(i) == candidate) return true;
     }
     return false;
   };
   std::string unique(name);
   for (int suffix = 2; taken(unique); ++suffix) unique = std::string(name) + std::to_string(suffix);
-  rig->nodes[node_index].name = unique;
+  // The Model's own node is renamed: what the mesh's model() draws, writes or poses by name
+  // sees it too (and so do the other views of a loaded file's Model).
+  skeleton->shared->model.bones[static_cast<std::size_t>(skeleton->model_bones[node_index])].name = unique;
 }
 
 }  // namespace marrow::asset

@@ -3,50 +3,67 @@
 #include <stdexcept>
 #include <string>
 
+#include "marrow/runtime/job_status.hpp"
 #include "marrow/runtime/skin_palette_job.hpp"
 #include "marrow/asset/asset_loader.hpp"
 
 namespace marrow::asset {
 
+namespace {
+
+// A mesh's palette from the Model bone transforms of a pose: out[b] = worlds[model_bones[b]] *
+// inverse_binds[b] (the one skin-palette job).
+void palette_from(std::span<const glm::mat4> worlds, const Mesh& mesh, std::span<const int> model_bones,
+                  std::span<glm::mat4> out) {
+  SkinPaletteJob job;
+  job.models = worlds;
+  job.inverse_binds = mesh.inverse_binds();
+  job.joints = model_bones;
+  job.palette = out;
+  throw_if_invalid(job.validate(), "asset palette");
+  job.run();
+}
+
+// An animation of the model, else std::out_of_range naming who asked.
+float checked_duration(const Model& model, const MeshAnimation& animation, const std::string& owner) {
+  if (animation.index < 0 || static_cast<std::size_t>(animation.index) >= model.animations.size() ||
+      model.animations[static_cast<std::size_t>(animation.index)].name != animation.name) {
+    throw std::out_of_range(owner + ": animation '" + animation.name + "' is not one of its animations");
+  }
+  return static_cast<float>(seconds_from_ticks(model.animations[static_cast<std::size_t>(animation.index)].duration));
+}
+
+}  // namespace
+
 ModelInstance::ModelInstance(std::shared_ptr<const Mesh> mesh, const glm::mat4& transform)
     : mesh_(std::move(mesh)), transform_(transform) {
   if (!mesh_) throw std::invalid_argument("ModelInstance: no mesh");
   palette_.assign(mesh_->bind_palette().begin(), mesh_->bind_palette().end());
-  if (const SkeletalRig* rig = mesh_->rig()) {
-    locals_.resize(rig->nodes.size());
-    node_worlds_.resize(rig->nodes.size());
-  }
 }
 
 void ModelInstance::apply_bind_pose() {
   std::copy(mesh_->bind_palette().begin(), mesh_->bind_palette().end(), palette_.begin());
-  posed_rig_ = nullptr;
-  group_pose_.reset();
+  posed_model_ = nullptr;
+  pose_.reset();
 }
 
 InstanceAnimationPlayer ModelInstance::animation_player(const MeshAnimation& animation) {
-  const SkeletalRig* rig = mesh_->rig();
-  if (rig == nullptr || animation.index < 0 || static_cast<std::size_t>(animation.index) >= rig->animations.size() ||
-      rig->animations[static_cast<std::size_t>(animation.index)].name != animation.name) {
+  if (!mesh_->is_skeletal()) {
     throw std::out_of_range("ModelInstance: animation '" + animation.name + "' is not one of mesh '" + mesh_->name() +
-                            "'s animations");
+                            "'s animations (it has no skeletal data)");
   }
   return InstanceAnimationPlayer(*this, animation.index,
-                                 rig->animations[static_cast<std::size_t>(animation.index)].default_duration_seconds);
+                                 checked_duration(mesh_->model(), animation, "ModelInstance of mesh '" + mesh_->name() + "'"));
 }
 
 void InstanceAnimationPlayer::pose(float seconds) {
   ModelInstance& i = instance_;
-  const SkeletalRig& rig = *i.mesh_->rig();
-  const RigAnimation& animation = rig.animations[static_cast<std::size_t>(animation_)];
-  if (i.cursor_animation_ != animation_) {  // new animation: fresh cursors (not per frame)
-    i.cursors_.assign(animation.tracks.size(), TrackCursor{});
-    i.cursor_animation_ = animation_;
-  }
-  rig.evaluate(&animation, seconds, i.locals_, i.node_worlds_, i.cursors_);
-  rig.palette(i.node_worlds_, i.palette_);
-  i.posed_rig_ = &rig;
-  i.group_pose_.reset();
+  const Mesh& mesh = *i.mesh_;
+  const std::span<const glm::mat4> worlds = i.evaluator_.evaluate(mesh.shared(), animation_, seconds);
+  std::vector<glm::mat4>& pose = writable_pose(i.pose_, 1, worlds.size());
+  std::copy(worlds.begin(), worlds.end(), pose.begin());
+  palette_from(pose, mesh, mesh.bone_model_bones(), i.palette_);
+  i.posed_model_ = &mesh.model();
 }
 
 void ModelInstance::pose_vertices(std::span<glm::vec3> positions, std::span<glm::vec3> normals) const {
@@ -54,12 +71,7 @@ void ModelInstance::pose_vertices(std::span<glm::vec3> positions, std::span<glm:
 }
 
 ModelInstanceGroup::ModelInstanceGroup(std::vector<ModelInstance> instances, std::shared_ptr<const AnimationTable> table)
-    : instances_(std::move(instances)), table_(std::move(table)) {
-  if (table_) {
-    locals_.resize(table_->rig().nodes.size());
-    worlds_ = std::make_shared<std::vector<glm::mat4>>(table_->rig().nodes.size());
-  }
-}
+    : instances_(std::move(instances)), table_(std::move(table)) {}
 
 Skeleton ModelInstanceGroup::skeleton() const {
   if (!table_) throw std::logic_error("ModelInstanceGroup: not linked to an animation table");
@@ -73,47 +85,27 @@ Animations ModelInstanceGroup::animations() const {
 
 GroupAnimationPlayer ModelInstanceGroup::animation_player(const MeshAnimation& animation) {
   if (!table_) throw std::logic_error("ModelInstanceGroup: not linked to an animation table");
-  const auto& animations = table_->rig().animations;
-  if (animation.index < 0 || static_cast<std::size_t>(animation.index) >= animations.size() ||
-      animations[static_cast<std::size_t>(animation.index)].name != animation.name) {
-    throw std::out_of_range("ModelInstanceGroup: animation '" + animation.name + "' is not one of the table's");
-  }
-  return GroupAnimationPlayer(*this, animation.index,
-                              animations[static_cast<std::size_t>(animation.index)].default_duration_seconds);
+  return GroupAnimationPlayer(*this, animation.index, checked_duration(table_->shared().model, animation, "ModelInstanceGroup's table"));
 }
 
 void GroupAnimationPlayer::pose(float seconds) {
   ModelInstanceGroup& g = group_;
   const AnimationTable& table = *g.table_;
-  const SkeletalRig& rig = table.rig();
-  const RigAnimation& animation = rig.animations[static_cast<std::size_t>(animation_)];
-  if (g.cursor_animation_ != animation_) {
-    g.cursors_.assign(animation.tracks.size(), TrackCursor{});
-    g.cursor_animation_ = animation_;
-  }
-  // The pose is written where the members read their node transforms. Anyone else still holding
-  // the last pose (a copy of a member, a member taken out of the group, a copy of the group) keeps
-  // it unchanged: the pose then goes to a fresh block (an allocation only after such a copy).
+  // Evaluated once for every instance.
+  const std::span<const glm::mat4> worlds = g.evaluator_.evaluate(table.shared(), animation_, seconds);
+  // The pose is written where the members read their node transforms (writable_pose).
   long members_holding = 0;
-  for (const ModelInstance& instance : g.instances_) members_holding += instance.group_pose_ == g.worlds_ ? 1 : 0;
-  if (g.worlds_.use_count() > 1 + members_holding) {
-    g.worlds_ = std::make_shared<std::vector<glm::mat4>>(rig.nodes.size());
-  }
-  rig.evaluate(&animation, seconds, g.locals_, *g.worlds_, g.cursors_);  // once for every instance
+  for (const ModelInstance& instance : g.instances_) members_holding += instance.pose_ == g.worlds_ ? 1 : 0;
+  std::vector<glm::mat4>& pose = writable_pose(g.worlds_, 1 + members_holding, worlds.size());
+  std::copy(worlds.begin(), worlds.end(), pose.begin());
   for (ModelInstance& instance : g.instances_) {
-    const std::vector<int>* nodes = table.bone_nodes(instance.mesh());
-    if (nodes == nullptr) continue;  // not in the table: left unchanged
-    SkinPaletteJob palette;
-    palette.models = *g.worlds_;
-    palette.inverse_binds = instance.mesh().rig()->inverse_binds;
-    palette.joints = *nodes;
-    palette.palette = instance.palette_;
-    throw_if_invalid(palette.validate(), "GroupAnimationPlayer");
-    palette.run();
+    const std::vector<int>* model_bones = table.bone_model_bones(instance.mesh());
+    if (model_bones == nullptr) continue;  // not in the table: left unchanged
+    palette_from(pose, instance.mesh(), *model_bones, instance.palette_);
     // Each member refers to the pose's node transforms, so its nodes can be read like those of
     // an instance its own player posed.
-    if (instance.group_pose_ != g.worlds_) instance.group_pose_ = g.worlds_;
-    instance.posed_rig_ = &rig;
+    if (instance.pose_ != g.worlds_) instance.pose_ = g.worlds_;
+    instance.posed_model_ = &table.shared().model;
   }
 }
 

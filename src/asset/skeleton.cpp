@@ -8,19 +8,40 @@
 
 namespace marrow::asset {
 
+std::string SkeletonNodes::name(std::size_t node) const {
+  const int bone = model_bones[node];
+  if (bone == 0) return "root";
+  const std::string& name = shared->model.bones[static_cast<std::size_t>(bone)].name;
+  return name.empty() ? "node_" + std::to_string(node) : name;
+}
+
+int SkeletonNodes::node_of(int model_bone) const noexcept {
+  for (std::size_t i = 0; i < model_bones.size(); ++i) {
+    if (model_bones[i] == model_bone) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 namespace {
 
-MeshNode describe(const SkeletalRig& rig, std::size_t index) {
-  return MeshNode{static_cast<int>(index), rig.nodes[index].name, rig.nodes[index].bone};
+MeshNode describe(const SkeletonNodes& nodes, std::size_t index) {
+  return MeshNode{static_cast<int>(index), nodes.name(index), nodes.node_bones[index]};
 }
 
 }  // namespace
+
+std::size_t Skeleton::checked(int index) const {
+  if (index < 0 || static_cast<std::size_t>(index) >= node_count()) {
+    throw std::out_of_range("Skeleton: node " + std::to_string(index) + " of " + std::to_string(node_count()));
+  }
+  return static_cast<std::size_t>(index);
+}
 
 MeshNode Skeleton::node(std::size_t index) const {
   if (index >= node_count()) {
     throw std::out_of_range("Skeleton: node " + std::to_string(index) + " of " + std::to_string(node_count()));
   }
-  return describe(*rig_, index);
+  return describe(*nodes_, index);
 }
 
 MeshNode Skeleton::node(std::string_view name) const {
@@ -30,21 +51,17 @@ MeshNode Skeleton::node(std::string_view name) const {
 
 std::optional<MeshNode> Skeleton::try_get_node_by_name(std::string_view name) const {
   for (std::size_t i = 0; i < node_count(); ++i) {
-    if (rig_->nodes[i].name == name) return describe(*rig_, i);
+    if (nodes_->name(i) == name) return describe(*nodes_, i);
   }
   return std::nullopt;
 }
 
-glm::mat4 Skeleton::bind_transform(std::size_t index) const {
-  if (!rig_) return glm::mat4(1.f);
-  if (index >= rig_->nodes.size()) {
-    throw std::out_of_range("Skeleton: node " + std::to_string(index) + " of " + std::to_string(rig_->nodes.size()));
-  }
-  return rig_->bind_worlds[index];
-}
-
 void Skeleton::get_bind_pose_node_transforms(const MeshNode& node, glm::mat4& out) const {
-  out = rig_ ? bind_transform(static_cast<std::size_t>(node.index)) : glm::mat4(1.f);
+  if (!nodes_) {
+    out = glm::mat4(1.f);
+    return;
+  }
+  out = nodes_->shared->bind_worlds[static_cast<std::size_t>(nodes_->model_bones[checked(node.index)])];
 }
 
 void Skeleton::get_bind_pose_node_transforms(std::span<const MeshNode> nodes, std::span<glm::mat4> out) const {
@@ -62,22 +79,21 @@ void Skeleton::get_bind_pose_node_transforms(std::span<const int> indices, std::
   }
   for (std::size_t i = 0; i < indices.size(); ++i) {
     if (indices[i] < 0) throw std::out_of_range("Skeleton: node index " + std::to_string(indices[i]) + " is negative");
-    out[i] = rig_ ? bind_transform(static_cast<std::size_t>(indices[i])) : glm::mat4(1.f);
+    get_bind_pose_node_transforms(MeshNode{indices[i], {}, -1}, out[i]);
   }
 }
 
 glm::mat4 Skeleton::posed_node_transform(const ModelInstance& instance, const MeshNode& node) const {
-  if (!rig_) return glm::mat4(1.f);
-  if (node.index < 0) throw std::out_of_range("Skeleton: node index " + std::to_string(node.index) + " is negative");
-  const auto index = static_cast<std::size_t>(node.index);
-  const glm::mat4 bind = bind_transform(index);  // also checks the index
-  const SkeletalRig* posed = instance.posed_rig();
+  glm::mat4 bind;
+  get_bind_pose_node_transforms(node, bind);  // also checks the index
+  const Model* posed = instance.posed_model();
+  if (!nodes_ || posed == nullptr) return bind;
   const std::span<const glm::mat4> worlds = instance.node_transforms();
-  if (posed == nullptr) return bind;
-  if (posed == rig_.get()) return worlds[index];
-  const std::string& name = rig_->nodes[index].name;
-  for (std::size_t i = 0; i < posed->nodes.size(); ++i) {
-    if (posed->nodes[i].name == name) return worlds[i];
+  const auto index = static_cast<std::size_t>(node.index);
+  if (posed == &nodes_->shared->model) return worlds[static_cast<std::size_t>(nodes_->model_bones[index])];
+  const std::string name = nodes_->name(index);
+  for (std::size_t b = 1; b < posed->bones.size(); ++b) {
+    if (posed->bones[b].name == name) return worlds[b];
   }
   return bind;
 }
@@ -92,8 +108,8 @@ void Skeleton::get_posed_node_transforms(const ModelInstance& instance, std::spa
 }
 
 void Skeleton::apply_bind_pose(ModelInstance& instance) const {
-  if (!rig_) return;  // T7: nothing to do without a skeleton
-  for (const Mesh* mesh : rig_->meshes) {
+  if (!nodes_) return;  // T7: nothing to do without a skeleton
+  for (const Mesh* mesh : nodes_->meshes) {
     if (mesh == &instance.mesh()) {
       instance.apply_bind_pose();
       return;

@@ -48,14 +48,15 @@ class AssetLoader {
   // A skeleton of more than 255 bones loads static with a warning (T3). Throws ImportError for
   // a refused file, std::out_of_range for a sub_mesh_index beyond the file's sub-meshes.
   std::shared_ptr<Mesh> load_mesh(const std::filesystem::path& path, const ReadConfig& config = {});
-  // Every sub-mesh as its own mesh (each with its own copy of its skeleton and animations),
-  // plus the shared table (T9).
+  // Every sub-mesh as its own mesh (each with its own skeleton over the file's Model), plus the
+  // shared table (T9). The meshes and the table view one Model: nothing is copied per mesh.
   MeshGroup load_mesh_group(const std::filesystem::path& path, const ReadConfig& config = {});
   ModelBundle load_bundled_asset(const std::filesystem::path& path, const ReadConfig& config = {});
 
-  // The same from a Model already in memory (any importer).
-  std::shared_ptr<Mesh> mesh_from_model(const Model& model, const ReadConfig& config = {});
-  ModelBundle bundle_from_model(const Model& model, const ReadConfig& config = {});
+  // The same from a Model already in memory (any importer); the meshes keep it (move it in to
+  // keep it without a copy).
+  std::shared_ptr<Mesh> mesh_from_model(Model model, const ReadConfig& config = {});
+  ModelBundle bundle_from_model(Model model, const ReadConfig& config = {});
 
  private:
   Model read_model(const std::filesystem::path& path, const ReadConfig& config);

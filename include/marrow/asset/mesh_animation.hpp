@@ -1,13 +1,14 @@
 #pragma once
 // The animations of a mesh or an animation table (T8): by index and by name (throwing and try_
-// forms), each with its type and default duration.
+// forms), each with its type and default duration. They are the animations of the Model the
+// skeleton views (ModelAnimation: index, name, duration).
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "marrow/asset/skeletal_rig.hpp"
+#include "marrow/asset/skeleton.hpp"
 
 namespace marrow::asset {
 
@@ -23,9 +24,9 @@ struct MeshAnimation {
 class Animations {
  public:
   Animations() = default;
-  explicit Animations(std::shared_ptr<const SkeletalRig> rig) : rig_(std::move(rig)) {}
+  explicit Animations(std::shared_ptr<const SkeletonNodes> nodes) : nodes_(std::move(nodes)) {}
 
-  std::size_t size() const noexcept { return rig_ ? rig_->animations.size() : 0; }
+  std::size_t size() const noexcept { return nodes_ ? nodes_->shared->model.animations.size() : 0; }
   bool empty() const noexcept { return size() == 0; }
   // Throws std::out_of_range naming the index or the name (the seed's KeyNotFoundException).
   MeshAnimation operator[](std::size_t index) const;
@@ -34,10 +35,11 @@ class Animations {
   // Every animation of marrow's asset API is skeletal: the same list.
   const Animations& skeletal() const noexcept { return *this; }
 
-  const SkeletalRig* rig() const noexcept { return rig_.get(); }
+  // The Model whose animations these are (null: none).
+  const Model* model() const noexcept { return nodes_ ? &nodes_->shared->model : nullptr; }
 
  private:
-  std::shared_ptr<const SkeletalRig> rig_;
+  std::shared_ptr<const SkeletonNodes> nodes_;
 };
 
 }  // namespace marrow::asset

@@ -9,10 +9,10 @@
 
 #include <glm/mat4x4.hpp>
 
-#include "marrow/runtime/track_sampler.hpp"
 #include "marrow/asset/animation_table.hpp"
 #include "marrow/asset/mesh.hpp"
 #include "marrow/asset/player_clock.hpp"
+#include "marrow/asset/model_pose.hpp"
 
 namespace marrow::asset {
 
@@ -44,14 +44,14 @@ class ModelInstance {
   std::span<const glm::mat4> bone_transforms() const noexcept { return palette_; }
   void apply_bind_pose();
 
-  // The skeleton the instance's current pose was evaluated on: its mesh's own (by its own
-  // player) or a group's table (by the group's player); null in the bind pose (before any player,
-  // after apply_bind_pose). node_transforms() are that skeleton's model-space node transforms,
-  // one per node; Skeleton::get_posed_node_transforms reads them by node.
-  const SkeletalRig* posed_rig() const noexcept { return posed_rig_; }
+  // The Model the instance's current pose was evaluated on: its mesh's (by its own player) or a
+  // group's table's (by the group's player); null in the bind pose (before any player, after
+  // apply_bind_pose). node_transforms() are that Model's model-space bone transforms, one per
+  // Model bone; Skeleton::get_posed_node_transforms reads them by node.
+  const Model* posed_model() const noexcept { return posed_model_; }
   std::span<const glm::mat4> node_transforms() const noexcept {
-    if (posed_rig_ == nullptr) return {};
-    return group_pose_ ? std::span<const glm::mat4>(*group_pose_) : std::span<const glm::mat4>(node_worlds_);
+    if (posed_model_ == nullptr || !pose_) return {};
+    return *pose_;
   }
 
   // Throws std::out_of_range when the animation is not one of this mesh's.
@@ -66,14 +66,13 @@ class ModelInstance {
   std::shared_ptr<const Mesh> mesh_;
   glm::mat4 transform_;
   std::vector<glm::mat4> palette_;
-  std::vector<glm::mat4> locals_, node_worlds_;  // evaluating the mesh's own skeleton (its own player)
-  // Posed by a group: that pose's node transforms, shared with the group and its other members
-  // rather than copied into each (GroupAnimationPlayer::pose keeps it unchanged for holders that
-  // are no longer members).
-  std::shared_ptr<const std::vector<glm::mat4>> group_pose_;
-  const SkeletalRig* posed_rig_ = nullptr;
-  std::vector<TrackCursor> cursors_;
-  int cursor_animation_ = -1;
+  // The current pose's Model bone transforms: the instance's own block (its own player), or its
+  // group's, shared with the group and its other members rather than copied into each (a copy
+  // of an instance keeps the pose it had while the original plays on).
+  std::shared_ptr<std::vector<glm::mat4>> pose_;
+  const Model* posed_model_ = nullptr;
+  ModelPose evaluator_;  // its own player's
+
 };
 
 class ModelInstanceGroup;
@@ -110,10 +109,8 @@ class ModelInstanceGroup {
   friend class GroupAnimationPlayer;
   std::vector<ModelInstance> instances_;
   std::shared_ptr<const AnimationTable> table_;
-  std::vector<glm::mat4> locals_;
-  std::shared_ptr<std::vector<glm::mat4>> worlds_;  // the pose's node transforms, shared with members
-  std::vector<TrackCursor> cursors_;
-  int cursor_animation_ = -1;
+  std::shared_ptr<std::vector<glm::mat4>> worlds_;  // the pose's Model bone transforms, shared with members
+  ModelPose evaluator_;
 };
 
 struct ModelBundle;

@@ -1,21 +1,26 @@
 #pragma once
 // The skeleton view of a mesh or an animation table (T4, T5, T7): every node from the file's
 // root down to the joints (non-joint ancestors included), by index and by name, and model-space
-// bind-pose transforms of nodes. A mesh without skeletal data has no nodes; its bind-pose
-// transforms are identities and apply_bind_pose does nothing.
+// bind-pose transforms of nodes. The nodes are bones of a Model (shared_model.hpp), viewed, not
+// copied. A mesh without skeletal data has no nodes; its bind-pose transforms are identities
+// and apply_bind_pose does nothing.
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <glm/mat4x4.hpp>
 
-#include "marrow/asset/skeletal_rig.hpp"
+#include "marrow/asset/shared_model.hpp"
 
 namespace marrow::asset {
 
+inline constexpr int kMaxSkeletalBones = 255;
+
+class Mesh;
 class ModelInstance;
 class ModelInstanceGroup;
 
@@ -25,12 +30,26 @@ struct MeshNode {
   int bone = -1;       // the bone it corresponds to, -1 if none
 };
 
+// What a Skeleton views: some bones of a shared Model, in an order of their own.
+struct SkeletonNodes {
+  std::shared_ptr<SharedModel> shared;
+  std::vector<int> model_bones;    // per node: its Model bone
+  std::vector<int> node_bones;     // per node: the mesh bone it is, -1 if none
+  std::vector<const Mesh*> meshes; // the meshes posed on this skeleton (apply_bind_pose)
+
+  std::size_t size() const noexcept { return model_bones.size(); }
+  // The node's name: its Model bone's, "root" for the synthetic root, node_<index> when empty.
+  std::string name(std::size_t node) const;
+  // The node that is this Model bone, or -1.
+  int node_of(int model_bone) const noexcept;
+};
+
 class Skeleton {
  public:
   Skeleton() = default;
-  explicit Skeleton(std::shared_ptr<const SkeletalRig> rig) : rig_(std::move(rig)) {}
+  explicit Skeleton(std::shared_ptr<const SkeletonNodes> nodes) : nodes_(std::move(nodes)) {}
 
-  std::size_t node_count() const noexcept { return rig_ ? rig_->nodes.size() : 0; }
+  std::size_t node_count() const noexcept { return nodes_ ? nodes_->size() : 0; }
   // Throws std::out_of_range naming the index or name (the seed's KeyNotFoundException).
   MeshNode node(std::size_t index) const;
   MeshNode node(std::string_view name) const;
@@ -47,10 +66,11 @@ class Skeleton {
   void get_bind_pose_node_transforms(std::span<const int> indices, std::span<glm::mat4> out) const;
 
   // The same in an instance's current pose: what its last animation player (its own, or its
-  // group's) evaluated, read in the skeleton that player used (posed_rig) by the node's index when
-  // that is this skeleton, else by the node's name (a mesh and its file's table name their nodes
-  // alike). The bind pose before any player, after apply_bind_pose, or when the posing skeleton
-  // has no node of that name. Throws as the bind-pose forms.
+  // group's) evaluated, read from the Model that player posed (ModelInstance::posed_model) by
+  // the node's Model bone when that is this skeleton's Model, else by the node's name (a mesh
+  // and another file's table name their nodes alike). The bind pose before any player, after
+  // apply_bind_pose, or when the posed Model has no node of that name. Throws as the bind-pose
+  // forms.
   glm::mat4 posed_node_transform(const ModelInstance& instance, const MeshNode& node) const;
   glm::mat4 posed_node_transform(const ModelInstance& instance, std::string_view name) const {
     return posed_node_transform(instance, this->node(name));
@@ -63,11 +83,11 @@ class Skeleton {
   void apply_bind_pose(ModelInstance& instance) const;
   void apply_bind_pose(ModelInstanceGroup& group) const;
 
-  const SkeletalRig* rig() const noexcept { return rig_.get(); }
+  const SkeletonNodes* nodes() const noexcept { return nodes_.get(); }
 
  private:
-  glm::mat4 bind_transform(std::size_t index) const;
-  std::shared_ptr<const SkeletalRig> rig_;
+  std::size_t checked(int index) const;
+  std::shared_ptr<const SkeletonNodes> nodes_;
 };
 
 }  // namespace marrow::asset

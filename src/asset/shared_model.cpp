@@ -1,0 +1,16 @@
+#include "marrow/asset/shared_model.hpp"
+
+#include "marrow/model/absolute_bone_transforms.hpp"
+
+namespace marrow::asset {
+
+SharedModel::SharedModel(Model m) : model(std::move(m)) { refresh(); }
+
+void SharedModel::refresh() {
+  validate(model);
+  animations = compile_animations(model);
+  bind_worlds.resize(model.bones.size());
+  copy_absolute_bone_transforms(model, bind_worlds);
+}
+
+}  // namespace marrow::asset
