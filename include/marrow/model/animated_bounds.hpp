@@ -16,7 +16,7 @@
 // every clip of every shared asset within 1 % of the box, and a camera's margin absorbs it.
 //
 // Two callers, one routine: the renderer and the Python module call animated_bounds(Model);
-// the asset layer (seed 003, its own SkeletalRig) implements AnimatedBoundsSource over its rig.
+// the asset layer (seed 003) implements AnimatedBoundsSource over one mesh of a Model.
 #include <cstddef>
 #include <span>
 #include <vector>
