@@ -202,7 +202,7 @@ void update_many(benchmark::State& state, const std::string& file, int count) {
     update_instances(animators, kFrame, &pool);
     benchmark::ClobberMemory();
   }
-  set_counters(state, static_cast<double>(a->model.bones.size()) * count);
+  set_counters(state, static_cast<double>(a->model.nodes.size()) * count);
 }
 
 const char* const kCesium = "gltf/CesiumMan/cesium_man.gltf";

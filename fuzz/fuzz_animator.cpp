@@ -90,7 +90,7 @@ void step(FuzzedDataProvider& in, Animator& a) {
       break;
     }
     case 4: {
-      std::vector<float> mask(in.ConsumeBool() ? character().bones.size() : in.ConsumeIntegralInRange<std::size_t>(0, 20));
+      std::vector<float> mask(in.ConsumeBool() ? character().nodes.size() : in.ConsumeIntegralInRange<std::size_t>(0, 20));
       for (float& m : mask) m = in.ConsumeBool() ? in.ConsumeFloatingPointInRange<float>(0.f, 1.f) : value(in);
       a.set_layer_mask(in.ConsumeIntegralInRange<std::size_t>(0, 5), mask);
       break;

@@ -47,7 +47,7 @@ Model make_rig() {
   const int parents[] = {-1, 0, 1, 1, 2, 0};
   const char* names[] = {"root", "Hips", "Spine", "Leg", "Head", "Prop"};
   for (int b = 0; b < 6; ++b) {
-    model.bones.push_back(ModelBone{names[b], parents[b], glm::translate(glm::mat4(1.f), offsets[b]), b - 1});
+    model.nodes.push_back(ModelNode{names[b], parents[b], glm::translate(glm::mat4(1.f), offsets[b]), b - 1});
   }
   Skin skin = sized_skin(4, 6);
   skin.name = "Body";
@@ -57,7 +57,7 @@ Model make_rig() {
   for (int p = 0; p < 4; ++p) {
     const int node = skin.palette_to_scene[static_cast<std::size_t>(p)];
     skin.scene_to_palette[static_cast<std::size_t>(node)] = p;
-    skin.data.bind_pose[static_cast<std::size_t>(p)] = model.bones[static_cast<std::size_t>(node)].transform;
+    skin.data.bind_pose[static_cast<std::size_t>(p)] = model.nodes[static_cast<std::size_t>(node)].transform;
     const int parent = skin.data.skeleton_hierarchy[static_cast<std::size_t>(p)];
     worlds[static_cast<std::size_t>(p)] =
         (parent >= 0 ? worlds[static_cast<std::size_t>(parent)] : glm::mat4(1.f)) * skin.data.bind_pose[static_cast<std::size_t>(p)];
@@ -187,7 +187,7 @@ TEST(AnimationLayers, B3_AnAdditiveLayerAtWeightOneOverItsReferenceReproducesThe
   // At weight 0: nothing.
   layered.set_layer_weight(1, 0.f);
   layered.update(Ticks{0});
-  EXPECT_TRUE(near(layered.bone_transforms()[kSpine], model.bones[kSpine].transform));
+  EXPECT_TRUE(near(layered.bone_transforms()[kSpine], model.nodes[kSpine].transform));
 }
 
 TEST(AnimationLayers, B4_ACrossFadeWeighsBothClipsByItsProgressWhileBothAdvance) {
@@ -340,8 +340,8 @@ TEST(AnimationLayers, K1_IkComposesTheChainsSubtreeAndLeavesTheRest) {
   if (!std::filesystem::exists(file)) GTEST_SKIP() << "shared assets not found at " << file;
   const Model model = load_model_file(file);
   const auto node = [&](const char* name) {
-    for (std::size_t i = 0; i < model.bones.size(); ++i) {
-      if (model.bones[i].name == name) return static_cast<int>(i);
+    for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+      if (model.nodes[i].name == name) return static_cast<int>(i);
     }
     ADD_FAILURE() << name;
     return 0;
@@ -361,8 +361,8 @@ TEST(AnimationLayers, K1_IkComposesTheChainsSubtreeAndLeavesTheRest) {
   EXPECT_LT(glm::distance(world_position(ik, foot), lifted), 1e-4f * scale);
   const auto worlds = ik.absolute_bone_transforms();
   const auto locals = ik.bone_transforms();
-  for (std::size_t i = 0; i < model.bones.size(); ++i) {
-    const int parent = model.bones[i].parent;
+  for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+    const int parent = model.nodes[i].parent;
     if (parent < 0) continue;
     const glm::mat4 expected = worlds[static_cast<std::size_t>(parent)] * locals[i];
     for (int c = 0; c < 4; ++c) {

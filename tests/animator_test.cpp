@@ -45,7 +45,7 @@ TEST(Animator, G20_UpdateRunsPlayersRigidClipAndMorphsInOneClock) {
   EXPECT_EQ(animator.player(0).current_clip(), &model.skins[0].data.animation_clips.at("Wave"));
   // Rigid clip: the buoy (scene node 12) bobs by 0.2 * sin(2 pi * 0.25) = 0.2 at t = 0.5.
   EXPECT_NEAR(animator.absolute_bone_transforms()[12][3].y, 0.45f, 1e-5f);
-  EXPECT_NEAR(model.bones[12].transform[3].y, 0.25f, 1e-7f) << "the shared model is untouched";
+  EXPECT_NEAR(model.nodes[12].transform[3].y, 0.25f, 1e-7f) << "the shared model is untouched";
   // Morph weights from the animation's cubic channel.
   const auto expected = evaluate_morph_weights(model.animations[0].morph_channels[0].track, 0.5);
   ASSERT_EQ(animator.morph_weights(0).size(), 2u);

@@ -165,12 +165,12 @@ TEST(AssimpAssets, EveryColladaAndFbxFileLoadsExceptTheOnesAssimpRefuses) {
     Model model;
     ASSERT_NO_THROW(model = import_assimp(path));
     EXPECT_NO_THROW(validate(model));
-    ASSERT_GE(model.bones.size(), 2u);
-    EXPECT_EQ(model.bones[0].source_node, -1);
-    EXPECT_EQ(model.bones[1].source_node, 0);  // the aiScene root node
-    for (std::size_t b = 1; b < model.bones.size(); ++b) {
-      EXPECT_LT(model.bones[b].parent, static_cast<int>(b));
-      EXPECT_EQ(model.bones[b].source_node, static_cast<int>(b) - 1);
+    ASSERT_GE(model.nodes.size(), 2u);
+    EXPECT_EQ(model.nodes[0].source_node, -1);
+    EXPECT_EQ(model.nodes[1].source_node, 0);  // the aiScene root node
+    for (std::size_t b = 1; b < model.nodes.size(); ++b) {
+      EXPECT_LT(model.nodes[b].parent, static_cast<int>(b));
+      EXPECT_EQ(model.nodes[b].source_node, static_cast<int>(b) - 1);
     }
     for (const Skin& skin : model.skins) EXPECT_LE(skin.data.bone_count, 255);
     Animator animator(model);
@@ -264,13 +264,13 @@ TEST(AssimpAssets, SkinnedAssetsHaveTheExpectedSkinsAndPrefixes) {
     ASSERT_FALSE(skin.meshes.empty());
     const ModelMesh& mesh = model.meshes[static_cast<std::size_t>(skin.meshes[0])];
     // Breadth-first palette: parents first; both maps consistent; root prefix with full ancestry.
-    std::vector<glm::mat4> world(model.bones.size());
-    for (std::size_t b = 0; b < model.bones.size(); ++b) {
-      const int parent = model.bones[b].parent;
+    std::vector<glm::mat4> world(model.nodes.size());
+    for (std::size_t b = 0; b < model.nodes.size(); ++b) {
+      const int parent = model.nodes[b].parent;
       world[b] =
-          parent < 0 ? model.bones[b].transform : world[static_cast<std::size_t>(parent)] * model.bones[b].transform;
+          parent < 0 ? model.nodes[b].transform : world[static_cast<std::size_t>(parent)] * model.nodes[b].transform;
     }
-    const glm::mat4 mesh_inverse = glm::inverse(world[static_cast<std::size_t>(mesh.parent_bone)]);
+    const glm::mat4 mesh_inverse = glm::inverse(world[static_cast<std::size_t>(mesh.node)]);
     for (int p = 0; p < skin.data.bone_count; ++p) {
       const auto up = static_cast<std::size_t>(p);
       const int parent = skin.data.skeleton_hierarchy[up];
@@ -279,22 +279,22 @@ TEST(AssimpAssets, SkinnedAssetsHaveTheExpectedSkinsAndPrefixes) {
       ASSERT_GT(bone, 0);
       EXPECT_EQ(skin.scene_to_palette[static_cast<std::size_t>(bone)], p);
       if (parent < 0) {
-        const int ancestor = model.bones[static_cast<std::size_t>(bone)].parent;
+        const int ancestor = model.nodes[static_cast<std::size_t>(bone)].parent;
         EXPECT_TRUE(test::near(skin.data.skeleton_root_prefix[up],
                                mesh_inverse * world[static_cast<std::size_t>(ancestor)], 1e-3f));
       } else {
         EXPECT_EQ(skin.palette_to_scene[static_cast<std::size_t>(parent)],
-                  model.bones[static_cast<std::size_t>(bone)].parent);
+                  model.nodes[static_cast<std::size_t>(bone)].parent);
       }
     }
   }
   // The FBX pivot helpers above the root joint are bones, not joints: the prefix carries them.
   const Model fbx = load(kAssets / "fbx/pab/skeleton.fbx", false);
   bool helper_found = false;
-  for (std::size_t b = 1; b < fbx.bones.size(); ++b) {
-    if (fbx.bones[b].name.find("$AssimpFbx$") == std::string::npos) continue;
+  for (std::size_t b = 1; b < fbx.nodes.size(); ++b) {
+    if (fbx.nodes[b].name.find("$AssimpFbx$") == std::string::npos) continue;
     helper_found = true;
-    EXPECT_EQ(fbx.skins[0].scene_to_palette[b], -1) << fbx.bones[b].name;
+    EXPECT_EQ(fbx.skins[0].scene_to_palette[b], -1) << fbx.nodes[b].name;
   }
   EXPECT_TRUE(helper_found);
 }
@@ -374,14 +374,14 @@ TEST(AssimpAssets, FbxPivotHelpersAreNotAppliedTwice) {
   ASSERT_NE(note, nullptr);
   EXPECT_EQ(note->count, 7);
   int hips = -1, head = -1;
-  for (std::size_t b = 0; b < model.bones.size(); ++b) {
-    if (model.bones[b].name == "Hips") hips = static_cast<int>(b);
-    if (model.bones[b].name == "Head") head = static_cast<int>(b);
+  for (std::size_t b = 0; b < model.nodes.size(); ++b) {
+    if (model.nodes[b].name == "Hips") hips = static_cast<int>(b);
+    if (model.nodes[b].name == "Head") head = static_cast<int>(b);
   }
   ASSERT_GT(hips, 0);
   ASSERT_GT(head, 0);
-  EXPECT_EQ(model.bones[static_cast<std::size_t>(hips)].name, "Hips");
-  EXPECT_NE(model.bones[static_cast<std::size_t>(model.bones[static_cast<std::size_t>(hips)].parent)].name.find(
+  EXPECT_EQ(model.nodes[static_cast<std::size_t>(hips)].name, "Hips");
+  EXPECT_NE(model.nodes[static_cast<std::size_t>(model.nodes[static_cast<std::size_t>(hips)].parent)].name.find(
                 "$AssimpFbx$"),
             std::string::npos);
   ASSERT_EQ(model.animations.size(), 1u);

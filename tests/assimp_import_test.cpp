@@ -219,7 +219,7 @@ TEST(AssimpImport, T2_FormatWithoutTicksPerSecondUses25) {
   const AnimationClip& clip = model.animations[0].scene_clip;
   EXPECT_EQ(clip.target_space, ClipTargetSpace::SceneNode);
   ASSERT_EQ(clip.tracks.size(), 1u);
-  EXPECT_EQ(model.bones[static_cast<std::size_t>(clip.tracks[0].bone_index)].name, "Child");
+  EXPECT_EQ(model.nodes[static_cast<std::size_t>(clip.tracks[0].bone_index)].name, "Child");
   ASSERT_EQ(clip.tracks[0].keys.size(), 2u);
   EXPECT_EQ(clip.tracks[0].keys[1].time, ticks_from_seconds(2.0));
   EXPECT_TRUE(test::near(clip.tracks[0].keys[1].translation, glm::vec3(2, 1, 0)));
@@ -243,7 +243,7 @@ TEST(AssimpImport, T2_SkeletalDataCanBeLeftOut) {
   EXPECT_EQ(flat.meshes[0].skin, -1);
   EXPECT_FALSE(flat.meshes[0].parts[0].layout.has(VertexAttribute::Joints0));
   EXPECT_NE(find_diagnostic(flat.diagnostics, "skeletal-data-not-loaded"), nullptr);
-  EXPECT_EQ(flat.bones.size(), skinned.bones.size());  // the nodes stay (they place the meshes)
+  EXPECT_EQ(flat.nodes.size(), skinned.nodes.size());  // the nodes stay (they place the meshes)
 }
 
 TEST(AssimpImport, T2_ANegativeTicksPerSecondOverrideIsAProgrammingError) {
@@ -269,7 +269,7 @@ TEST(AssimpImport, T3_MeshWithMoreThan255BonesLoadsStaticWithAWarning) {
   EXPECT_NE(note->message.find("256 joints"), std::string::npos) << note->message;
   EXPECT_NE(note->message.find("255"), std::string::npos) << note->message;
   // The nodes are all still there (the synthetic root, the scene root, Armature, 256 joints, Body).
-  EXPECT_EQ(big.bones.size(), 260u);
+  EXPECT_EQ(big.nodes.size(), 260u);
 
   const Model fits = import_assimp(bytes_of(make_collada(255)), "dae");
   ASSERT_EQ(fits.skins.size(), 1u);
@@ -321,7 +321,7 @@ TEST(AssimpImport, S1_EveryBoneWeightIsKeptAndMaxInfluencesKeepsTheLargest) {
       for (std::size_t k = 0; k < slots; ++k) {
         if (weights[k] == 0.f) continue;
         const int bone = skin.palette_to_scene[joints[k]];
-        by_name[model.bones[static_cast<std::size_t>(bone)].name] += weights[k];
+        by_name[model.nodes[static_cast<std::size_t>(bone)].name] += weights[k];
         sum += weights[k];
         if (k > 0) {
           EXPECT_GE(weights[k - 1], weights[k]) << "largest first";
@@ -357,9 +357,9 @@ TEST(AssimpImport, NonJointNodeBetweenJointsJoinsThePaletteAndCarriesItsChannel)
   const Skin& skin = model.skins[0];
   EXPECT_EQ(skin.data.bone_count, 4);  // J0, Helper, J1, J2
   int helper = -1, armature = -1;
-  for (std::size_t b = 0; b < model.bones.size(); ++b) {
-    if (model.bones[b].name == "Helper") helper = static_cast<int>(b);
-    if (model.bones[b].name == "Armature") armature = static_cast<int>(b);
+  for (std::size_t b = 0; b < model.nodes.size(); ++b) {
+    if (model.nodes[b].name == "Helper") helper = static_cast<int>(b);
+    if (model.nodes[b].name == "Armature") armature = static_cast<int>(b);
   }
   ASSERT_GT(helper, 0);
   ASSERT_GT(armature, 0);
@@ -403,14 +403,14 @@ TEST(AssimpImport, ChannelOnAnUnknownNodeIsDiagnosed) {
 
 TEST(AssimpImport, NodesKeepNamesAndTransforms) {
   const Model model = import_assimp(bytes_of(make_x_file()), "x");
-  ASSERT_EQ(model.bones.size(), 3u);
-  EXPECT_EQ(model.bones[1].name, "Root");
-  EXPECT_EQ(model.bones[2].name, "Child");
-  EXPECT_EQ(model.bones[2].parent, 1);
+  ASSERT_EQ(model.nodes.size(), 3u);
+  EXPECT_EQ(model.nodes[1].name, "Root");
+  EXPECT_EQ(model.nodes[2].name, "Child");
+  EXPECT_EQ(model.nodes[2].parent, 1);
   // The .x matrix is row-major with the translation in the last row: (0, 1, 0).
-  EXPECT_TRUE(test::near(glm::vec3(model.bones[2].transform[3]), glm::vec3(0, 1, 0)));
+  EXPECT_TRUE(test::near(glm::vec3(model.nodes[2].transform[3]), glm::vec3(0, 1, 0)));
   ASSERT_EQ(model.meshes.size(), 1u);
-  EXPECT_EQ(model.meshes[0].parent_bone, 2);
+  EXPECT_EQ(model.meshes[0].node, 2);
   EXPECT_EQ(model.source.node_to_bone, (std::vector<int>{1, 2}));
 }
 
@@ -477,7 +477,7 @@ TEST(AssimpImport, UnitScaleScalesTranslations) {
   AssimpOptions options;
   options.import.unit_scale = 0.5f;
   const Model model = import_assimp(bytes_of(make_x_file()), "x", options);
-  EXPECT_TRUE(test::near(glm::vec3(model.bones[2].transform[3]), glm::vec3(0, 0.5f, 0)));
+  EXPECT_TRUE(test::near(glm::vec3(model.nodes[2].transform[3]), glm::vec3(0, 0.5f, 0)));
   EXPECT_TRUE(test::near(model.animations[0].scene_clip.tracks[0].keys[1].translation, glm::vec3(1, 0.5f, 0)));
   // A bad scale is the caller's error, also when the import would run in the worker process.
   options.import.unit_scale = -2.f;

@@ -210,7 +210,7 @@ TEST(AssimpParity, StepAndCubicSplineChannelsPlayLinearThroughAssimp) {
   ASSERT_EQ(parity.per_part.size(), 9u);
   std::size_t part = 0;
   for (const ModelMesh& mesh : reference.meshes) {
-    const std::string& node = reference.bones[static_cast<std::size_t>(mesh.parent_bone)].name;
+    const std::string& node = reference.nodes[static_cast<std::size_t>(mesh.node)].name;
     const char kind = node.back();  // the sampler interpolation's enum value
     SCOPED_TRACE(node);
     const gltf::SamplerInterpolation interpolation = static_cast<gltf::SamplerInterpolation>(kind - '0');

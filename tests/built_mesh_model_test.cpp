@@ -68,7 +68,7 @@ TEST(MeshBuilder, T11_ABuiltMeshIsAModelItsInstancesPose) {
   EXPECT_EQ(model.animations[0].name, "Fold");
   // The names set through the builder are the Model's node names.
   bool hand = false;
-  for (const ModelBone& bone : model.bones) hand = hand || bone.name == "Hand";
+  for (const ModelNode& bone : model.nodes) hand = hand || bone.name == "Hand";
   EXPECT_TRUE(hand);
 
   // The instance player and an Animator on the Model agree, vertex for vertex: the elbow, not a

@@ -85,7 +85,7 @@ std::vector<std::byte> source_bytes(const std::string& file, const fs::path& ass
 PoseReport blended_pose(const Model& model, simdjson::dom::element pose) {
   Animator animator(model);
   std::vector<int> parents;
-  for (const ModelBone& b : model.bones) parents.push_back(b.parent);
+  for (const ModelNode& b : model.nodes) parents.push_back(b.parent);
   std::size_t layer = 0;
   for (const char* kind : {"layers", "additive"}) {
     for (simdjson::dom::element l : pose[kind]) {

@@ -79,7 +79,7 @@ Model with_random_animation(const Model& model, std::mt19937& rng, float reach) 
   animation.name = "random";
   animation.duration = duration;
   animation.scene_clip = AnimationClip{"random", duration, {}, ClipTargetSpace::SceneNode};
-  for (std::size_t b = 1; b < out.bones.size(); ++b) animation.scene_clip.tracks.push_back(random_keys(static_cast<int>(b)));
+  for (std::size_t b = 1; b < out.nodes.size(); ++b) animation.scene_clip.tracks.push_back(random_keys(static_cast<int>(b)));
   for (Skin& skin : out.skins) {
     AnimationClip clip{"random", duration, {}, ClipTargetSpace::JointPalette};
     for (int j = 0; j < skin.data.bone_count; ++j) clip.tracks.push_back(random_keys(j));
@@ -201,8 +201,8 @@ TEST(AnimatorBounds, S5_DemoCharacterMorphsAndRigidMeshStayInsideEveryFrame) {
 TEST(AnimatorBounds, S5_RigidMeshWithoutSkinIsItsLocalBoxMovedByItsBone) {
   // One rigid triangle under node 1, which is turned 90 degrees about +Y and moved.
   Model model;
-  model.bones = {ModelBone{"root", -1, glm::mat4(1.f), -1},
-                 ModelBone{"node", 0,
+  model.nodes = {ModelNode{"root", -1, glm::mat4(1.f), -1},
+                 ModelNode{"node", 0,
                            glm::translate(glm::mat4(1.f), glm::vec3(10, 0, 0)) *
                                glm::rotate(glm::mat4(1.f), glm::radians(90.f), glm::vec3(0, 1, 0)),
                            0}};
@@ -212,7 +212,7 @@ TEST(AnimatorBounds, S5_RigidMeshWithoutSkinIsItsLocalBoxMovedByItsBone) {
   part.vertex_bytes.resize(positions.size() * part.layout.stride);
   std::memcpy(part.vertex_bytes.data(), positions.data(), part.vertex_bytes.size());
   ModelMesh mesh;
-  mesh.parent_bone = 1;
+  mesh.node = 1;
   mesh.parts.push_back(std::move(part));
   model.meshes.push_back(std::move(mesh));
   EXPECT_FALSE(frame_bounds_ready(model)) << "built in code: no boxes yet";

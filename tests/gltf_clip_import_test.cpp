@@ -366,7 +366,7 @@ TEST(GltfUnits, G18_UnitScaleScalesTranslationsAndPositionDeltasOnly) {
   EXPECT_TRUE(near(key.translation, {200, 0, 0}, 1e-4f));
   EXPECT_TRUE(test::same_rotation(key.rotation, q)) << "rotations are not scaled";
   EXPECT_TRUE(near(key.scale, {3, 3, 3})) << "scale channels are not scaled";
-  EXPECT_NEAR(model.bones[2].transform[3].x, 100.f, 1e-4f) << "the child's rest translation";
+  EXPECT_NEAR(model.nodes[2].transform[3].x, 100.f, 1e-4f) << "the child's rest translation";
 
   MorphFixture m;
   Model morph = m.f.import();
@@ -384,9 +384,9 @@ TEST(GltfUnits, G18_UnitScaleThatOverflowsIsRefusedWithoutChangingTheModel) {
   RigidFixture r;
   r.f.channel(r.anim, r.mover, "translation", SamplerInterpolation::Linear, {0.f, 1.f}, {0, 0, 0, 1e37f, 0, 0});
   Model model = r.f.import();
-  const glm::mat4 rest = model.bones[1].transform;
+  const glm::mat4 rest = model.nodes[1].transform;
   EXPECT_THROW(apply_unit_scale(model, 100.f), std::invalid_argument);
-  EXPECT_EQ(model.bones[1].transform, rest);
+  EXPECT_EQ(model.nodes[1].transform, rest);
   EXPECT_EQ(model.animations[0].scene_clip.tracks[0].keys.back().translation.x, 1e37f);
   apply_unit_scale(model, 10.f);  // 1e38 still fits
   EXPECT_FLOAT_EQ(model.animations[0].scene_clip.tracks[0].keys.back().translation.x, 1e38f);

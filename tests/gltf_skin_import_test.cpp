@@ -53,24 +53,24 @@ TEST(GltfImport, G1_SceneFlattensToBonesUnderASyntheticRoot) {
   f.scene({a});
   f.scene({outside});
   const Model model = f.import();
-  ASSERT_EQ(model.bones.size(), 4u);  // synthetic root + A, B, C
-  EXPECT_EQ(model.bones[0].parent, -1);
-  EXPECT_EQ(model.bones[0].source_node, -1);
-  EXPECT_EQ(model.bones[1].name, "A");
-  EXPECT_EQ(model.bones[1].parent, 0);
-  EXPECT_EQ(model.bones[2].parent, 1);
-  EXPECT_EQ(model.bones[3].parent, 2);
+  ASSERT_EQ(model.nodes.size(), 4u);  // synthetic root + A, B, C
+  EXPECT_EQ(model.nodes[0].parent, -1);
+  EXPECT_EQ(model.nodes[0].source_node, -1);
+  EXPECT_EQ(model.nodes[1].name, "A");
+  EXPECT_EQ(model.nodes[1].parent, 0);
+  EXPECT_EQ(model.nodes[2].parent, 1);
+  EXPECT_EQ(model.nodes[3].parent, 2);
   EXPECT_EQ(model.source.node_to_bone, std::vector<int>({1, 2, 3, -1}));
   // The mesh node keeps its own bone and the mesh hangs on it.
   ASSERT_EQ(model.meshes.size(), 1u);
-  EXPECT_EQ(model.meshes[0].parent_bone, 3);
-  EXPECT_TRUE(near(model.bones[2].transform, translate(0, 2, 0)));
+  EXPECT_EQ(model.meshes[0].node, 3);
+  EXPECT_TRUE(near(model.nodes[2].transform, translate(0, 2, 0)));
   // Another scene by option.
   ImportOptions second;
   second.scene = 1;
   const Model other = f.import(second);
-  EXPECT_EQ(other.bones.size(), 2u);
-  EXPECT_EQ(other.bones[1].name, "NotInScene");
+  EXPECT_EQ(other.nodes.size(), 2u);
+  EXPECT_EQ(other.nodes[1].name, "NotInScene");
   second.scene = 5;
   EXPECT_EQ(import_error_code([&] { f.import(second); }), ImportErrorCode::IndexOutOfRange);
 }
@@ -81,11 +81,11 @@ TEST(GltfImport, G1_FileWithoutSceneUsesSceneZeroOrEveryRoot) {
   const auto b = f.node("B");
   f.scene({b});
   f.doc().scene = gltf::kNone;  // scenes but no default: scene 0
-  EXPECT_EQ(f.import().bones[1].name, "B");
+  EXPECT_EQ(f.import().nodes[1].name, "B");
   f.doc().scenes.clear();  // no scenes at all: every root node
   const Model all = f.import();
-  ASSERT_EQ(all.bones.size(), 3u);
-  EXPECT_EQ(all.bones[1].source_node, static_cast<int>(a));
+  ASSERT_EQ(all.nodes.size(), 3u);
+  EXPECT_EQ(all.nodes[1].source_node, static_cast<int>(a));
 }
 
 TEST(GltfImport, G1_CyclesAndTwoParentsAreRefused) {
@@ -125,8 +125,8 @@ TEST(GltfImport, G5_MeshNodeTransformIsCancelledExactlyOnce) {
   EXPECT_EQ(animator.player(0).skin_transforms()[0][3], glm::vec4(0, 0, -50, 1));
   // The mesh node's bone still exists with its +50 and carries the mesh.
   const int bone = model.source.node_to_bone[mesh_node];
-  EXPECT_EQ(model.bones[static_cast<std::size_t>(bone)].transform[3], glm::vec4(0, 0, 50, 1));
-  EXPECT_EQ(model.meshes[0].parent_bone, bone);
+  EXPECT_EQ(model.nodes[static_cast<std::size_t>(bone)].transform[3], glm::vec4(0, 0, 50, 1));
+  EXPECT_EQ(model.meshes[0].node, bone);
   // Posed vertices equal POSITION: the mesh node never moves skinned vertices.
   const auto posed = test::posed_positions(model, 0);
   EXPECT_TRUE(near(posed[1], {1, 0, 0}, 1e-6f));
@@ -242,7 +242,7 @@ TEST(GltfImport, G3_BothIndexMapsAreKept) {
   // roots (Offscene is listed first), then J1.
   EXPECT_EQ(skin.source_joints, std::vector<int>({1, 2, 0}));
   EXPECT_EQ(skin.palette_to_scene, std::vector<int>({-1, bone(j0), bone(j1)}));
-  ASSERT_EQ(skin.scene_to_palette.size(), model.bones.size());
+  ASSERT_EQ(skin.scene_to_palette.size(), model.nodes.size());
   EXPECT_EQ(skin.scene_to_palette[static_cast<std::size_t>(bone(j0))], 1);
   EXPECT_EQ(skin.scene_to_palette[static_cast<std::size_t>(bone(j1))], 2);
   EXPECT_EQ(skin.scene_to_palette[static_cast<std::size_t>(bone(prop))], -1);

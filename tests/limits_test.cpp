@@ -143,7 +143,7 @@ TEST(Limits, NativeFileDeclaringHugeCountsIsRefusedWithoutALargeAllocation) {
   // A valid native file, then every 8-byte word overwritten with a huge count in turn: each
   // variant must be refused (or load) without allocating anything near that size.
   Model model;
-  model.bones.push_back(ModelBone{"root", -1, glm::mat4(1.f), -1});
+  model.nodes.push_back(ModelNode{"root", -1, glm::mat4(1.f), -1});
   std::vector<std::byte> bytes = write_native(model);
   for (std::size_t at = 8; at + 8 <= bytes.size(); at += 4) {
     std::vector<std::byte> hostile = bytes;

@@ -27,13 +27,13 @@ using test::translate;
 Model two_skin_model() {
   using A = VertexAttribute;
   Model model;
-  model.bones = {ModelBone{"root", -1, glm::mat4(1.f)}, ModelBone{"a", 0, translate(1, 0, 0)},
-                 ModelBone{"b", 0, translate(2, 0, 0)}, ModelBone{"meshA", 0, glm::mat4(1.f)},
-                 ModelBone{"meshB", 0, glm::mat4(1.f)}};
+  model.nodes = {ModelNode{"root", -1, glm::mat4(1.f)}, ModelNode{"a", 0, translate(1, 0, 0)},
+                 ModelNode{"b", 0, translate(2, 0, 0)}, ModelNode{"meshA", 0, glm::mat4(1.f)},
+                 ModelNode{"meshB", 0, glm::mat4(1.f)}};
   const VertexLayout layout = VertexLayout::interleaved({A::Position, A::Joints0, A::Weights0});
   for (int s = 0; s < 2; ++s) {
     ModelMesh mesh;
-    mesh.parent_bone = 3 + s;
+    mesh.node = 3 + s;
     mesh.skin = s;
     ModelMeshPart part;
     part.layout = layout;
@@ -49,7 +49,7 @@ Model two_skin_model() {
     Skin skin;
     skin.data.bone_count = 1;
     skin.data.skeleton_hierarchy = {-1};
-    skin.data.bind_pose = {model.bones[static_cast<std::size_t>(1 + s)].transform};
+    skin.data.bind_pose = {model.nodes[static_cast<std::size_t>(1 + s)].transform};
     skin.data.inverse_bind_pose = {glm::mat4(1.f)};  // not the inverse: the bind palette is a visible translation
     skin.meshes = {s};
     model.skins.push_back(skin);
@@ -106,7 +106,7 @@ TEST(DrawModel, M1_DrawingNeverInstallsPalettes) {
   const SkinnedMaterial& palette = *model.meshes[0].parts[0].skinned_material;
   const auto installs = palette.install_count();
   const std::vector<glm::mat4> before(palette.bone_transforms().begin(), palette.bone_transforms().end());
-  std::vector<glm::mat4> absolute(model.bones.size());
+  std::vector<glm::mat4> absolute(model.nodes.size());
   copy_absolute_bone_transforms(model, absolute);
   int parts = 0;
   draw_model(model, absolute, [&](const DrawItem& item) {
@@ -120,7 +120,7 @@ TEST(DrawModel, M1_DrawingNeverInstallsPalettes) {
 
 TEST(AbsoluteBoneTransforms, M4_IndexedBySceneNodeWithoutInverseBind) {
   const Model model = make_demo_character();
-  std::vector<glm::mat4> absolute(model.bones.size());
+  std::vector<glm::mat4> absolute(model.nodes.size());
   copy_absolute_bone_transforms(model, absolute);
   // Seg2 is scene node 4: Armature (raised 0.25, scaled 1.5) * Seg0 * Seg1 * Seg2 = y 0.25 + 1.5 * 1.0.
   EXPECT_TRUE(near(glm::vec3(absolute[4][3]), {0, 1.75f, 0}));
@@ -150,16 +150,16 @@ AnimationClip rigid_clip() {
 TEST(ApplyClipToBones, G10_WritesTrackedBonesAndLeavesOthers) {
   Model model = two_skin_model();
   apply_clip_to_bones(model, rigid_clip(), ticks_from_seconds(1.0));
-  EXPECT_TRUE(near(model.bones[1].transform, translate(2, 0, 0)));
-  EXPECT_TRUE(near(model.bones[2].transform, translate(2, 0, 0))) << "untracked bone keeps its transform";
+  EXPECT_TRUE(near(model.nodes[1].transform, translate(2, 0, 0)));
+  EXPECT_TRUE(near(model.nodes[2].transform, translate(2, 0, 0))) << "untracked bone keeps its transform";
 }
 
 TEST(ApplyClipToBones, G10_ClampsTimeToTheClip) {
   Model model = two_skin_model();
   apply_clip_to_bones(model, rigid_clip(), ticks_from_seconds(7.0));
-  EXPECT_TRUE(near(model.bones[1].transform, translate(4, 0, 0)));
+  EXPECT_TRUE(near(model.nodes[1].transform, translate(4, 0, 0)));
   apply_clip_to_bones(model, rigid_clip(), ticks_from_seconds(-3.0));
-  EXPECT_TRUE(near(model.bones[1].transform, glm::mat4(1.f)));
+  EXPECT_TRUE(near(model.nodes[1].transform, glm::mat4(1.f)));
 }
 
 TEST(ApplyClipToBones, G10_PaletteClipIsRefused) {
@@ -175,13 +175,13 @@ TEST(ApplyClipToBones, G10_PaletteClipIsRefused) {
 TEST(ModelValidation, RefusesBadReferencesNamingThem) {
   {
     Model model = two_skin_model();
-    model.bones[2].parent = 3;
+    model.nodes[2].parent = 3;
     EXPECT_TRUE(throws_with<std::invalid_argument>([&] { validate(model); }, {"bone 2 has parent 3"}));
   }
   {
     Model model = two_skin_model();
-    model.meshes[0].parent_bone = 9;
-    EXPECT_TRUE(throws_with<std::invalid_argument>([&] { validate(model); }, {"mesh 0 parent_bone 9"}));
+    model.meshes[0].node = 9;
+    EXPECT_TRUE(throws_with<std::invalid_argument>([&] { validate(model); }, {"mesh 0 node 9"}));
   }
   {
     Model model = two_skin_model();
@@ -215,7 +215,7 @@ TEST(SkeletonBones, SkinJointsElseTheMainAnimatedTreeWithoutCameras) {
   Model model;
   const char* names[] = {"root", "Scene", "Camera", "Camera.Target", "Hips", "Spine", "Leg", "LegNub"};
   const int parents[] = {-1, 0, 1, 1, 1, 4, 4, 6};
-  for (int b = 0; b < 8; ++b) model.bones.push_back(ModelBone{names[b], parents[b], glm::mat4(1.f)});
+  for (int b = 0; b < 8; ++b) model.nodes.push_back(ModelNode{names[b], parents[b], glm::mat4(1.f)});
   ModelAnimation clip;
   clip.name = "Take";
   clip.duration = ticks_from_seconds(1.0);
@@ -227,7 +227,7 @@ TEST(SkeletonBones, SkinJointsElseTheMainAnimatedTreeWithoutCameras) {
   EXPECT_EQ(skeleton_bones(model), (std::vector<std::uint8_t>{0, 1, 1, 1, 1, 1, 1, 1}));
   const Model skinned = make_demo_character();  // nine joints; the buoy and the mesh node are no joints
   const std::vector<std::uint8_t> joints = skeleton_bones(skinned);
-  ASSERT_EQ(joints.size(), skinned.bones.size());
+  ASSERT_EQ(joints.size(), skinned.nodes.size());
   EXPECT_EQ(std::count(joints.begin(), joints.end(), std::uint8_t{1}), 9);
   for (int b : skinned.skins[0].palette_to_scene) EXPECT_EQ(joints[static_cast<std::size_t>(b)], 1) << b;
   Model rigid = two_skin_model();

@@ -229,7 +229,7 @@ TEST(NativeFormat, G18_UnitScaleBeforeWritingScalesTranslationsOnly) {
     EXPECT_TRUE(same_bits(read_attribute<glm::vec3>(p.vertex_bytes, p.layout, v, VertexAttribute::Normal),
                           read_attribute<glm::vec3>(q.vertex_bytes, q.layout, v, VertexAttribute::Normal)));
   }
-  EXPECT_TRUE(same_bits(loaded.bones[1].transform[3], glm::vec4(glm::vec3(original.bones[1].transform[3]) * 0.01f, 1.f)));
+  EXPECT_TRUE(same_bits(loaded.nodes[1].transform[3], glm::vec4(glm::vec3(original.nodes[1].transform[3]) * 0.01f, 1.f)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -289,7 +289,7 @@ TEST(NativeFormat, G21_BoneCountBeyond100000IsRefused) {
 
 TEST(NativeFormat, G21_SkinsOf0And100000BonesLoad) {
   Model model;
-  model.bones = {ModelBone{"root", -1, glm::mat4(1.f), -1}};
+  model.nodes = {ModelNode{"root", -1, glm::mat4(1.f), -1}};
   Skin empty;
   empty.name = "empty";
   model.skins.push_back(empty);

@@ -257,9 +257,9 @@ TEST(NativeFormat, BadIndicesAreRefused) {
     EXPECT_TRUE(refuses([&] { read_native(file); }, ImportErrorCode::IndexOutOfRange, {"skinned_material"}));
   }
   const std::size_t mesh = after_string(bytes, "MeshSentinel");
-  Bytes parent_bone = bytes;
-  put(parent_bone, mesh, std::int32_t{6});
-  EXPECT_TRUE(refuses([&] { read_native(parent_bone); }, ImportErrorCode::IndexOutOfRange, {"mesh 0", "parent_bone 6"}));
+  Bytes node = bytes;
+  put(node, mesh, std::int32_t{6});
+  EXPECT_TRUE(refuses([&] { read_native(node); }, ImportErrorCode::IndexOutOfRange, {"mesh 0", "node 6"}));
   Bytes skin = bytes;
   put(skin, mesh + 4, std::int32_t{2});
   EXPECT_TRUE(refuses([&] { read_native(skin); }, ImportErrorCode::IndexOutOfRange, {"mesh 0", "skin 2"}));
@@ -308,7 +308,7 @@ TEST(NativeFormat, InconsistentContentIsRefusedAsInvalidDocument) {
   EXPECT_THROW(write_native(early), std::invalid_argument);
   // Writer and reader agree: the writer refuses a model validate() refuses.
   Model bad = small_model();
-  bad.bones[2].parent = 4;
+  bad.nodes[2].parent = 4;
   EXPECT_THROW(write_native(bad), std::invalid_argument);
   Model palette_clip = small_model();
   palette_clip.animations[1].scene_clip.target_space = ClipTargetSpace::JointPalette;

@@ -79,13 +79,13 @@ void expect_same_deltas(const std::vector<std::vector<glm::vec3>>& a, const std:
 }
 
 void expect_same_model(const Model& a, const Model& b) {
-  ASSERT_EQ(a.bones.size(), b.bones.size());
-  for (std::size_t i = 0; i < a.bones.size(); ++i) {
+  ASSERT_EQ(a.nodes.size(), b.nodes.size());
+  for (std::size_t i = 0; i < a.nodes.size(); ++i) {
     SCOPED_TRACE("bone " + std::to_string(i));
-    EXPECT_EQ(a.bones[i].name, b.bones[i].name);
-    EXPECT_EQ(a.bones[i].parent, b.bones[i].parent);
-    EXPECT_TRUE(same_bits(a.bones[i].transform, b.bones[i].transform));
-    EXPECT_EQ(a.bones[i].source_node, b.bones[i].source_node);
+    EXPECT_EQ(a.nodes[i].name, b.nodes[i].name);
+    EXPECT_EQ(a.nodes[i].parent, b.nodes[i].parent);
+    EXPECT_TRUE(same_bits(a.nodes[i].transform, b.nodes[i].transform));
+    EXPECT_EQ(a.nodes[i].source_node, b.nodes[i].source_node);
   }
   SharingMap<Material> materials;
   SharingMap<SkinnedMaterial> skinned;
@@ -95,7 +95,7 @@ void expect_same_model(const Model& a, const Model& b) {
     const ModelMesh& x = a.meshes[m];
     const ModelMesh& y = b.meshes[m];
     EXPECT_EQ(x.name, y.name);
-    EXPECT_EQ(x.parent_bone, y.parent_bone);
+    EXPECT_EQ(x.node, y.node);
     EXPECT_EQ(x.skin, y.skin);
     EXPECT_TRUE(same_bits(x.bounding_sphere.center, y.bounding_sphere.center));
     EXPECT_TRUE(same_bits(x.bounding_sphere.radius, y.bounding_sphere.radius));
@@ -270,7 +270,7 @@ Model small_model() {
   const int parents[] = {-1, 0, 1, 2, 0, 0};
   const glm::mat4 locals[] = {glm::mat4(1.f), glm::scale(translate(0, 1, 0), glm::vec3(1.5f)), translate(0, 0.5f, 0),
                               translate(0, 1, 0), translate(0, 0, 2), translate(1, 0, 0)};
-  for (int i = 0; i < 6; ++i) model.bones.push_back(ModelBone{names[i], parents[i], locals[i], kNodeSentinel + i});
+  for (int i = 0; i < 6; ++i) model.nodes.push_back(ModelNode{names[i], parents[i], locals[i], kNodeSentinel + i});
 
   auto shared = std::make_shared<Material>(Material{"Shared", glm::vec4(0.25f, 0.5f, 0.75f, 1.f), true, 3});
   auto other = std::make_shared<Material>(Material{"Other", glm::vec4(1.f, 0.f, 0.f, 0.5f), false, -1});
@@ -279,7 +279,7 @@ Model small_model() {
   const VertexLayout full = VertexLayout::interleaved({A::Position, A::Normal, A::Tangent, A::TexCoord0, A::Joints0, A::Weights0}, 4);
   ModelMesh skinned_mesh;
   skinned_mesh.name = "MeshSentinel";
-  skinned_mesh.parent_bone = 4;
+  skinned_mesh.node = 4;
   skinned_mesh.skin = 0;
   skinned_mesh.bounding_sphere = {glm::vec3(1, 0.5f, 0.5f), 2.f};
   skinned_mesh.morph_weights = {0.25f, 0.f};
@@ -320,7 +320,7 @@ Model small_model() {
 
   ModelMesh prop;
   prop.name = "Prop";
-  prop.parent_bone = 5;
+  prop.node = 5;
   ModelMeshPart line = triangle_part(VertexLayout::interleaved({A::Position}), -1.f);
   line.mode = PrimitiveMode::Lines;
   line.indices = {0, 1, 1, 2};
@@ -330,7 +330,7 @@ Model small_model() {
 
   ModelMesh second;  // drawn by skin 1: its own skinned material (M3)
   second.name = "Second";
-  second.parent_bone = 4;
+  second.node = 4;
   second.skin = 1;
   ModelMeshPart p2 = triangle_part(VertexLayout::interleaved({A::Position, A::Joints0, A::Weights0}), 5.f);
   for (std::size_t v = 0; v < 3; ++v) write_attribute(p2.vertex_bytes, p2.layout, v, A::Joints0, glm::u16vec4(0));

@@ -97,11 +97,11 @@ TEST(RenderAssets, SkeletonOnlyFilesDrawTheirSkeletonFramedOnItsJoints) {
     // The skeleton holds Hips and not the cameras (names as the exporter wrote them).
     const std::vector<std::uint8_t> skeleton = skeleton_bones(model);
     bool hips = false;
-    for (std::size_t b = 0; b < model.bones.size(); ++b) {
+    for (std::size_t b = 0; b < model.nodes.size(); ++b) {
       if (skeleton[b] == 0) continue;
-      hips = hips || model.bones[b].name == "Hips";
-      EXPECT_EQ(model.bones[b].name.find("Camera"), std::string::npos) << model.bones[b].name;
-      EXPECT_EQ(model.bones[b].name.find("Sky"), std::string::npos) << model.bones[b].name;
+      hips = hips || model.nodes[b].name == "Hips";
+      EXPECT_EQ(model.nodes[b].name.find("Camera"), std::string::npos) << model.nodes[b].name;
+      EXPECT_EQ(model.nodes[b].name.find("Sky"), std::string::npos) << model.nodes[b].name;
     }
     EXPECT_TRUE(hips);
     constexpr int kSize = 160;

@@ -253,7 +253,7 @@ TEST(SkinInfluences, S1_MaxInfluencesKeepsTheLargestRenormalisedAndCountsTheVert
     const auto w = read_attribute<glm::vec4>(part.vertex_bytes, part.layout, v, VertexAttribute::Weights0);
     for (int i = 0; i < 4; ++i) {
       const int node = skin.palette_to_scene[j[i]];
-      EXPECT_EQ(model.bones[static_cast<std::size_t>(node)].name, "J" + std::to_string(file[static_cast<std::size_t>(i)].first));
+      EXPECT_EQ(model.nodes[static_cast<std::size_t>(node)].name, "J" + std::to_string(file[static_cast<std::size_t>(i)].first));
       EXPECT_NEAR(w[i], file[static_cast<std::size_t>(i)].second / kept, 1e-5f) << "vertex " << v;
     }
   }
@@ -470,9 +470,9 @@ TEST(SkinInfluences, S1_ColladaWithEightAndTwelveBoneWeightsIsSkinnedByAllOfThem
     EXPECT_EQ(part.layout.influences, static_cast<std::uint32_t>(per_vertex)) << "every bone weight, in sets of four";
     EXPECT_EQ(find_diagnostic(model.diagnostics, "bone-influences-limited"), nullptr);
     std::vector<int> joint_bones(kJoints, -1);
-    for (std::size_t b = 0; b < model.bones.size(); ++b) {
+    for (std::size_t b = 0; b < model.nodes.size(); ++b) {
       for (int j = 0; j < kJoints; ++j) {
-        if (model.bones[b].name == "J" + std::to_string(j)) joint_bones[static_cast<std::size_t>(j)] = static_cast<int>(b);
+        if (model.nodes[b].name == "J" + std::to_string(j)) joint_bones[static_cast<std::size_t>(j)] = static_cast<int>(b);
       }
     }
     Animator animator(model);

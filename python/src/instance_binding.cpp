@@ -38,7 +38,7 @@ py::dict motion_dict(const RootMotion& m) {
   return d;
 }
 
-const std::string& node_name(const Model& model, int node) { return model.bones[static_cast<std::size_t>(node)].name; }
+const std::string& node_name(const Model& model, int node) { return model.nodes[static_cast<std::size_t>(node)].name; }
 
 py::dict two_bone_dict(const Model& model, const TwoBoneIkChain& c) {
   py::dict d;

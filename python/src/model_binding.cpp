@@ -20,12 +20,12 @@ namespace {
 py::list joint_names(const Model& model, std::optional<long long> skin) {
   py::list out;
   if (!skin) {
-    for (const ModelBone& b : model.bones) out.append(b.name);
+    for (const ModelNode& b : model.nodes) out.append(b.name);
     return out;
   }
   const Skin& s = model.skins[checked_index(*skin, model.skins.size(), "skin")];
   for (int bone : s.palette_to_scene) {
-    out.append(bone < 0 ? py::object(py::none()) : py::object(py::str(model.bones[static_cast<std::size_t>(bone)].name)));
+    out.append(bone < 0 ? py::object(py::none()) : py::object(py::str(model.nodes[static_cast<std::size_t>(bone)].name)));
   }
   return out;
 }
@@ -33,7 +33,7 @@ py::list joint_names(const Model& model, std::optional<long long> skin) {
 py::list joint_parents(const Model& model, std::optional<long long> skin) {
   py::list out;
   if (!skin) {
-    for (const ModelBone& b : model.bones) out.append(b.parent);
+    for (const ModelNode& b : model.nodes) out.append(b.parent);
     return out;
   }
   for (int p : model.skins[checked_index(*skin, model.skins.size(), "skin")].data.skeleton_hierarchy) out.append(p < 0 ? -1 : p);
@@ -42,7 +42,7 @@ py::list joint_parents(const Model& model, std::optional<long long> skin) {
 
 std::string describe(const LoadedModel& m) {
   const Model& model = m.model();
-  return "<marrow.Model '" + m.path() + "': " + std::to_string(model.bones.size()) + " bones, " +
+  return "<marrow.Model '" + m.path() + "': " + std::to_string(model.nodes.size()) + " bones, " +
          std::to_string(model.meshes.size()) + " meshes, " + std::to_string(model.skins.size()) + " skins, " +
          std::to_string(model.animations.size()) + " animations>";
 }

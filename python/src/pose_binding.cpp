@@ -38,7 +38,7 @@ normals=False leaves them out (--no-normals).)");
         const PoseReport report = make_pose_report(model, instance.animator);
         std::optional<RootMotionEntry> root;
         if (const int node = instance.animator.root_motion_node(); node >= 0) {
-          root = RootMotionEntry{model.bones[static_cast<std::size_t>(node)].source_node, instance.animator.root_motion_offset()};
+          root = RootMotionEntry{model.nodes[static_cast<std::size_t>(node)].source_node, instance.animator.root_motion_offset()};
         }
         return pose_dict(instance.model->path(), report, normals, root);
       },

@@ -26,7 +26,7 @@ constexpr std::uint64_t kMaxBytes = std::uint64_t{4} << 30;
 std::vector<std::size_t> sampled_bones(const Model& model, std::optional<long long> skin) {
   std::vector<std::size_t> bones;
   if (!skin) {
-    for (std::size_t b = 0; b < model.bones.size(); ++b) bones.push_back(b);
+    for (std::size_t b = 0; b < model.nodes.size(); ++b) bones.push_back(b);
     return bones;
   }
   const std::size_t s = checked_index(*skin, model.skins.size(), "skin");

@@ -23,7 +23,7 @@ namespace {
 // The model bones a set of skins needs: their joints and every ancestor up to the file's root
 // (T4: non-joint ancestors are part of the skeleton). Empty when a joint is outside the scene.
 std::vector<int> skeleton_bones(const Model& model, const std::vector<int>& skins, bool& outside_scene) {
-  std::vector<bool> keep(model.bones.size(), false);
+  std::vector<bool> keep(model.nodes.size(), false);
   outside_scene = false;
   for (int s : skins) {
     for (int bone : model.skins[static_cast<std::size_t>(s)].palette_to_scene) {
@@ -31,7 +31,7 @@ std::vector<int> skeleton_bones(const Model& model, const std::vector<int>& skin
         outside_scene = true;
         continue;
       }
-      for (int b = bone; b > 0 && !keep[static_cast<std::size_t>(b)]; b = model.bones[static_cast<std::size_t>(b)].parent) {
+      for (int b = bone; b > 0 && !keep[static_cast<std::size_t>(b)]; b = model.nodes[static_cast<std::size_t>(b)].parent) {
         keep[static_cast<std::size_t>(b)] = true;
       }
     }
@@ -41,7 +41,7 @@ std::vector<int> skeleton_bones(const Model& model, const std::vector<int>& skin
   for (std::size_t b = 1; b < keep.size(); ++b) {
     if (!keep[b]) continue;
     bones.push_back(static_cast<int>(b));
-    if (model.bones[b].parent == 0) ++roots;
+    if (model.nodes[b].parent == 0) ++roots;
   }
   // One root: several file roots hang under the synthetic root bone.
   if (roots > 1) bones.insert(bones.begin(), 0);

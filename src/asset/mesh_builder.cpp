@@ -153,24 +153,24 @@ Model model_of(std::span<const MeshVertexSkeletal> vertices, std::span<const Ver
   const std::size_t n = locals.size();
   const std::vector<int> order = parents_first(parents);
   Model model;
-  model.bones.push_back(ModelBone{});  // the synthetic root
+  model.nodes.push_back(ModelNode{});  // the synthetic root
   model_bones.assign(n, -1);
   for (int node : order) {
     const auto i = static_cast<std::size_t>(node);
-    model_bones[i] = static_cast<int>(model.bones.size());
+    model_bones[i] = static_cast<int>(model.nodes.size());
     const int parent = parents[i] < 0 ? 0 : model_bones[static_cast<std::size_t>(parents[i])];
-    model.bones.push_back(ModelBone{"node_" + std::to_string(i), parent, locals[i], node});
+    model.nodes.push_back(ModelNode{"node_" + std::to_string(i), parent, locals[i], node});
   }
-  std::vector<glm::mat4> worlds(model.bones.size());
+  std::vector<glm::mat4> worlds(model.nodes.size());
   copy_absolute_bone_transforms(model, worlds);
-  Skin skin = sized_skin(n, model.bones.size());
+  Skin skin = sized_skin(n, model.nodes.size());
   bone_joints.assign(inverse_binds.size(), -1);
   for (std::size_t q = 0; q < n; ++q) {
     const auto node = static_cast<std::size_t>(order[q]);
     const int bone = model_bones[node];
     const int b = node_bones[node];
     SkinningData& data = skin.data;
-    data.skeleton_hierarchy[q] = model.bones[static_cast<std::size_t>(bone)].parent - 1;  // -1 under the root
+    data.skeleton_hierarchy[q] = model.nodes[static_cast<std::size_t>(bone)].parent - 1;  // -1 under the root
     data.bind_pose[q] = locals[node];
     data.inverse_bind_pose[q] = b >= 0 ? inverse_binds[static_cast<std::size_t>(b)]
                                        : glm::inverse(worlds[static_cast<std::size_t>(bone)]);
@@ -185,7 +185,7 @@ Model model_of(std::span<const MeshVertexSkeletal> vertices, std::span<const Ver
   model.skins.push_back(std::move(skin));
   ModelMesh mesh;
   mesh.name = name;
-  mesh.parent_bone = 0;
+  mesh.node = 0;
   mesh.skin = 0;
   ModelMeshPart part = part_of(vertices, triangles, bone_joints);
   part.material = std::make_shared<Material>();
@@ -381,7 +381,7 @@ void MeshBuilder::set_skeleton_node_name(Mesh& mesh, std::size_t node_index, std
   for (int suffix = 2; taken(unique); ++suffix) unique = std::string(name) + std::to_string(suffix);
   // The Model's own node is renamed: what the mesh's model() draws, writes or poses by name
   // sees it too (and so do the other views of a loaded file's Model).
-  skeleton->shared->model.bones[static_cast<std::size_t>(skeleton->model_bones[node_index])].name = unique;
+  skeleton->shared->model.nodes[static_cast<std::size_t>(skeleton->model_bones[node_index])].name = unique;
 }
 
 }  // namespace marrow::asset

@@ -9,7 +9,7 @@ SharedModel::SharedModel(Model m) : model(std::move(m)) { refresh(); }
 void SharedModel::refresh() {
   validate(model);
   animations = compile_animations(model);
-  bind_worlds.resize(model.bones.size());
+  bind_worlds.resize(model.nodes.size());
   copy_absolute_bone_transforms(model, bind_worlds);
 }
 

@@ -11,7 +11,7 @@ namespace marrow::asset {
 std::string SkeletonNodes::name(std::size_t node) const {
   const int bone = model_bones[node];
   if (bone == 0) return "root";
-  const std::string& name = shared->model.bones[static_cast<std::size_t>(bone)].name;
+  const std::string& name = shared->model.nodes[static_cast<std::size_t>(bone)].name;
   return name.empty() ? "node_" + std::to_string(node) : name;
 }
 
@@ -92,8 +92,8 @@ glm::mat4 Skeleton::posed_node_transform(const ModelInstance& instance, const Me
   const auto index = static_cast<std::size_t>(node.index);
   if (posed == &nodes_->shared->model) return worlds[static_cast<std::size_t>(nodes_->model_bones[index])];
   const std::string name = nodes_->name(index);
-  for (std::size_t b = 1; b < posed->bones.size(); ++b) {
-    if (posed->bones[b].name == name) return worlds[b];
+  for (std::size_t b = 1; b < posed->nodes.size(); ++b) {
+    if (posed->nodes[b].name == name) return worlds[b];
   }
   return bind;
 }

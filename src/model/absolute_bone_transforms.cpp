@@ -13,8 +13,8 @@ namespace {
 // The one local-to-model job over the scene nodes; a parent that does not precede its bone is
 // refused (std::invalid_argument naming it) before anything is written.
 void compose(const Model& model, std::span<const glm::mat4> locals, std::span<glm::mat4> out, const char* who) {
-  std::vector<int> parents(model.bones.size());
-  for (std::size_t i = 0; i < parents.size(); ++i) parents[i] = model.bones[i].parent;
+  std::vector<int> parents(model.nodes.size());
+  for (std::size_t i = 0; i < parents.size(); ++i) parents[i] = model.nodes[i].parent;
   for (std::size_t i = 0; i < parents.size(); ++i) {
     if (parents[i] >= static_cast<int>(i)) {
       throw std::invalid_argument(std::string(who) + ": bone " + std::to_string(i) + " has parent " +
@@ -38,15 +38,15 @@ void check_size(const char* who, std::size_t size, std::size_t bones) {
 }  // namespace
 
 void compose_absolute_transforms(const Model& model, std::span<const glm::mat4> locals, std::span<glm::mat4> out) {
-  check_size("compose_absolute_transforms (locals)", locals.size(), model.bones.size());
-  check_size("compose_absolute_transforms (out)", out.size(), model.bones.size());
+  check_size("compose_absolute_transforms (locals)", locals.size(), model.nodes.size());
+  check_size("compose_absolute_transforms (out)", out.size(), model.nodes.size());
   compose(model, locals, out, "compose_absolute_transforms");
 }
 
 void copy_absolute_bone_transforms(const Model& model, std::span<glm::mat4> out) {
-  check_size("copy_absolute_bone_transforms", out.size(), model.bones.size());
-  std::vector<glm::mat4> locals(model.bones.size());
-  for (std::size_t i = 0; i < locals.size(); ++i) locals[i] = model.bones[i].transform;
+  check_size("copy_absolute_bone_transforms", out.size(), model.nodes.size());
+  std::vector<glm::mat4> locals(model.nodes.size());
+  for (std::size_t i = 0; i < locals.size(); ++i) locals[i] = model.nodes[i].transform;
   compose(model, locals, out, "copy_absolute_bone_transforms");
 }
 

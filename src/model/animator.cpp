@@ -41,12 +41,12 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
                                 std::to_string(animations_->animations.size()) + " animations for " +
                                 std::to_string(model.animations.size()) + ")");
   }
-  const std::size_t bones = model.bones.size();
+  const std::size_t bones = model.nodes.size();
   parents_.resize(bones);
   locals_.resize(bones);
   for (std::size_t i = 0; i < bones; ++i) {
-    parents_[i] = model.bones[i].parent;
-    locals_[i] = model.bones[i].transform;
+    parents_[i] = model.nodes[i].parent;
+    locals_[i] = model.nodes[i].transform;
   }
   worlds_.resize(bones);
   detail::compose(parents_, locals_, {}, worlds_);
@@ -104,7 +104,7 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
       for (std::size_t p = 0; p < n; ++p) {
         const int bone = skin.palette_to_scene[p];
         if (data.skeleton_hierarchy[p] >= 0 || bone <= 0) continue;
-        const int ancestor = model.bones[static_cast<std::size_t>(bone)].parent;
+        const int ancestor = model.nodes[static_cast<std::size_t>(bone)].parent;
         if (ancestor <= 0) continue;  // under the synthetic root: nothing above can move
         state.roots.push_back(RootJoint{p, ancestor, glm::inverse(worlds_[static_cast<std::size_t>(ancestor)])});
       }
@@ -266,9 +266,9 @@ void Animator::set_layer_weight(std::size_t layer, float weight) {
 }
 
 void Animator::set_layer_mask(std::size_t layer, std::span<const float> node_weights) {
-  if (!node_weights.empty() && node_weights.size() != model_.bones.size()) {
+  if (!node_weights.empty() && node_weights.size() != model_.nodes.size()) {
     throw std::invalid_argument("Animator::set_layer_mask: " + std::to_string(node_weights.size()) +
-                                " weights for " + std::to_string(model_.bones.size()) + " nodes");
+                                " weights for " + std::to_string(model_.nodes.size()) + " nodes");
   }
   for (std::size_t i = 0; i < node_weights.size(); ++i) {
     if (!std::isfinite(node_weights[i]) || node_weights[i] < 0.f) {
@@ -310,7 +310,7 @@ void Animator::enable_root_motion(const RootMotionOptions& options) {
     const int p = skins_[s].scene_to_joint[static_cast<std::size_t>(node)];
     if (p >= 0) root_.skin = static_cast<int>(s), root_.joint = static_cast<std::size_t>(p);
   }
-  const int parent = model_.bones[static_cast<std::size_t>(node)].parent;
+  const int parent = model_.nodes[static_cast<std::size_t>(node)].parent;
   root_.parent_world = parent >= 0 ? bind_worlds_[static_cast<std::size_t>(parent)] : glm::mat4(1.f);
   for (Layer& layer : layers_) {
     for (Action* action : layer.actions) attach_root_motion(*action);
@@ -325,8 +325,8 @@ void Animator::disable_root_motion() {
 }
 
 int Animator::node_named(std::string_view name, const char* what) const {
-  for (std::size_t b = 0; b < model_.bones.size(); ++b) {
-    if (model_.bones[b].name == name) return static_cast<int>(b);
+  for (std::size_t b = 0; b < model_.nodes.size(); ++b) {
+    if (model_.nodes[b].name == name) return static_cast<int>(b);
   }
   throw std::out_of_range(std::string("Animator::") + what + " names no node '" + std::string(name) + "'");
 }
@@ -356,8 +356,8 @@ Animator::Action* Animator::take_action(int animation) {
       made->skin_contexts[s].resize(n);
       made->skin_poses[s].resize(pose_block_count(n));
     }
-    made->scene_context.resize(model_.bones.size());
-    made->scene_pose.resize(pose_block_count(model_.bones.size()));
+    made->scene_context.resize(model_.nodes.size());
+    made->scene_pose.resize(pose_block_count(model_.nodes.size()));
     made->morph_weights.resize(meshes_.size());
     made->morph_driven.resize(meshes_.size());
     for (std::size_t m = 0; m < meshes_.size(); ++m) made->morph_weights[m].resize(meshes_[m].weights.size());
@@ -384,7 +384,7 @@ void Animator::attach_root_motion(Action& action) {
   action.root = RootMotionTrack{};
   if (!root_.enabled || action.animation < 0) return;
   const auto a = static_cast<std::size_t>(action.animation);
-  const ModelBone& bone = model_.bones[static_cast<std::size_t>(root_.node)];
+  const ModelNode& bone = model_.nodes[static_cast<std::size_t>(root_.node)];
   const Trs rest = decompose_trs(bone.transform);
   std::span<const Keyframe> keys;
   const AnimationClip* clip = nullptr;

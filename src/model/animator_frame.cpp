@@ -192,7 +192,7 @@ void Animator::collect_events(std::size_t layer, const Action& action) {
 
 void Animator::refresh_action_sets() {
   // Every node back to its loaded transform; then the union of what the playing clips drive.
-  for (std::size_t i = 0; i < locals_.size(); ++i) locals_[i] = model_.bones[i].transform;
+  for (std::size_t i = 0; i < locals_.size(); ++i) locals_[i] = model_.nodes[i].transform;
   std::fill(moving_.begin(), moving_.end(), std::uint8_t{0});
   scene_animated_.clear();
   for (const Layer& layer : layers_) {
@@ -238,7 +238,7 @@ void Animator::refresh_action_sets() {
   for (SkinState& state : skins_) {
     state.follows_ancestors = false;
     for (const RootJoint& root : state.roots) {
-      for (int b = root.ancestor; b > 0 && !state.follows_ancestors; b = model_.bones[static_cast<std::size_t>(b)].parent) {
+      for (int b = root.ancestor; b > 0 && !state.follows_ancestors; b = model_.nodes[static_cast<std::size_t>(b)].parent) {
         state.follows_ancestors = moving_[static_cast<std::size_t>(b)] != 0;
       }
     }
@@ -422,7 +422,7 @@ void Animator::pose_frame() {
   // Nodes IK rotated last frame start from their pose again (animated ones are rewritten below).
   for (int node : ik_touched_) {
     const auto n = static_cast<std::size_t>(node);
-    locals_[n] = model_.bones[n].transform;
+    locals_[n] = model_.nodes[n].transform;
     for (std::size_t s = 0; s < skins_.size(); ++s) {
       const int p = skins_[s].scene_to_joint[n];
       if (p >= 0) skins_[s].pose.locals_[static_cast<std::size_t>(p)] = model_.skins[s].data.bind_pose[static_cast<std::size_t>(p)];

@@ -43,8 +43,8 @@ std::size_t Animator::add_two_bone_ik(std::string_view start, std::string_view m
   chain.start = node_named(start, "add_two_bone_ik: start");
   chain.mid = node_named(mid, "add_two_bone_ik: mid");
   chain.end = node_named(end, "add_two_bone_ik: end");
-  if (model_.bones[static_cast<std::size_t>(chain.mid)].parent != chain.start ||
-      model_.bones[static_cast<std::size_t>(chain.end)].parent != chain.mid) {
+  if (model_.nodes[static_cast<std::size_t>(chain.mid)].parent != chain.start ||
+      model_.nodes[static_cast<std::size_t>(chain.end)].parent != chain.mid) {
     throw std::invalid_argument("Animator::add_two_bone_ik: '" + std::string(start) + "', '" + std::string(mid) +
                                 "', '" + std::string(end) + "' is not a chain parent -> child -> grandchild");
   }

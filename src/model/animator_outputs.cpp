@@ -79,7 +79,7 @@ std::uint64_t Animator::vertex_revision(std::size_t mesh, std::size_t part) cons
 
 glm::mat4 Animator::part_world(std::size_t mesh) const {
   const ModelMesh& data = model_.meshes.at(mesh);
-  const auto bone = static_cast<std::size_t>(data.parent_bone);
+  const auto bone = static_cast<std::size_t>(data.node);
   return data.skin >= 0 ? bind_worlds_[bone] : worlds_[bone];
 }
 
@@ -197,7 +197,7 @@ BoundingBox Animator::bounds() {
     const ModelMesh& mesh = model_.meshes[m];
     if (mesh.skin < 0) {  // rigid (morphs included in the local box): moved by its bone
       const BoundingBox& local = own_bounds_ ? own_bounds_->meshes[m] : mesh.local_bounds;
-      box.extend(transformed(local, worlds_[static_cast<std::size_t>(mesh.parent_bone)]));
+      box.extend(transformed(local, worlds_[static_cast<std::size_t>(mesh.node)]));
       continue;
     }
     bool linear = false;

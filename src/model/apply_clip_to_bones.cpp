@@ -24,10 +24,10 @@ Ticks clamped(const AnimationClip& clip, Ticks time) {
 void apply_clip_to_bones(Model& model, const AnimationClip& clip, Ticks time) {
   check_space(clip);
   // The sampler writes whole matrices by bone index; gather the bones, sample, scatter back.
-  std::vector<glm::mat4> locals(model.bones.size());
-  for (std::size_t i = 0; i < locals.size(); ++i) locals[i] = model.bones[i].transform;
+  std::vector<glm::mat4> locals(model.nodes.size());
+  for (std::size_t i = 0; i < locals.size(); ++i) locals[i] = model.nodes[i].transform;
   sample_tracks(clip.tracks, clamped(clip, time), {}, locals);
-  for (std::size_t i = 0; i < locals.size(); ++i) model.bones[i].transform = locals[i];
+  for (std::size_t i = 0; i < locals.size(); ++i) model.nodes[i].transform = locals[i];
 }
 
 void apply_clip_to_bones(std::span<glm::mat4> bone_locals, const AnimationClip& clip, Ticks time,

@@ -32,8 +32,8 @@ std::vector<TrsBlock> pose_at_zero(const RuntimeClip& clip) {
 
 std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model) {
   auto out = std::make_shared<CompiledAnimations>();
-  std::vector<glm::mat4> rest(model.bones.size());
-  for (std::size_t i = 0; i < rest.size(); ++i) rest[i] = model.bones[i].transform;
+  std::vector<glm::mat4> rest(model.nodes.size());
+  for (std::size_t i = 0; i < rest.size(); ++i) rest[i] = model.nodes[i].transform;
   out->animations.reserve(model.animations.size());
   for (const ModelAnimation& animation : model.animations) {
     CompiledAnimation& compiled = out->animations.emplace_back();

@@ -111,18 +111,18 @@ void validate_part(const ModelMeshPart& part, std::size_t m, std::size_t p, int 
 }  // namespace
 
 void validate(const Model& model) {
-  const std::size_t bones = model.bones.size();
+  const std::size_t bones = model.nodes.size();
   for (std::size_t i = 0; i < bones; ++i) {
-    const int parent = model.bones[i].parent;
+    const int parent = model.nodes[i].parent;
     if (parent >= static_cast<int>(i)) {
       fail("bone " + std::to_string(i) + " has parent " + std::to_string(parent) + ", not before it");
     }
-    if (!is_finite(model.bones[i].transform)) fail("bone " + std::to_string(i) + " transform is not finite");
+    if (!is_finite(model.nodes[i].transform)) fail("bone " + std::to_string(i) + " transform is not finite");
   }
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const ModelMesh& mesh = model.meshes[m];
-    if (mesh.parent_bone < 0 || static_cast<std::size_t>(mesh.parent_bone) >= bones) {
-      fail("mesh " + std::to_string(m) + " parent_bone " + std::to_string(mesh.parent_bone) + " names no bone");
+    if (mesh.node < 0 || static_cast<std::size_t>(mesh.node) >= bones) {
+      fail("mesh " + std::to_string(m) + " node " + std::to_string(mesh.node) + " names no bone");
     }
     if (mesh.skin < -1 || mesh.skin >= static_cast<int>(model.skins.size())) {
       fail("mesh " + std::to_string(m) + " skin " + std::to_string(mesh.skin) + " names no skin");

@@ -17,7 +17,7 @@ bool has_vertices(const Model& model) {
 
 // The main animated hierarchy of a model without skins or vertices (see the header).
 std::vector<std::uint8_t> animated_hierarchy(const Model& model) {
-  const std::size_t n = model.bones.size();
+  const std::size_t n = model.nodes.size();
   std::vector<std::uint8_t> animated(n, 0);
   bool any = false;
   for (const ModelAnimation& a : model.animations) {
@@ -33,7 +33,7 @@ std::vector<std::uint8_t> animated_hierarchy(const Model& model) {
   std::vector<std::size_t> count(n, 0);
   for (std::size_t b = n; b-- > 0;) {
     count[b] += animated[b];
-    const int parent = model.bones[b].parent;
+    const int parent = model.nodes[b].parent;
     if (parent >= 0) count[static_cast<std::size_t>(parent)] += count[b];
   }
   // Walk down from the root through containers (nodes no clip moves) that hold animated nodes
@@ -44,7 +44,7 @@ std::vector<std::uint8_t> animated_hierarchy(const Model& model) {
   while (animated[top] == 0) {
     std::size_t best = 0;  // 0: no child holds an animated node
     for (std::size_t c = top + 1; c < n; ++c) {
-      if (model.bones[c].parent == static_cast<int>(top) && count[c] > 0 && (best == 0 || count[c] > count[best])) best = c;
+      if (model.nodes[c].parent == static_cast<int>(top) && count[c] > 0 && (best == 0 || count[c] > count[best])) best = c;
     }
     if (best == 0) break;
     top = best;
@@ -52,7 +52,7 @@ std::vector<std::uint8_t> animated_hierarchy(const Model& model) {
   std::vector<std::uint8_t> mask(n, 0);
   if (top > 0) mask[top] = 1;
   for (std::size_t b = top + 1; b < n; ++b) {
-    const int parent = model.bones[b].parent;
+    const int parent = model.nodes[b].parent;
     if (parent >= 0 && (static_cast<std::size_t>(parent) == top || mask[static_cast<std::size_t>(parent)])) mask[b] = 1;
   }
   return mask;
@@ -61,7 +61,7 @@ std::vector<std::uint8_t> animated_hierarchy(const Model& model) {
 }  // namespace
 
 std::vector<std::uint8_t> skeleton_bones(const Model& model) {
-  const std::size_t n = model.bones.size();
+  const std::size_t n = model.nodes.size();
   if (model.skins.empty()) {
     if (!has_vertices(model)) return animated_hierarchy(model);
     std::vector<std::uint8_t> mask(n, 1);

@@ -32,7 +32,7 @@ void for_each_length(Model& model, F&& f) {
     const auto view = attribute_view<glm::vec3>(std::span<std::byte>(bytes), layout, VertexAttribute::Position);
     for (std::size_t v = 0; v < view.size(); ++v) view.store(v, f(view.load(v)));
   };
-  for (ModelBone& bone : model.bones) translation(bone.transform);
+  for (ModelNode& bone : model.nodes) translation(bone.transform);
   for (Skin& skin : model.skins) {
     for (glm::mat4& m : skin.data.bind_pose) translation(m);
     for (glm::mat4& m : skin.data.inverse_bind_pose) translation(m);

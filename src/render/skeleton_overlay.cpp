@@ -15,7 +15,7 @@ namespace {
 // The nearest ancestor that is a joint, or -1. Parents come before children (validate(Model)),
 // so the walk ends.
 int parent_joint(const Model& model, std::span<const std::uint8_t> joints, int bone) {
-  for (int b = model.bones[static_cast<std::size_t>(bone)].parent; b >= 0; b = model.bones[static_cast<std::size_t>(b)].parent) {
+  for (int b = model.nodes[static_cast<std::size_t>(bone)].parent; b >= 0; b = model.nodes[static_cast<std::size_t>(b)].parent) {
     if (joints[static_cast<std::size_t>(b)] != 0) return b;
   }
   return -1;
@@ -49,16 +49,16 @@ void draw_skeleton(const Model& model, std::span<const glm::mat4> bone_worlds, c
 
 void draw_skeleton(const Model& model, std::span<const std::uint8_t> joints, std::span<const glm::mat4> bone_worlds,
                    const Camera& camera, Framebuffer& target) {
-  if (bone_worlds.size() != model.bones.size()) {
+  if (bone_worlds.size() != model.nodes.size()) {
     throw std::invalid_argument("draw_skeleton: " + std::to_string(bone_worlds.size()) + " transforms for " +
-                                std::to_string(model.bones.size()) + " bones");
+                                std::to_string(model.nodes.size()) + " bones");
   }
-  if (joints.size() != model.bones.size()) {
+  if (joints.size() != model.nodes.size()) {
     throw std::invalid_argument("draw_skeleton: " + std::to_string(joints.size()) + " joint flags for " +
-                                std::to_string(model.bones.size()) + " bones");
+                                std::to_string(model.nodes.size()) + " bones");
   }
   const float w = overlay_half_width(target);
-  const int bones = static_cast<int>(model.bones.size());
+  const int bones = static_cast<int>(model.nodes.size());
   const auto is_joint = [&](int b) { return b > 0 && joints[static_cast<std::size_t>(b)] != 0; };
   // Lines first, then every dot over them.
   for (int b = 1; b < bones; ++b) {

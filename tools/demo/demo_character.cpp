@@ -28,16 +28,16 @@ float radius_at(float y) { return 0.35f * (1.f - 0.75f * y / kHeight); }
 
 glm::mat4 translate(float x, float y, float z) { return glm::translate(glm::mat4(1.f), glm::vec3(x, y, z)); }
 
-std::vector<ModelBone> make_bones() {
-  std::vector<ModelBone> bones;
-  bones.push_back(ModelBone{"root", -1, glm::mat4(1.f), -1});
-  bones.push_back(ModelBone{"Armature", 0, glm::scale(translate(0, 0.25f, 0), glm::vec3(1.5f)), 0});
+std::vector<ModelNode> make_bones() {
+  std::vector<ModelNode> bones;
+  bones.push_back(ModelNode{"root", -1, glm::mat4(1.f), -1});
+  bones.push_back(ModelNode{"Armature", 0, glm::scale(translate(0, 0.25f, 0), glm::vec3(1.5f)), 0});
   for (int j = 0; j < kJoints; ++j) {
-    bones.push_back(ModelBone{"Seg" + std::to_string(j), j == 0 ? kArmature : kFirstJoint + j - 1,
+    bones.push_back(ModelNode{"Seg" + std::to_string(j), j == 0 ? kArmature : kFirstJoint + j - 1,
                               j == 0 ? glm::mat4(1.f) : translate(0, kSegment, 0), j + 1});
   }
-  bones.push_back(ModelBone{"TentacleMesh", 0, translate(0, 0, 2), kJoints + 1});
-  bones.push_back(ModelBone{"Buoy", 0, translate(1.5f, 0.25f, 0), kJoints + 2});
+  bones.push_back(ModelNode{"TentacleMesh", 0, translate(0, 0, 2), kJoints + 1});
+  bones.push_back(ModelNode{"Buoy", 0, translate(1.5f, 0.25f, 0), kJoints + 2});
   return bones;
 }
 
@@ -132,13 +132,13 @@ ModelMeshPart make_buoy_part(std::shared_ptr<Material> material) {
   return part;
 }
 
-Skin make_skin(const std::vector<ModelBone>& bones) {
+Skin make_skin(const std::vector<ModelNode>& bones) {
   Skin skin;
   skin.name = "TentacleSkin";
   SkinningData& d = skin.data;
   d.bone_count = kJoints;
   Model scene;
-  scene.bones = bones;
+  scene.nodes = bones;
   std::vector<glm::mat4> world(bones.size());
   copy_absolute_bone_transforms(scene, world);
   for (int j = 0; j < kJoints; ++j) {
@@ -231,21 +231,21 @@ AnimationClip buoy_clip(const std::string& name, double duration, bool spin) {
 
 Model make_demo_character() {
   Model model;
-  model.bones = make_bones();
+  model.nodes = make_bones();
   auto skin_material = std::make_shared<Material>(Material{"TentacleSkin", glm::vec4(0.85f, 0.35f, 0.45f, 1.f), false, 0});
   auto buoy_material = std::make_shared<Material>(Material{"Buoy", glm::vec4(0.95f, 0.8f, 0.2f, 1.f), false, 1});
   auto palette = std::make_shared<SkinnedMaterial>(kDefaultMaxBones);
 
   ModelMesh tentacle;
   tentacle.name = "Tentacle";
-  tentacle.parent_bone = kMeshNode;
+  tentacle.node = kMeshNode;
   tentacle.skin = 0;
   tentacle.morph_weights = {0.f, 0.f};
-  tentacle.parts.push_back(make_tentacle_part(model.bones[kArmature].transform, skin_material, palette));
+  tentacle.parts.push_back(make_tentacle_part(model.nodes[kArmature].transform, skin_material, palette));
   tentacle.source_mesh = 0;
   ModelMesh buoy;
   buoy.name = "Buoy";
-  buoy.parent_bone = kBuoy;
+  buoy.node = kBuoy;
   buoy.parts.push_back(make_buoy_part(buoy_material));
   buoy.source_mesh = 1;
   for (ModelMesh* mesh : {&tentacle, &buoy}) {
@@ -259,7 +259,7 @@ Model make_demo_character() {
   model.meshes.push_back(std::move(tentacle));
   model.meshes.push_back(std::move(buoy));
 
-  Skin skin = make_skin(model.bones);
+  Skin skin = make_skin(model.nodes);
   const auto wave = [](int j, float t) {
     const float angle = 0.35f * std::sin(2.f * std::numbers::pi_v<float> * (t / 2.f) - 0.6f * static_cast<float>(j));
     return glm::angleAxis(angle, glm::vec3(0, 0, 1));

@@ -56,7 +56,7 @@ std::vector<int> watched_bones(const Model& model) {
       if (std::find(bones.begin(), bones.end(), joints[p]) == bones.end()) bones.push_back(joints[p]);
     }
   }
-  for (int b = 1; bones.size() < 3 && b < static_cast<int>(model.bones.size()); ++b) {
+  for (int b = 1; bones.size() < 3 && b < static_cast<int>(model.nodes.size()); ++b) {
     if (std::find(bones.begin(), bones.end(), b) == bones.end()) bones.push_back(b);
   }
   return bones;
@@ -98,7 +98,7 @@ void print_clip(Animator& animator, int index, const std::vector<int>& bones, in
               anim.morph_channels.size());
   std::printf("%7s", "time");
   for (int b : bones) {
-    const std::string& name = model.bones[static_cast<std::size_t>(b)].name;
+    const std::string& name = model.nodes[static_cast<std::size_t>(b)].name;
     std::printf("  %-27s", (name.empty() ? "bone " + std::to_string(b) : name).c_str());
   }
   if (morph_mesh >= 0) std::printf("   morph weights");
@@ -162,7 +162,7 @@ int run_demo(const Args& arguments) {
   }
   const Model& model = loaded->model;
   std::printf("%s: %zu scene nodes, %zu meshes, %zu skins, %zu animations, %zu diagnostics\n", file.c_str(),
-              model.bones.size() - 1, model.meshes.size(), model.skins.size(), model.animations.size(),
+              model.nodes.size() - 1, model.meshes.size(), model.skins.size(), model.animations.size(),
               model.diagnostics.size());
   for (const Diagnostic& d : model.diagnostics) std::printf("  diagnostic %s (x%d): %s\n", std::string(to_string(d.code)).c_str(), d.count, d.message.c_str());
   Animator animator(model);

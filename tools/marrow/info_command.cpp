@@ -73,18 +73,18 @@ void write_json(const LoadedFile& f, const InfoReport& r) {
 }
 
 void print_tree(const Model& model, const InfoReport& r, std::size_t bone, int depth) {
-  const ModelBone& b = model.bones[bone];
+  const ModelNode& b = model.nodes[bone];
   std::printf("  %*s%s", depth * 2, "", bone == 0 ? "(synthetic root)" : (b.name.empty() ? "(unnamed)" : b.name.c_str()));
   if (bone > 0) std::printf("  [node %d, bone %zu]", b.source_node, bone);
   if (r.bones[bone].joint) std::printf(" joint");
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-    if (model.meshes[m].parent_bone == static_cast<int>(bone)) {
+    if (model.meshes[m].node == static_cast<int>(bone)) {
       std::printf(" mesh %d%s", model.meshes[m].source_mesh, model.meshes[m].skin >= 0 ? " (skinned)" : "");
     }
   }
   std::printf("\n");
-  for (std::size_t c = bone + 1; c < model.bones.size(); ++c) {
-    if (model.bones[c].parent == static_cast<int>(bone)) print_tree(model, r, c, depth + 1);
+  for (std::size_t c = bone + 1; c < model.nodes.size(); ++c) {
+    if (model.nodes[c].parent == static_cast<int>(bone)) print_tree(model, r, c, depth + 1);
   }
 }
 

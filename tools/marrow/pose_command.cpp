@@ -186,7 +186,7 @@ int run_pose(const Args& arguments) {
     if (index >= 0 && flags.layers.empty()) describe_clip(model, index, seconds, report);
     if (flags.root_motion) {
       const int node = animator.root_motion_node();
-      root = RootMotionReport{model.bones[static_cast<std::size_t>(node)].source_node, animator.root_motion_offset()};
+      root = RootMotionReport{model.nodes[static_cast<std::size_t>(node)].source_node, animator.root_motion_offset()};
     }
   }
   if (json) {

@@ -13,7 +13,7 @@ std::size_t key_count(const AnimationClip& clip) {
 }
 
 // File node of a bone, -1 for the synthetic root.
-int node_of(const Model& model, int bone) { return bone < 0 ? -1 : model.bones[static_cast<std::size_t>(bone)].source_node; }
+int node_of(const Model& model, int bone) { return bone < 0 ? -1 : model.nodes[static_cast<std::size_t>(bone)].source_node; }
 
 bool is_joint(const Model& model, std::size_t bone) {
   for (const Skin& s : model.skins) {
@@ -37,15 +37,15 @@ std::size_t triangle_count(const ModelMeshPart& part) {
 InfoReport make_info_report(const Model& model) {
   InfoReport out;
   out.scene = model.source.scene;
-  for (std::size_t b = 0; b < model.bones.size(); ++b) {
-    const ModelBone& bone = model.bones[b];
+  for (std::size_t b = 0; b < model.nodes.size(); ++b) {
+    const ModelNode& bone = model.nodes[b];
     out.bones.push_back({b, bone.source_node, bone.name, bone.parent, is_joint(model, b)});
   }
   for (const ModelMesh& m : model.meshes) {
     InfoReport::Mesh r;
     r.mesh = m.source_mesh;
     r.name = m.name;
-    r.node = node_of(model, m.parent_bone);
+    r.node = node_of(model, m.node);
     r.skin = m.skin;
     r.parts = m.parts.size();
     std::vector<const Material*> seen;

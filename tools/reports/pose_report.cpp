@@ -9,7 +9,7 @@ namespace marrow {
 namespace {
 
 int node_of(const Model& model, int bone) {
-  return bone < 0 ? -1 : model.bones[static_cast<std::size_t>(bone)].source_node;
+  return bone < 0 ? -1 : model.nodes[static_cast<std::size_t>(bone)].source_node;
 }
 
 void report_skins(const Model& model, const Animator& animator, PoseReport& out) {
@@ -45,7 +45,7 @@ void report_skins(const Model& model, const Animator& animator, PoseReport& out)
     for (const Skin& other : model.skins) {
       if (other.source_skin != skin.source_skin) continue;
       for (int m : other.meshes) {
-        const int bone = model.meshes[static_cast<std::size_t>(m)].parent_bone;
+        const int bone = model.meshes[static_cast<std::size_t>(m)].node;
         if (mesh_bone < 0 || node_of(model, bone) < node_of(model, mesh_bone)) mesh_bone = bone;
       }
     }
@@ -66,7 +66,7 @@ void report_meshes(const Model& model, Animator& animator, PoseReport& out) {
   std::vector<bool> seen;
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const ModelMesh& mesh = model.meshes[m];
-    const auto node = static_cast<std::uint32_t>(node_of(model, mesh.parent_bone));
+    const auto node = static_cast<std::uint32_t>(node_of(model, mesh.node));
     const std::size_t first_entry = out.meshes.size();
     for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
       const ModelMeshPart& part = mesh.parts[p];
@@ -127,8 +127,8 @@ PoseReport make_pose_report(const Model& model, Animator& animator) {
   out.scene = model.source.scene;
   const std::span<const glm::mat4> local = animator.bone_transforms();
   const std::span<const glm::mat4> world = animator.absolute_bone_transforms();
-  for (std::size_t b = 1; b < model.bones.size(); ++b) {
-    const ModelBone& bone = model.bones[b];
+  for (std::size_t b = 1; b < model.nodes.size(); ++b) {
+    const ModelNode& bone = model.nodes[b];
     if (bone.source_node < 0) continue;
     const Trs trs = decompose_trs(local[b]);
     out.nodes.push_back(PoseReport::Node{static_cast<std::uint32_t>(bone.source_node), bone.name, trs.translation,

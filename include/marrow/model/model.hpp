@@ -30,10 +30,12 @@
 
 namespace marrow {
 
-// A scene node. Bone 0 of an imported model is a synthetic root; bone index == scene-node index.
-struct ModelBone {
+// A scene node (joints of skins are nodes too; Skin maps them to palette entries). Node 0 of an
+// imported or built model is a synthetic root. Per-node arrays elsewhere (Animator's
+// bone_transforms, rigid clips' bone_index, the M4 rule's "bone") use the node index.
+struct ModelNode {
   std::string name;
-  int parent = -1;             // bone index, always below this bone's own index; -1 for the root
+  int parent = -1;             // node index, always below this node's own index; -1 for the root
   glm::mat4 transform{1.f};    // local, relative to the parent
   int source_node = -1;        // node index in the source file, -1 for the synthetic root
 };
@@ -75,7 +77,7 @@ struct ModelMeshPart {
 
 struct ModelMesh {
   std::string name;
-  int parent_bone = 0;  // drawn with this bone's absolute transform
+  int node = 0;         // drawn with this node's absolute transform
   int skin = -1;        // index into Model::skins, -1 when not skinned
   std::vector<ModelMeshPart> parts;
   BoundingSphere bounding_sphere;    // of the loaded pose, in the parent bone's space
@@ -110,7 +112,7 @@ struct ModelSource {
 };
 
 struct Model {
-  std::vector<ModelBone> bones;
+  std::vector<ModelNode> nodes;
   std::vector<ModelMesh> meshes;
   std::vector<Skin> skins;
   std::vector<ModelAnimation> animations;

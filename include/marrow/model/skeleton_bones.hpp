@@ -1,6 +1,6 @@
 #pragma once
 // Which bones make up a model's skeleton: what a skeleton overlay draws and what a picture of a
-// model without vertices is framed on. One byte per Model::bones entry, 1 for a skeleton bone:
+// model without vertices is framed on. One byte per Model::nodes entry, 1 for a skeleton bone:
 // - every skin's joints, when the model has skins;
 // - else, when it has meshes, every scene node;
 // - else (a skeleton-only animation file: FBX/Collada clips exported from a DCC tool) the main

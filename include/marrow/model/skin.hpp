@@ -2,7 +2,7 @@
 // One skin of a model: its SkinningData, exactly the meshes its palette drives (M5) and the two
 // maps between scene-node and palette indices (G3).
 //
-//   scene-node index  (Model::bones, rigid clips)  --scene_to_palette-->  palette index
+//   scene-node index  (Model::nodes, rigid clips)  --scene_to_palette-->  palette index
 //   palette index     (SkinningData arrays, skeletal clip tracks, JOINTS_0 after import)
 //                                                   --palette_to_scene-->  scene-node index
 // The file's own joint order (the third index space) is kept in source_joints.

@@ -100,12 +100,12 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
   const assimp::NodeTable nodes = assimp::build_node_table(scene, options.import.limits);
 
   // Bones: synthetic root 0, then node i as bone i + 1 (depth-first, parents first).
-  model.bones.resize(nodes.nodes.size() + 1);
-  model.bones[0] = ModelBone{"<root>", -1, glm::mat4(1.f), -1};
+  model.nodes.resize(nodes.nodes.size() + 1);
+  model.nodes[0] = ModelNode{"<root>", -1, glm::mat4(1.f), -1};
   model.source.scene = 0;
   model.source.node_to_bone.resize(nodes.nodes.size());
   for (std::size_t i = 0; i < nodes.nodes.size(); ++i) {
-    model.bones[i + 1] = ModelBone{nodes.names[i], nodes.parent[i] + 1, nodes.local[i], static_cast<int>(i)};
+    model.nodes[i + 1] = ModelNode{nodes.names[i], nodes.parent[i] + 1, nodes.local[i], static_cast<int>(i)};
     model.source.node_to_bone[i] = static_cast<int>(i + 1);
   }
 
@@ -159,7 +159,7 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
     ModelMesh mesh;
     mesh.name =
         source.mName.length > 0 ? source.mName.C_Str() : nodes.names[static_cast<std::size_t>(instances[i].node)];
-    mesh.parent_bone = instances[i].node + 1;
+    mesh.node = instances[i].node + 1;
     mesh.skin = skin.skin;
     mesh.source_mesh = static_cast<int>(instances[i].mesh);
     ModelMeshPart part = assimp::build_part(source, instances[i].mesh, skin.skin >= 0 ? &skin.bone_to_palette : nullptr,

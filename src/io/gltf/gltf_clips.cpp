@@ -178,7 +178,7 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
       for (std::uint32_t node : users) {
         const int bone = graph.node_to_bone[node];
         for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-          if (model.meshes[m].parent_bone == bone && model.meshes[m].source_mesh == static_cast<int>(mesh)) {
+          if (model.meshes[m].node == bone && model.meshes[m].source_mesh == static_cast<int>(mesh)) {
             out.morph_channels.push_back(MorphWeightChannel{static_cast<int>(m), track});
           }
         }

@@ -18,7 +18,7 @@
 namespace marrow::gltf {
 
 // model.skins and model.meshes must be built (skins with source_skin/source_joints, meshes with
-// parent_bone/source_mesh). Adds model.animations, each skin's animation_clips and the parts'
+// node/source_mesh). Adds model.animations, each skin's animation_clips and the parts'
 // default weight tracks. Throws ImportError (InvalidAnimation, LimitExceeded).
 void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const ImportOptions& options,
                         ImportBudget& budget, Model& model, std::vector<Diagnostic>& diagnostics);

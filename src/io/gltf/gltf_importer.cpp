@@ -90,11 +90,11 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
   ImportBudget budget(options.limits);
 
   // G1: bones.
-  model.bones.resize(graph.bone_to_node.size());
-  model.bones[0] = ModelBone{"<root>", -1, glm::mat4(1.f), -1};
-  for (std::size_t b = 1; b < model.bones.size(); ++b) {
+  model.nodes.resize(graph.bone_to_node.size());
+  model.nodes[0] = ModelNode{"<root>", -1, glm::mat4(1.f), -1};
+  for (std::size_t b = 1; b < model.nodes.size(); ++b) {
     const std::uint32_t node = graph.bone_to_node[b];
-    model.bones[b] = ModelBone{doc.nodes[node].name, graph.bone_parent[b], graph.local[node], static_cast<int>(node)};
+    model.nodes[b] = ModelNode{doc.nodes[node].name, graph.bone_parent[b], graph.local[node], static_cast<int>(node)};
   }
   model.source.scene = graph.scene;
   model.source.node_to_bone = graph.node_to_bone;
@@ -139,7 +139,7 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
     const gltf::Mesh& source = doc.meshes[mesh_index];
     ModelMesh mesh;
     mesh.name = source.name;
-    mesh.parent_bone = static_cast<int>(b);
+    mesh.node = static_cast<int>(b);
     mesh.source_mesh = static_cast<int>(mesh_index);
     mesh.morph_weights = initial_weights(doc, node, mesh_index, diagnostics);
     const std::uint32_t file_skin = doc.nodes[node].skin;

@@ -37,11 +37,11 @@ class ModelWriter {
   gltf::Document& doc() { return builder_.document(); }
 
   void write_nodes() {
-    first_bone_ = model_.bones.empty() || model_.bones[0].transform != glm::mat4(1.f) ? 0 : 1;
-    bone_node_.assign(model_.bones.size(), kNone);
+    first_bone_ = model_.nodes.empty() || model_.nodes[0].transform != glm::mat4(1.f) ? 0 : 1;
+    bone_node_.assign(model_.nodes.size(), kNone);
     gltf::Scene scene;
-    for (std::size_t b = first_bone_; b < model_.bones.size(); ++b) {
-      const ModelBone& bone = model_.bones[b];
+    for (std::size_t b = first_bone_; b < model_.nodes.size(); ++b) {
+      const ModelNode& bone = model_.nodes[b];
       gltf::Node node;
       node.name = bone.name;
       set_transform(node, bone.transform);
@@ -192,7 +192,7 @@ class ModelWriter {
       if (!mesh.morph_weights.empty()) out.weights = mesh.morph_weights;
       const auto mesh_index = static_cast<std::uint32_t>(doc().meshes.size());
       doc().meshes.push_back(std::move(out));
-      const auto bone = static_cast<std::size_t>(mesh.parent_bone);
+      const auto bone = static_cast<std::size_t>(mesh.node);
       std::uint32_t node = bone < first_bone_ ? kNone : bone_node_[bone];
       if (node == kNone || doc().nodes[node].mesh != kNone) {
         // A second mesh on one node (or one on the dropped root) gets an identity child node.
@@ -318,7 +318,7 @@ class ModelWriter {
       }
     }
     for (const BoneTrack& track : source.scene_clip.tracks) {
-      if (track.bone_index < static_cast<int>(first_bone_) || static_cast<std::size_t>(track.bone_index) >= model_.bones.size()) continue;
+      if (track.bone_index < static_cast<int>(first_bone_) || static_cast<std::size_t>(track.bone_index) >= model_.nodes.size()) continue;
       const std::uint32_t node = bone_node_[static_cast<std::size_t>(track.bone_index)];
       if (written.insert(node).second) write_track(anim, node, track);
     }

@@ -120,7 +120,7 @@ inline std::string key_gap_problem(const AnimationClip& clip) {
 // skin-to-mesh lists, prefix sizes, morph base joints and the default morph weight tracks.
 inline std::string model_problem(const Model& model) {
   const auto str = [](auto v) { return std::to_string(v); };
-  const std::size_t bones = model.bones.size();
+  const std::size_t bones = model.nodes.size();
   if (bones > kNativeMaxBones) return "the model has " + str(bones) + " bones, more than " + str(kNativeMaxBones);
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
     const Skin& skin = model.skins[s];

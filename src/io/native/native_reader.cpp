@@ -200,10 +200,10 @@ void read_bones(SectionReader& r, Model& model) {
   r.limit("bone count", n, kNativeMaxBones, nullptr);
   r.limit("bone count", n, r.limits().max_nodes, "ImportLimits::max_nodes");
   r.fits("bone count", n, kBoneMinBytes);
-  model.bones.resize(static_cast<std::size_t>(n));
-  for (std::size_t i = 0; i < model.bones.size(); ++i) {
+  model.nodes.resize(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < model.nodes.size(); ++i) {
     const auto scope = r.enter("bone", i);
-    ModelBone& bone = model.bones[i];
+    ModelNode& bone = model.nodes[i];
     bone.name = r.string("name");
     bone.parent = r.i32("parent");
     if (bone.parent >= static_cast<int>(i)) {
@@ -266,7 +266,7 @@ void read_skins(SectionReader& r, Model& model) {
     // Mesh indices are checked once the meshes are read (MESH may follow SKIN).
     read_int_array(r, skin.meshes, "meshes", 0, kUnknownCount, "mesh");
     read_int_array(r, skin.scene_to_palette, "scene_to_palette", -1, static_cast<std::size_t>(bones), "joint");
-    read_int_array(r, skin.palette_to_scene, "palette_to_scene", -1, model.bones.size(), "bone");
+    read_int_array(r, skin.palette_to_scene, "palette_to_scene", -1, model.nodes.size(), "bone");
     read_int_array(r, skin.source_joints, "source_joints", std::numeric_limits<int>::min(), kUnknownCount, "joint");
     skin.source_skin = r.i32("source_skin");
   }
@@ -293,8 +293,8 @@ void read_meshes(SectionReader& r, Model& model, const Tables& tables) {
     const auto scope = r.enter("mesh", m);
     ModelMesh& mesh = model.meshes[m];
     mesh.name = r.string("name");
-    mesh.parent_bone = r.i32("parent_bone");
-    check_index(r, "parent_bone", mesh.parent_bone, 0, model.bones.size(), "bone");
+    mesh.node = r.i32("node");
+    check_index(r, "node", mesh.node, 0, model.nodes.size(), "bone");
     mesh.skin = r.i32("skin");
     check_index(r, "skin", mesh.skin, -1, model.skins.size(), "skin");
     mesh.bounding_sphere.center.x = r.f32("bounding_sphere");
@@ -371,9 +371,9 @@ void read_source(SectionReader& r, Model& model) {
   r.copy_into(model.source.node_to_bone, n, "node_to_bone");
   for (std::size_t i = 0; i < n; ++i) {
     const int b = model.source.node_to_bone[i];
-    if (b < -1 || b >= static_cast<int>(model.bones.size())) {
+    if (b < -1 || b >= static_cast<int>(model.nodes.size())) {
       const auto scope = r.enter("node", i);
-      check_index(r, "node_to_bone", b, -1, model.bones.size(), "bone");
+      check_index(r, "node_to_bone", b, -1, model.nodes.size(), "bone");
     }
   }
 }

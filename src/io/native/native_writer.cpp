@@ -137,7 +137,7 @@ class PointerTable {
 
 // A rough size so the output vector rarely reallocates.
 std::size_t estimate_bytes(const Model& model) {
-  std::size_t n = 4096 + model.bones.size() * 128;
+  std::size_t n = 4096 + model.nodes.size() * 128;
   for (const ModelMesh& mesh : model.meshes) {
     for (const ModelMeshPart& part : mesh.parts) {
       n += 256 + part.vertex_bytes.size() + 4 * (part.indices.size() + part.source_vertices.size() + part.palette_joints.size());
@@ -308,8 +308,8 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
   w.end_section();
 
   w.begin_section(kTagBones);
-  w.u64(model.bones.size());
-  for (const ModelBone& bone : model.bones) {
+  w.u64(model.nodes.size());
+  for (const ModelNode& bone : model.nodes) {
     w.string(bone.name, "a bone name");
     w.i32(bone.parent);
     w.mat4(bone.transform);
@@ -365,7 +365,7 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
   w.u64(model.meshes.size());
   for (const ModelMesh& mesh : model.meshes) {
     w.string(mesh.name, "a mesh name");
-    w.i32(mesh.parent_bone);
+    w.i32(mesh.node);
     w.i32(mesh.skin);
     w.f32(mesh.bounding_sphere.center.x);
     w.f32(mesh.bounding_sphere.center.y);

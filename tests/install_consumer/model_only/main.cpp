@@ -9,7 +9,7 @@
 
 int main() {
   marrow::Model model;
-  model.bones = {{"root", -1, glm::mat4(1.f)}, {"Arm", 0, glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0))}};
+  model.nodes = {{"root", -1, glm::mat4(1.f)}, {"Arm", 0, glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0))}};
   marrow::ModelAnimation swing;
   swing.name = "Swing";
   swing.duration = marrow::ticks_from_seconds(1.0);

@@ -2,7 +2,7 @@
 // Every non-glTF format Assimp reads (FBX, Collada, BVH, OBJ, X, ...) -> Model, with the same
 // conventions as import_gltf (see docs/formats.md for the mapping and the quirks found):
 //   - the aiNode tree flattens depth-first into bones under a synthetic root bone 0: the aiScene
-//     root node is bone 1, bone b is the node with depth-first index b - 1 (ModelBone::source_node);
+//     root node is bone 1, bone b is the node with depth-first index b - 1 (ModelNode::source_node);
 //   - each (node, aiMesh) pair is a ModelMesh with one part hung on its node's bone;
 //   - a skinned mesh's joints are its bones' nodes plus every node on the parent chain between
 //     two of them, ordered breadth-first; inverse binds are aiBone::mOffsetMatrix (inverse of the
