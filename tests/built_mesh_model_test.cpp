@@ -90,7 +90,7 @@ TEST(MeshBuilder, T11_ABuiltMeshIsAModelItsInstancesPose) {
   EXPECT_EQ(skeleton["Hand"].bone, 0);
   EXPECT_EQ(skeleton["Elbow"].bone, -1);
   EXPECT_TRUE(near(skeleton.posed_node_transform(instance, "Hand"),
-                   animator.absolute_bone_transforms()[static_cast<std::size_t>(arm.mesh->bone_model_bones()[0])], 1e-6f));
+                   animator.absolute_bone_transforms()[static_cast<std::size_t>(arm.mesh->bone_model_nodes()[0])], 1e-6f));
 }
 
 TEST(MeshBuilder, T11_ABuiltMeshWritesAsGltfAndDraws) {

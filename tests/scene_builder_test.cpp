@@ -328,7 +328,7 @@ TEST(Skeleton, T5_PosedNodeTransformsFollowTheInstancesCurrentPose) {
   EXPECT_TRUE(near(sk.posed_node_transform(instance, "Tip"), tip, 1e-6f));
   EXPECT_TRUE(near(sk.posed_node_transform(instance, sk["Base"]), glm::mat4(1.f)));
   EXPECT_EQ(instance.posed_model(), &s.mesh->model());
-  ASSERT_EQ(instance.node_transforms().size(), s.mesh->model().nodes.size()) << "one per Model bone";
+  ASSERT_EQ(instance.node_transforms().size(), s.mesh->model().nodes.size()) << "one per Model node";
   // The palette is the posed node times its bind-pose inversion.
   EXPECT_TRUE(near(instance.bone_transforms()[1], tip * translate(0, -1, 0), 1e-6f));
   const MeshNode both[] = {sk["Tip"], sk["Base"]};

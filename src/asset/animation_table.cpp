@@ -20,9 +20,9 @@ std::shared_ptr<AnimationTable> AnimationTable::of(const Mesh& mesh) {
   return table;
 }
 
-const std::vector<int>* AnimationTable::bone_model_bones(const Mesh& mesh) const noexcept {
+const std::vector<int>* AnimationTable::bone_model_nodes(const Mesh& mesh) const noexcept {
   for (const Member& m : members_) {
-    if (m.mesh == &mesh) return &m.model_bones;
+    if (m.mesh == &mesh) return &m.model_nodes;
   }
   return nullptr;
 }
@@ -32,7 +32,7 @@ void AnimationTable::add_member(const Mesh& mesh) {
   const bool same_model = &mesh.shared() == nodes_->shared.get();
   std::vector<int> bone_nodes;
   for (std::size_t b = 0; b < mesh.bone_count(); ++b) {
-    const int model_bone = mesh.bone_model_bones()[b];
+    const int model_bone = mesh.bone_model_nodes()[b];
     int found = same_model ? nodes_->node_of(model_bone) : -1;
     const int own_node = mesh.skeleton_nodes()->node_of(model_bone);
     const std::string name = own_node >= 0 ? mesh.skeleton_nodes()->name(static_cast<std::size_t>(own_node)) : std::string();
@@ -59,7 +59,7 @@ void AnimationTable::add_member(const Mesh& mesh, const std::vector<int>& bone_n
     if (n < 0 || static_cast<std::size_t>(n) >= nodes_->size()) {
       throw std::invalid_argument("AnimationTable: node " + std::to_string(n) + " of " + std::to_string(nodes_->size()));
     }
-    member.model_bones.push_back(nodes_->model_bones[static_cast<std::size_t>(n)]);
+    member.model_nodes.push_back(nodes_->model_nodes[static_cast<std::size_t>(n)]);
   }
   members_.push_back(std::move(member));
   nodes_->meshes.push_back(&mesh);

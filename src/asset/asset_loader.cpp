@@ -1,26 +1,18 @@
 #include "marrow/asset/asset_loader.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cstring>
-#include <span>
 #include <cstdio>
-#include <set>
 #include <stdexcept>
 #include <string>
 
-#include "marrow/core/vertex_access.hpp"
-#include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/model_file.hpp"
-#include "marrow/model/animator.hpp"
-#include "marrow/runtime/skin_influences.hpp"
 #include "mesh_assembly.hpp"
 
 namespace marrow::asset {
 
 namespace {
 
-// The model bones a set of skins needs: their joints and every ancestor up to the file's root
+// The model nodes a set of skins needs: their joints and every ancestor up to the file's root
 // (T4: non-joint ancestors are part of the skeleton). Empty when a joint is outside the scene.
 std::vector<int> skeleton_bones(const Model& model, const std::vector<int>& skins, bool& outside_scene) {
   std::vector<bool> keep(model.nodes.size(), false);
@@ -55,12 +47,12 @@ std::shared_ptr<SkeletonNodes> skeleton_of(const std::shared_ptr<SharedModel>& s
   auto nodes = std::make_shared<SkeletonNodes>();
   nodes->shared = shared;
   bool outside = false;
-  nodes->model_bones = skeleton_bones(shared->model, skins, outside);
-  nodes->node_bones.assign(nodes->model_bones.size(), -1);
+  nodes->model_nodes = skeleton_bones(shared->model, skins, outside);
+  nodes->node_bones.assign(nodes->model_nodes.size(), -1);
   if (skin >= 0) {
     const Skin& s = shared->model.skins[static_cast<std::size_t>(skin)];
-    for (std::size_t i = 0; i < nodes->model_bones.size(); ++i) {
-      nodes->node_bones[i] = s.scene_to_palette[static_cast<std::size_t>(nodes->model_bones[i])];
+    for (std::size_t i = 0; i < nodes->model_nodes.size(); ++i) {
+      nodes->node_bones[i] = s.scene_to_palette[static_cast<std::size_t>(nodes->model_nodes[i])];
     }
   }
   return nodes;

@@ -37,7 +37,7 @@ class BoundsSource final : public AnimatedBoundsSource {
   BoundingBox frame(std::size_t clip, Ticks t) override {
     const std::span<const glm::mat4> worlds =
         pose_.evaluate(mesh_.shared(), static_cast<int>(clip), static_cast<float>(seconds_from_ticks(t)));
-    for (std::size_t b = 0; b < models_.size(); ++b) models_[b] = worlds[static_cast<std::size_t>(mesh_.bone_model_bones()[b])];
+    for (std::size_t b = 0; b < models_.size(); ++b) models_[b] = worlds[static_cast<std::size_t>(mesh_.bone_model_nodes()[b])];
     BoundingBox box;
     SkinnedBoundsJob{joints_.joints, joints_.centers, joints_.extents, models_, &box}.run();
     return box;
@@ -65,15 +65,15 @@ std::shared_ptr<Mesh> MeshAssembly::view(std::string name, std::shared_ptr<Share
   mesh->skeleton_ = std::move(skeleton);
   mesh->bone_joints_ = std::move(bone_joints);
   const std::size_t bones = mesh->bone_joints_.size();
-  mesh->bone_model_bones_.resize(bones);
+  mesh->bone_model_nodes_.resize(bones);
   mesh->inverse_binds_.resize(bones);
   mesh->bind_palette_.resize(bones);
   for (std::size_t b = 0; b < bones; ++b) {
     const auto joint = static_cast<std::size_t>(mesh->bone_joints_[b]);
-    mesh->bone_model_bones_[b] = s.palette_to_scene[joint];
+    mesh->bone_model_nodes_[b] = s.palette_to_scene[joint];
     mesh->inverse_binds_[b] = s.data.inverse_bind_pose[joint];
     mesh->bind_palette_[b] =
-        mesh->shared_->bind_worlds[static_cast<std::size_t>(mesh->bone_model_bones_[b])] * mesh->inverse_binds_[b];
+        mesh->shared_->bind_worlds[static_cast<std::size_t>(mesh->bone_model_nodes_[b])] * mesh->inverse_binds_[b];
   }
   mesh->skeleton_->meshes.push_back(mesh.get());
   return mesh;

@@ -148,17 +148,17 @@ ModelMeshPart part_of(std::span<const MeshVertexSkeletal> vertices, std::span<co
 // part drawn by that skin.
 Model model_of(std::span<const MeshVertexSkeletal> vertices, std::span<const VertexTriangle> triangles,
                const std::vector<glm::mat4>& locals, const std::vector<int>& parents, const std::vector<int>& node_bones,
-               const std::vector<glm::mat4>& inverse_binds, const std::string& name, std::vector<int>& model_bones,
+               const std::vector<glm::mat4>& inverse_binds, const std::string& name, std::vector<int>& model_nodes,
                std::vector<int>& bone_joints) {
   const std::size_t n = locals.size();
   const std::vector<int> order = parents_first(parents);
   Model model;
   model.nodes.push_back(ModelNode{});  // the synthetic root
-  model_bones.assign(n, -1);
+  model_nodes.assign(n, -1);
   for (int node : order) {
     const auto i = static_cast<std::size_t>(node);
-    model_bones[i] = static_cast<int>(model.nodes.size());
-    const int parent = parents[i] < 0 ? 0 : model_bones[static_cast<std::size_t>(parents[i])];
+    model_nodes[i] = static_cast<int>(model.nodes.size());
+    const int parent = parents[i] < 0 ? 0 : model_nodes[static_cast<std::size_t>(parents[i])];
     model.nodes.push_back(ModelNode{"node_" + std::to_string(i), parent, locals[i], node});
   }
   std::vector<glm::mat4> worlds(model.nodes.size());
@@ -167,7 +167,7 @@ Model model_of(std::span<const MeshVertexSkeletal> vertices, std::span<const Ver
   bone_joints.assign(inverse_binds.size(), -1);
   for (std::size_t q = 0; q < n; ++q) {
     const auto node = static_cast<std::size_t>(order[q]);
-    const int bone = model_bones[node];
+    const int bone = model_nodes[node];
     const int b = node_bones[node];
     SkinningData& data = skin.data;
     data.skeleton_hierarchy[q] = model.nodes[static_cast<std::size_t>(bone)].parent - 1;  // -1 under the root
@@ -192,7 +192,7 @@ Model model_of(std::span<const MeshVertexSkeletal> vertices, std::span<const Ver
   part.skinned_material = std::make_shared<SkinnedMaterial>(static_cast<int>(std::max<std::size_t>(n, 1)));
   mesh.parts.push_back(std::move(part));
   model.meshes.push_back(std::move(mesh));
-  model.source.node_to_bone = model_bones;
+  model.source.node_to_bone = model_nodes;
   // What every import finishes with: M2, G17, S5.
   apply_bind_pose_bone_transforms(model, 0);
   compute_loaded_pose_bounds(model);
@@ -262,12 +262,12 @@ std::shared_ptr<Mesh> MeshBuilder::create_from_vertices(std::span<const MeshVert
       }
     }
   }
-  std::vector<int> model_bones, bone_joints;
+  std::vector<int> model_nodes, bone_joints;
   auto shared = std::make_shared<SharedModel>(
-      model_of(vertices, triangles, locals, parents, node_bones, inverse_binds, config.name, model_bones, bone_joints));
+      model_of(vertices, triangles, locals, parents, node_bones, inverse_binds, config.name, model_nodes, bone_joints));
   auto skeleton = std::make_shared<SkeletonNodes>();
   skeleton->shared = shared;
-  skeleton->model_bones = std::move(model_bones);
+  skeleton->model_nodes = std::move(model_nodes);
   skeleton->node_bones = std::move(node_bones);
   auto mesh = MeshAssembly::view(config.name, std::move(shared), {0}, 0, std::move(skeleton), std::move(bone_joints));
   // Animations are attached later, so a built mesh's box covers its bind pose only (T14).
@@ -333,7 +333,7 @@ MeshAnimation MeshBuilder::attach_animation(Mesh& mesh, std::span<const Skeletal
     }
     std::sort(times.begin(), times.end());
     times.erase(std::unique(times.begin(), times.end()), times.end());
-    const int model_bone = skeleton->model_bones[static_cast<std::size_t>(d.target_node_index)];
+    const int model_bone = skeleton->model_nodes[static_cast<std::size_t>(d.target_node_index)];
     const int joint = skin.scene_to_palette[static_cast<std::size_t>(model_bone)];
     BoneTrack track;
     track.bone_index = joint >= 0 ? joint : model_bone;
@@ -381,7 +381,7 @@ void MeshBuilder::set_skeleton_node_name(Mesh& mesh, std::size_t node_index, std
   for (int suffix = 2; taken(unique); ++suffix) unique = std::string(name) + std::to_string(suffix);
   // The Model's own node is renamed: what the mesh's model() draws, writes or poses by name
   // sees it too (and so do the other views of a loaded file's Model).
-  skeleton->shared->model.nodes[static_cast<std::size_t>(skeleton->model_bones[node_index])].name = unique;
+  skeleton->shared->model.nodes[static_cast<std::size_t>(skeleton->model_nodes[node_index])].name = unique;
 }
 
 }  // namespace marrow::asset

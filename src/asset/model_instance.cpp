@@ -11,14 +11,14 @@ namespace marrow::asset {
 
 namespace {
 
-// A mesh's palette from the Model bone transforms of a pose: out[b] = worlds[model_bones[b]] *
+// A mesh's palette from the Model node transforms of a pose: out[b] = worlds[model_nodes[b]] *
 // inverse_binds[b] (the one skin-palette job).
-void palette_from(std::span<const glm::mat4> worlds, const Mesh& mesh, std::span<const int> model_bones,
+void palette_from(std::span<const glm::mat4> worlds, const Mesh& mesh, std::span<const int> model_nodes,
                   std::span<glm::mat4> out) {
   SkinPaletteJob job;
   job.models = worlds;
   job.inverse_binds = mesh.inverse_binds();
-  job.joints = model_bones;
+  job.joints = model_nodes;
   job.palette = out;
   throw_if_invalid(job.validate(), "asset palette");
   job.run();
@@ -62,7 +62,7 @@ void InstanceAnimationPlayer::pose(float seconds) {
   const std::span<const glm::mat4> worlds = i.evaluator_.evaluate(mesh.shared(), animation_, seconds);
   std::vector<glm::mat4>& pose = writable_pose(i.pose_, 1, worlds.size());
   std::copy(worlds.begin(), worlds.end(), pose.begin());
-  palette_from(pose, mesh, mesh.bone_model_bones(), i.palette_);
+  palette_from(pose, mesh, mesh.bone_model_nodes(), i.palette_);
   i.posed_model_ = &mesh.model();
 }
 
@@ -99,9 +99,9 @@ void GroupAnimationPlayer::pose(float seconds) {
   std::vector<glm::mat4>& pose = writable_pose(g.worlds_, 1 + members_holding, worlds.size());
   std::copy(worlds.begin(), worlds.end(), pose.begin());
   for (ModelInstance& instance : g.instances_) {
-    const std::vector<int>* model_bones = table.bone_model_bones(instance.mesh());
-    if (model_bones == nullptr) continue;  // not in the table: left unchanged
-    palette_from(pose, instance.mesh(), *model_bones, instance.palette_);
+    const std::vector<int>* model_nodes = table.bone_model_nodes(instance.mesh());
+    if (model_nodes == nullptr) continue;  // not in the table: left unchanged
+    palette_from(pose, instance.mesh(), *model_nodes, instance.palette_);
     // Each member refers to the pose's node transforms, so its nodes can be read like those of
     // an instance its own player posed.
     if (instance.pose_ != g.worlds_) instance.pose_ = g.worlds_;

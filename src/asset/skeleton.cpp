@@ -9,15 +9,15 @@
 namespace marrow::asset {
 
 std::string SkeletonNodes::name(std::size_t node) const {
-  const int bone = model_bones[node];
+  const int bone = model_nodes[node];
   if (bone == 0) return "root";
   const std::string& name = shared->model.nodes[static_cast<std::size_t>(bone)].name;
   return name.empty() ? "node_" + std::to_string(node) : name;
 }
 
 int SkeletonNodes::node_of(int model_bone) const noexcept {
-  for (std::size_t i = 0; i < model_bones.size(); ++i) {
-    if (model_bones[i] == model_bone) return static_cast<int>(i);
+  for (std::size_t i = 0; i < model_nodes.size(); ++i) {
+    if (model_nodes[i] == model_bone) return static_cast<int>(i);
   }
   return -1;
 }
@@ -61,7 +61,7 @@ void Skeleton::get_bind_pose_node_transforms(const MeshNode& node, glm::mat4& ou
     out = glm::mat4(1.f);
     return;
   }
-  out = nodes_->shared->bind_worlds[static_cast<std::size_t>(nodes_->model_bones[checked(node.index)])];
+  out = nodes_->shared->bind_worlds[static_cast<std::size_t>(nodes_->model_nodes[checked(node.index)])];
 }
 
 void Skeleton::get_bind_pose_node_transforms(std::span<const MeshNode> nodes, std::span<glm::mat4> out) const {
@@ -90,7 +90,7 @@ glm::mat4 Skeleton::posed_node_transform(const ModelInstance& instance, const Me
   if (!nodes_ || posed == nullptr) return bind;
   const std::span<const glm::mat4> worlds = instance.node_transforms();
   const auto index = static_cast<std::size_t>(node.index);
-  if (posed == &nodes_->shared->model) return worlds[static_cast<std::size_t>(nodes_->model_bones[index])];
+  if (posed == &nodes_->shared->model) return worlds[static_cast<std::size_t>(nodes_->model_nodes[index])];
   const std::string name = nodes_->name(index);
   for (std::size_t b = 1; b < posed->nodes.size(); ++b) {
     if (posed->nodes[b].name == name) return worlds[b];

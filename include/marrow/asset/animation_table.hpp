@@ -23,11 +23,11 @@ class AnimationTable {
   Animations animations() const { return Animations(nodes_); }
   const SharedModel& shared() const noexcept { return *nodes_->shared; }
 
-  bool contains(const Mesh& mesh) const noexcept { return bone_model_bones(mesh) != nullptr; }
+  bool contains(const Mesh& mesh) const noexcept { return bone_model_nodes(mesh) != nullptr; }
   // Per bone of a member mesh: the table Model's bone it follows; nullptr for a mesh outside.
-  const std::vector<int>* bone_model_bones(const Mesh& mesh) const noexcept;
+  const std::vector<int>* bone_model_nodes(const Mesh& mesh) const noexcept;
 
-  // Adds a skeletal mesh: each of its bones follows the table node that is the same Model bone
+  // Adds a skeletal mesh: each of its bones follows the table node that is the same Model node
   // (a mesh of the table's file), else the table node of the same name. Throws
   // std::invalid_argument when a bone has neither. A mesh without skeletal data is ignored.
   void add_member(const Mesh& mesh);
@@ -38,7 +38,7 @@ class AnimationTable {
  private:
   struct Member {
     const Mesh* mesh;
-    std::vector<int> model_bones;
+    std::vector<int> model_nodes;
   };
   std::shared_ptr<SkeletonNodes> nodes_;
   std::vector<Member> members_;

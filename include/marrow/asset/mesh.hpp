@@ -45,14 +45,14 @@ class Mesh {
   Animations animations() const { return Animations(skeleton_); }
   const BoundingBox& bounding_box() const noexcept { return bounds_; }
 
-  // Per bone (the bone a MeshNode names, the index of bone_transforms()): its Model bone, its
-  // model-space -> bone-space inversion at bind, and its transform in the bind pose (Model bone
+  // Per bone (the bone a MeshNode names, the index of bone_transforms()): its Model node, its
+  // model-space -> bone-space inversion at bind, and its transform in the bind pose (Model node
   // world * inversion).
-  std::span<const int> bone_model_bones() const noexcept { return bone_model_bones_; }
+  std::span<const int> bone_model_nodes() const noexcept { return bone_model_nodes_; }
   std::span<const int> bone_joints() const noexcept { return bone_joints_; }  // its skin palette index
   std::span<const glm::mat4> inverse_binds() const noexcept { return inverse_binds_; }
   std::span<const glm::mat4> bind_palette() const noexcept { return bind_palette_; }
-  std::size_t bone_count() const noexcept { return bone_model_bones_.size(); }
+  std::size_t bone_count() const noexcept { return bone_model_nodes_.size(); }
 
   const SkeletonNodes* skeleton_nodes() const noexcept { return skeleton_.get(); }
   const SharedModel& shared() const noexcept { return *shared_; }
@@ -66,7 +66,7 @@ class Mesh {
   std::vector<int> meshes_;                  // model meshes drawn, in order
   int skin_ = -1;
   std::shared_ptr<SkeletonNodes> skeleton_;  // null: no skeletal data
-  std::vector<int> bone_model_bones_;
+  std::vector<int> bone_model_nodes_;
   std::vector<int> bone_joints_;             // per bone: its palette index in the skin
   std::vector<glm::mat4> inverse_binds_;
   std::vector<glm::mat4> bind_palette_;

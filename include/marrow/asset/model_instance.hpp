@@ -47,7 +47,7 @@ class ModelInstance {
   // The Model the instance's current pose was evaluated on: its mesh's (by its own player) or a
   // group's table's (by the group's player); null in the bind pose (before any player, after
   // apply_bind_pose). node_transforms() are that Model's model-space bone transforms, one per
-  // Model bone; Skeleton::get_posed_node_transforms reads them by node.
+  // Model node; Skeleton::get_posed_node_transforms reads them by node.
   const Model* posed_model() const noexcept { return posed_model_; }
   std::span<const glm::mat4> node_transforms() const noexcept {
     if (posed_model_ == nullptr || !pose_) return {};
@@ -66,7 +66,7 @@ class ModelInstance {
   std::shared_ptr<const Mesh> mesh_;
   glm::mat4 transform_;
   std::vector<glm::mat4> palette_;
-  // The current pose's Model bone transforms: the instance's own block (its own player), or its
+  // The current pose's Model node transforms: the instance's own block (its own player), or its
   // group's, shared with the group and its other members rather than copied into each (a copy
   // of an instance keeps the pose it had while the original plays on).
   std::shared_ptr<std::vector<glm::mat4>> pose_;
@@ -109,7 +109,7 @@ class ModelInstanceGroup {
   friend class GroupAnimationPlayer;
   std::vector<ModelInstance> instances_;
   std::shared_ptr<const AnimationTable> table_;
-  std::shared_ptr<std::vector<glm::mat4>> worlds_;  // the pose's Model bone transforms, shared with members
+  std::shared_ptr<std::vector<glm::mat4>> worlds_;  // the pose's Model node transforms, shared with members
   ModelPose evaluator_;
 };
 

@@ -26,7 +26,7 @@ class ModelPose {
   ModelPose& operator=(ModelPose&&) noexcept = default;
   ~ModelPose() = default;
 
-  // Model space transforms of every Model bone at `seconds` into the animation, held at its
+  // Model space transforms of every Model node at `seconds` into the animation, held at its
   // first or last frame outside [0, duration]. The Animator is made on first use and made again
   // when the model's compiled animations changed (MeshBuilder::attach_animation).
   std::span<const glm::mat4> evaluate(const SharedModel& shared, int animation, float seconds);

@@ -20,7 +20,7 @@ struct SharedModel {
 
   Model model;
   std::shared_ptr<const CompiledAnimations> animations;  // compile_animations(model)
-  std::vector<glm::mat4> bind_worlds;                    // per model bone: model space at bind
+  std::vector<glm::mat4> bind_worlds;                    // per model node: model space at bind
 
   // After the model's bones or animations change (MeshBuilder): validates it and derives the
   // two again. Players made before keep their own compiled copy and remake their Animator.

@@ -33,14 +33,14 @@ struct MeshNode {
 // What a Skeleton views: some bones of a shared Model, in an order of their own.
 struct SkeletonNodes {
   std::shared_ptr<SharedModel> shared;
-  std::vector<int> model_bones;    // per node: its Model bone
+  std::vector<int> model_nodes;    // per node: its Model node
   std::vector<int> node_bones;     // per node: the mesh bone it is, -1 if none
   std::vector<const Mesh*> meshes; // the meshes posed on this skeleton (apply_bind_pose)
 
-  std::size_t size() const noexcept { return model_bones.size(); }
-  // The node's name: its Model bone's, "root" for the synthetic root, node_<index> when empty.
+  std::size_t size() const noexcept { return model_nodes.size(); }
+  // The node's name: its Model node's, "root" for the synthetic root, node_<index> when empty.
   std::string name(std::size_t node) const;
-  // The node that is this Model bone, or -1.
+  // The node that is this Model node, or -1.
   int node_of(int model_bone) const noexcept;
 };
 
@@ -67,7 +67,7 @@ class Skeleton {
 
   // The same in an instance's current pose: what its last animation player (its own, or its
   // group's) evaluated, read from the Model that player posed (ModelInstance::posed_model) by
-  // the node's Model bone when that is this skeleton's Model, else by the node's name (a mesh
+  // the node's Model node when that is this skeleton's Model, else by the node's name (a mesh
   // and another file's table name their nodes alike). The bind pose before any player, after
   // apply_bind_pose, or when the posed Model has no node of that name. Throws as the bind-pose
   // forms.
