@@ -24,6 +24,15 @@ void palette_from(std::span<const glm::mat4> worlds, const Mesh& mesh, std::span
   job.run();
 }
 
+// The block the group's pose is written to, which `holders` share: in place unless someone else
+// still holds the last pose (a copy of a member or of the group), which then keeps it unchanged
+// while the pose goes to a fresh block (an allocation only after such a copy).
+std::vector<glm::mat4>& writable_pose(std::shared_ptr<std::vector<glm::mat4>>& block, long holders, std::size_t size) {
+  if (!block || block.use_count() > holders) block = std::make_shared<std::vector<glm::mat4>>(size);
+  block->resize(size);
+  return *block;
+}
+
 // An animation of the model, else std::out_of_range naming who asked.
 float checked_duration(const Model& model, const MeshAnimation& animation, const std::string& owner) {
   if (animation.index < 0 || static_cast<std::size_t>(animation.index) >= model.animations.size() ||
@@ -39,6 +48,20 @@ ModelInstance::ModelInstance(std::shared_ptr<const Mesh> mesh, const glm::mat4& 
     : mesh_(std::move(mesh)), transform_(transform) {
   if (!mesh_) throw std::invalid_argument("ModelInstance: no mesh");
   palette_.assign(mesh_->bind_palette().begin(), mesh_->bind_palette().end());
+}
+
+ModelInstance::ModelInstance(const ModelInstance& other)
+    : mesh_(other.mesh_), transform_(other.transform_), palette_(other.palette_), pose_(other.pose_),
+      posed_model_(other.posed_model_) {
+  if (posed_model_ != nullptr && !pose_) {
+    const std::span<const glm::mat4> own = other.node_transforms();
+    pose_ = std::make_shared<std::vector<glm::mat4>>(own.begin(), own.end());
+  }
+}
+
+ModelInstance& ModelInstance::operator=(const ModelInstance& other) {
+  if (this != &other) *this = ModelInstance(other);
+  return *this;
 }
 
 void ModelInstance::apply_bind_pose() {
@@ -59,10 +82,18 @@ InstanceAnimationPlayer ModelInstance::animation_player(const MeshAnimation& ani
 void InstanceAnimationPlayer::pose(float seconds) {
   ModelInstance& i = instance_;
   const Mesh& mesh = *i.mesh_;
-  const std::span<const glm::mat4> worlds = i.evaluator_.evaluate(mesh.shared(), animation_, seconds);
-  std::vector<glm::mat4>& pose = writable_pose(i.pose_, 1, worlds.size());
-  std::copy(worlds.begin(), worlds.end(), pose.begin());
-  palette_from(pose, mesh, mesh.bone_model_nodes(), i.palette_);
+  const Animator& animator = i.evaluator_.evaluate_animator(mesh.shared(), animation_, seconds);
+  // The Animator's palette of the mesh's skin is the glTF joint matrix; drawn with the part's
+  // matrix it is node world * inversion (the asset palette), so no second palette is formed.
+  const std::span<const glm::mat4> joints = animator.player(static_cast<std::size_t>(mesh.skin())).skin_transforms();
+  const glm::mat4 draw = animator.part_world(static_cast<std::size_t>(mesh.model_meshes()[0]));
+  const std::span<const int> bone_joints = mesh.bone_joints();
+  if (draw == glm::mat4(1.f)) {
+    for (std::size_t b = 0; b < bone_joints.size(); ++b) i.palette_[b] = joints[static_cast<std::size_t>(bone_joints[b])];
+  } else {
+    for (std::size_t b = 0; b < bone_joints.size(); ++b) i.palette_[b] = draw * joints[static_cast<std::size_t>(bone_joints[b])];
+  }
+  i.pose_.reset();  // node transforms read in place from the Animator
   i.posed_model_ = &mesh.model();
 }
 

@@ -2,7 +2,7 @@
 
 namespace marrow::asset {
 
-std::span<const glm::mat4> ModelPose::evaluate(const SharedModel& shared, int animation, float seconds) {
+const Animator& ModelPose::evaluate_animator(const SharedModel& shared, int animation, float seconds) {
   if (!animator_ || shared_ != &shared || compiled_ != shared.animations) {
     animator_ = std::make_unique<Animator>(shared.model, shared.animations);
     compiled_ = shared.animations;
@@ -15,13 +15,7 @@ std::span<const glm::mat4> ModelPose::evaluate(const SharedModel& shared, int an
   }
   // Once clamps the time to the clip: keys hold outside it, as the seed's players do.
   animator_->update(ticks_from_seconds(seconds), false, false);
-  return animator_->absolute_bone_transforms();
-}
-
-std::vector<glm::mat4>& writable_pose(std::shared_ptr<std::vector<glm::mat4>>& block, long holders, std::size_t size) {
-  if (!block || block.use_count() > holders) block = std::make_shared<std::vector<glm::mat4>>(size);
-  block->resize(size);
-  return *block;
+  return *animator_;
 }
 
 }  // namespace marrow::asset

@@ -34,6 +34,13 @@ class InstanceAnimationPlayer : public ClockedPlayer<InstanceAnimationPlayer> {
 class ModelInstance {
  public:
   explicit ModelInstance(std::shared_ptr<const Mesh> mesh, const glm::mat4& transform = glm::mat4(1.f));
+  // A copy keeps the pose the instance has (its own player's is copied out of its Animator; a
+  // group's stays shared) and makes its own Animator when it plays.
+  ModelInstance(const ModelInstance& other);
+  ModelInstance& operator=(const ModelInstance& other);
+  ModelInstance(ModelInstance&&) noexcept = default;
+  ModelInstance& operator=(ModelInstance&&) noexcept = default;
+  ~ModelInstance() = default;
 
   const Mesh& mesh() const noexcept { return *mesh_; }
   const std::shared_ptr<const Mesh>& shared_mesh() const noexcept { return mesh_; }
@@ -50,8 +57,8 @@ class ModelInstance {
   // Model node; Skeleton::get_posed_node_transforms reads them by node.
   const Model* posed_model() const noexcept { return posed_model_; }
   std::span<const glm::mat4> node_transforms() const noexcept {
-    if (posed_model_ == nullptr || !pose_) return {};
-    return *pose_;
+    if (posed_model_ == nullptr) return {};
+    return pose_ ? std::span<const glm::mat4>(*pose_) : evaluator_.worlds();
   }
 
   // Throws std::out_of_range when the animation is not one of this mesh's.
@@ -66,9 +73,9 @@ class ModelInstance {
   std::shared_ptr<const Mesh> mesh_;
   glm::mat4 transform_;
   std::vector<glm::mat4> palette_;
-  // The current pose's Model node transforms: the instance's own block (its own player), or its
-  // group's, shared with the group and its other members rather than copied into each (a copy
-  // of an instance keeps the pose it had while the original plays on).
+  // Posed by a group: the pose's Model node transforms, shared with the group and its other
+  // members rather than copied into each. Null when posed by its own player: they are its
+  // Animator's (evaluator_), read in place.
   std::shared_ptr<std::vector<glm::mat4>> pose_;
   const Model* posed_model_ = nullptr;
   ModelPose evaluator_;  // its own player's

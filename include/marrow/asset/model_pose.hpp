@@ -4,7 +4,6 @@
 // Animator) rather than a second sampler and compose of their own.
 #include <memory>
 #include <span>
-#include <vector>
 
 #include <glm/mat4x4.hpp>
 
@@ -29,7 +28,15 @@ class ModelPose {
   // Model space transforms of every Model node at `seconds` into the animation, held at its
   // first or last frame outside [0, duration]. The Animator is made on first use and made again
   // when the model's compiled animations changed (MeshBuilder::attach_animation).
-  std::span<const glm::mat4> evaluate(const SharedModel& shared, int animation, float seconds);
+  // The Animator posed there (what evaluate returns comes from it).
+  const Animator& evaluate_animator(const SharedModel& shared, int animation, float seconds);
+  std::span<const glm::mat4> evaluate(const SharedModel& shared, int animation, float seconds) {
+    return evaluate_animator(shared, animation, seconds).absolute_bone_transforms();
+  }
+  // The last evaluation's Model node transforms (empty before the first).
+  std::span<const glm::mat4> worlds() const noexcept {
+    return animator_ ? animator_->absolute_bone_transforms() : std::span<const glm::mat4>();
+  }
 
  private:
   std::unique_ptr<Animator> animator_;
@@ -37,10 +44,5 @@ class ModelPose {
   const SharedModel* shared_ = nullptr;
   int playing_ = -1;
 };
-
-// The block a pose is written to, which `holders` share: in place unless someone else still
-// holds the last pose (a copy of an instance or a group), which then keeps it unchanged while
-// the pose goes to a fresh block (an allocation only after such a copy).
-std::vector<glm::mat4>& writable_pose(std::shared_ptr<std::vector<glm::mat4>>& block, long holders, std::size_t size);
 
 }  // namespace marrow::asset
