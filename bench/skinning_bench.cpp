@@ -125,27 +125,40 @@ void run_job(benchmark::State& state, const marrow::SkinningJob& job, std::size_
 
 enum class Attributes { P, PN, PNT };
 
-// Separate arrays: each attribute its own std::vector, as ozz's skinning job takes them.
-void BM_Separate(benchmark::State& state, std::size_t vertex_count, Attributes attributes, bool normalize) {
-  const Mesh& m = mesh(vertex_count);
-  std::vector<glm::vec3> out_positions(vertex_count), out_normals(vertex_count);
-  std::vector<glm::vec4> out_tangents(vertex_count);
+// Outputs for a job over the mesh's separate arrays.
+struct Outputs {
+  explicit Outputs(std::size_t n) : positions(n), normals(n), tangents(n) {}
+  std::vector<glm::vec3> positions, normals;
+  std::vector<glm::vec4> tangents;
+};
+
+// A job over the mesh's separate arrays (joints, weights, the given attributes) into out;
+// the caller sets its palette (or dual quaternions) and normalize.
+marrow::SkinningJob separate_job(const Mesh& m, Attributes attributes, Outputs& out) {
   marrow::SkinningJob job;
-  job.palette = m.palette;
   job.joints = std::span<const glm::u16vec4>(m.joints);
   job.weights = std::span<const glm::vec4>(m.weights);
   job.in_positions = std::span<const glm::vec3>(m.positions);
-  job.out_positions = std::span<glm::vec3>(out_positions);
+  job.out_positions = std::span<glm::vec3>(out.positions);
   if (attributes != Attributes::P) {
     job.in_normals = std::span<const glm::vec3>(m.normals);
-    job.out_normals = std::span<glm::vec3>(out_normals);
+    job.out_normals = std::span<glm::vec3>(out.normals);
   }
   if (attributes == Attributes::PNT) {
     job.in_tangents = std::span<const glm::vec4>(m.tangents);
-    job.out_tangents = std::span<glm::vec4>(out_tangents);
+    job.out_tangents = std::span<glm::vec4>(out.tangents);
   }
+  return job;
+}
+
+// Separate arrays: each attribute its own std::vector, as ozz's skinning job takes them.
+void BM_Separate(benchmark::State& state, std::size_t vertex_count, Attributes attributes, bool normalize) {
+  const Mesh& m = mesh(vertex_count);
+  Outputs out(vertex_count);
+  marrow::SkinningJob job = separate_job(m, attributes, out);
+  job.palette = m.palette;
   job.normalize = normalize;
-  run_job(state, job, vertex_count, out_positions.data());
+  run_job(state, job, vertex_count, out.positions.data());
 }
 
 // Interleaved bytes, stride 56: position, normal, texcoord0, joints (u16 x4), weights. The
@@ -225,17 +238,11 @@ void BM_NonUniform(benchmark::State& state, std::size_t vertex_count) {
   const Mesh& m = mesh(vertex_count);
   std::vector<glm::mat4> palette = m.palette;
   for (std::size_t j = 0; j < palette.size(); ++j) palette[j][0] *= 1.f + 0.01f * static_cast<float>(j % 7);
-  std::vector<glm::vec3> out_positions(vertex_count), out_normals(vertex_count);
-  marrow::SkinningJob job;
+  Outputs out(vertex_count);
+  marrow::SkinningJob job = separate_job(m, Attributes::PN, out);
   job.palette = palette;
-  job.joints = std::span<const glm::u16vec4>(m.joints);
-  job.weights = std::span<const glm::vec4>(m.weights);
-  job.in_positions = std::span<const glm::vec3>(m.positions);
-  job.out_positions = std::span<glm::vec3>(out_positions);
-  job.in_normals = std::span<const glm::vec3>(m.normals);
-  job.out_normals = std::span<glm::vec3>(out_normals);
   job.normalize = false;
-  run_job(state, job, vertex_count, out_positions.data());
+  run_job(state, job, vertex_count, out.positions.data());
 }
 
 // The skinning_pn job by dual quaternions (S3); the palette conversion (once per frame per
@@ -251,19 +258,13 @@ void BM_DualQuaternion(benchmark::State& state, std::size_t vertex_count, bool r
   std::vector<marrow::SkinDualQuaternion> dual_quaternions(palette.size());
   std::vector<glm::mat4> scale_shear(palette.size());
   marrow::DualQuaternionPaletteJob{palette, dual_quaternions, scale_shear}.run();
-  std::vector<glm::vec3> out_positions(vertex_count), out_normals(vertex_count);
-  marrow::SkinningJob job;
+  Outputs out(vertex_count);
+  marrow::SkinningJob job = separate_job(m, Attributes::PN, out);
   job.mode = marrow::SkinningMode::DualQuaternion;
   job.dual_quaternions = dual_quaternions;
   job.scale_shear = scale_shear;
-  job.joints = std::span<const glm::u16vec4>(m.joints);
-  job.weights = std::span<const glm::vec4>(m.weights);
-  job.in_positions = std::span<const glm::vec3>(m.positions);
-  job.out_positions = std::span<glm::vec3>(out_positions);
-  job.in_normals = std::span<const glm::vec3>(m.normals);
-  job.out_normals = std::span<glm::vec3>(out_normals);
   job.normalize = false;
-  run_job(state, job, vertex_count, out_positions.data());
+  run_job(state, job, vertex_count, out.positions.data());
 }
 
 void register_all() {
