@@ -36,6 +36,8 @@
 
 namespace {
 
+using namespace std::chrono_literals;
+
 namespace fs = std::filesystem;
 using namespace marrow;
 
@@ -142,9 +144,9 @@ void animator_frame(benchmark::State& state, bool layered) {
   if (layered) {
     a.set_layer_weight(0, 0.3f);
     a.set_layer(1, {.weight = 0.7f, .mask = "", .additive = false});
-    a.play(0, {.start = 3.0, .layer = 1});
+    a.play(0, {.start = 3s, .layer = 1});
     a.set_layer(2, {.weight = 0.5f, .mask = "", .additive = true});
-    a.play(0, {.start = 6.0, .layer = 2});
+    a.play(0, {.start = 6s, .layer = 2});
     const auto node = [&](int joint) { return r->model.nodes[static_cast<std::size_t>(r->model.skins[0].palette_to_scene[static_cast<std::size_t>(joint)])].name; };
     const std::size_t chain = a.add_two_bone_ik(node(r->start), node(r->mid), node(r->end));
     a.set_two_bone_ik(chain, {0.f, 50.f, 20.f});

@@ -26,9 +26,9 @@ using namespace marrow;
 const Model& character() {
   static const Model model = [] {
     Model m = make_demo_character();
-    add_marker(m, "Wave", "splash", 0.5);
-    add_marker(m, "Wave", "start", 0.0);
-    add_marker(m, "Curl", "curl", 3.0);
+    add_marker(m, "Wave", "splash", ticks_from_seconds(0.5));
+    add_marker(m, "Wave", "start", Ticks{0});
+    add_marker(m, "Curl", "curl", ticks_from_seconds(3.0));
     return m;
   }();
   return model;
@@ -69,17 +69,17 @@ void step(FuzzedDataProvider& in, Animator& a) {
   switch (in.ConsumeIntegralInRange<int>(0, 11)) {
     case 0: {
       PlayOptions o;
-      o.fade = in.ConsumeBool() ? in.ConsumeFloatingPointInRange<double>(0.0, 2.0) : static_cast<double>(value(in));
+      o.fade = ticks_from_seconds(in.ConsumeBool() ? in.ConsumeFloatingPointInRange<double>(0.0, 2.0) : static_cast<double>(value(in)));
       o.curve = in.ConsumeBool() ? FadeCurve::Smooth : FadeCurve::Linear;
       o.rate = in.ConsumeBool() ? in.ConsumeFloatingPointInRange<float>(-3.f, 3.f) : value(in);
       o.loop = static_cast<LoopMode>(in.ConsumeIntegralInRange<int>(0, 2));
-      o.start = in.ConsumeBool() ? in.ConsumeFloatingPointInRange<double>(-1.0, 4.0) : in.ConsumeFloatingPoint<double>();
+      o.start = ticks_from_seconds(in.ConsumeBool() ? in.ConsumeFloatingPointInRange<double>(-1.0, 4.0) : in.ConsumeFloatingPoint<double>());
       o.layer = in.ConsumeIntegralInRange<std::size_t>(0, 5);
       o.sync_group = in.ConsumeIntegralInRange<int>(-1, 2);
       a.play(in.ConsumeIntegralInRange<int>(-2, 3), o);
       break;
     }
-    case 1: a.stop(in.ConsumeIntegralInRange<std::size_t>(0, 6), in.ConsumeFloatingPointInRange<double>(0.0, 1.0)); break;
+    case 1: a.stop(in.ConsumeIntegralInRange<std::size_t>(0, 6), ticks_from_seconds(in.ConsumeFloatingPointInRange<double>(0.0, 1.0))); break;
     case 2: a.set_layer_weight(in.ConsumeIntegralInRange<std::size_t>(0, 5), value(in)); break;
     case 3: {
       LayerOptions o;

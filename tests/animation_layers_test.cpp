@@ -20,6 +20,8 @@
 namespace marrow {
 namespace {
 
+using namespace std::chrono_literals;
+
 using test::near;
 using test::throws_with;
 
@@ -107,8 +109,8 @@ glm::vec3 local_position(const Animator& a, int node) { return glm::vec3(a.bone_
 TEST(AnimationLayers, B2_TwoLayersAtEqualWeightsBlendHalfAndHalf) {
   const Model model = make_rig();
   Animator a(model);
-  a.play("Walk", {.start = 0.5});           // hips x = 1, leg z = 0.5
-  a.play("Run", {.start = 0.25, .layer = 1});  // hips x = 2, leg z = -0.5
+  a.play("Walk", {.start = 500ms});           // hips x = 1, leg z = 0.5
+  a.play("Run", {.start = 250ms, .layer = 1});  // hips x = 2, leg z = -0.5
   EXPECT_TRUE(near(local_position(a, kHips), {1.5f, 1, 0}));
   EXPECT_TRUE(near(local_position(a, kLeg), {0, -1, 0}));
   // Weights are relative: 0.25 and 0.75 of the two.
@@ -123,9 +125,9 @@ TEST(AnimationLayers, B2_TwoLayersAtEqualWeightsBlendHalfAndHalf) {
 TEST(AnimationLayers, B2_AMaskedLayerLeavesTheLegsAlone) {
   const Model model = make_rig();
   Animator a(model);
-  a.play("Walk", {.start = 0.5});
+  a.play("Walk", {.start = 500ms});
   a.set_layer(1, {.mask = "Spine"});
-  a.play("Wave", {.loop = LoopMode::Once, .start = 1.0, .layer = 1});  // the spine a quarter turn, the leg kicked
+  a.play("Wave", {.loop = LoopMode::Once, .start = 1s, .layer = 1});  // the spine a quarter turn, the leg kicked
   EXPECT_TRUE(near(local_position(a, kLeg), {0, -1, 0.5f})) << "the leg is Walk's alone";
   EXPECT_TRUE(near(local_position(a, kHips), {1, 1, 0})) << "the hips are Walk's alone";
   // The spine: half of Walk's identity and half of Wave's quarter turn = an eighth of a turn.
@@ -138,7 +140,7 @@ TEST(AnimationLayers, B2_AMaskedLayerLeavesTheLegsAlone) {
 TEST(AnimationLayers, B2_RigidNodesAndTheFillBelowTheThreshold) {
   const Model model = make_rig();
   Animator a(model);
-  a.play("Walk", {.start = 0.5});               // the prop at y = 1
+  a.play("Walk", {.start = 500ms});               // the prop at y = 1
   a.play("Run", {.layer = 1});                  // no prop track: the prop at rest there
   EXPECT_TRUE(near(local_position(a, kProp), {5, 0.5f, 0}));
   // One layer at weight 0.04 (below the 0.1 threshold): the rest joins with 0.06.
@@ -155,9 +157,9 @@ TEST(AnimationLayers, B2_B3_MorphWeightsBlendWithTheLayersWeights) {
     return evaluate_morph_weights(model.animations[static_cast<std::size_t>(model.find_animation(clip))].morph_channels[0].track, t);
   };
   Animator a(model);
-  a.play("Wave", {.start = 0.5});
+  a.play("Wave", {.start = 500ms});
   a.set_layer(1, {.weight = 3.f, .mask = "", .additive = false});
-  a.play("Curl", {.start = 1.0, .layer = 1});
+  a.play("Curl", {.start = 1s, .layer = 1});
   const std::vector<float> wave = weights_of("Wave", 0.5), curl = weights_of("Curl", 1.0);
   ASSERT_EQ(a.morph_weights(0).size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) EXPECT_NEAR(a.morph_weights(0)[i], 0.25f * wave[i] + 0.75f * curl[i], 1e-6f);
@@ -172,10 +174,10 @@ TEST(AnimationLayers, B3_AnAdditiveLayerAtWeightOneOverItsReferenceReproducesThe
   const Model model = make_rig();
   Animator alone(model), layered(model);
   for (double t : {0.0, 0.3, 0.7, 1.0}) {
-    alone.play("Lean", {.loop = LoopMode::Once, .start = t});
+    alone.play("Lean", {.loop = LoopMode::Once, .start = ticks_from_seconds(t)});
     layered.play("Lean", {.rate = 0.f});  // the base holds Lean's first frame: its reference
     layered.set_layer(1, {.additive = true});
-    layered.play("Lean", {.loop = LoopMode::Once, .start = t, .layer = 1});
+    layered.play("Lean", {.loop = LoopMode::Once, .start = ticks_from_seconds(t), .layer = 1});
     EXPECT_TRUE(near(layered.bone_transforms()[kSpine], alone.bone_transforms()[kSpine], 1e-5f)) << t;
   }
   // At weight 0.5: half the rise (0.25) and the rotation nlerp(identity, 30 deg, 0.5) = 15 deg.
@@ -195,7 +197,7 @@ TEST(AnimationLayers, B4_ACrossFadeWeighsBothClipsByItsProgressWhileBothAdvance)
   Animator a(model);
   a.play("Walk");
   a.update(secs(0.2));
-  a.play("Run", {.fade = 0.4});
+  a.play("Run", {.fade = 400ms});
   EXPECT_TRUE(near(local_position(a, kHips), {0.4f, 1, 0})) << "u = 0: all Walk";
   a.update(secs(0.2));  // u = 0.5: Walk at 0.4 (x 0.8), Run at 0.2 (x 1.6)
   EXPECT_TRUE(near(local_position(a, kHips), {1.2f, 1, 0}));
@@ -203,11 +205,11 @@ TEST(AnimationLayers, B4_ACrossFadeWeighsBothClipsByItsProgressWhileBothAdvance)
   a.update(secs(0.2));  // u = 1: Walk is dropped; Run at 0.4 (x 3.2)
   EXPECT_TRUE(near(local_position(a, kHips), {3.2f, 1, 0}));
   // A smooth curve: at u = 0.25 the new clip weighs 3u^2 - 2u^3 = 0.15625.
-  a.play("Walk", {.fade = 0.4, .curve = FadeCurve::Smooth});
+  a.play("Walk", {.fade = 400ms, .curve = FadeCurve::Smooth});
   a.update(secs(0.1));  // Run at 0.5 (0.4 + 0.1 wraps to 0: x 0), Walk at 0.1 (x 0.2)
   EXPECT_TRUE(near(local_position(a, kHips), {0.15625f * 0.2f, 1, 0}));
   // Fading a layer out to nothing: the rest pose.
-  a.stop(0, 0.2);
+  a.stop(0, 200ms);
   a.update(secs(0.3));
   EXPECT_EQ(a.current_animation(), -1);
   EXPECT_TRUE(near(local_position(a, kHips), {0, 1, 0}));
@@ -265,9 +267,9 @@ TEST(AnimationLayers, B6_ASyncGroupKeepsEveryClipAtTheSameNormalizedTime) {
 
 TEST(AnimationLayers, B7_EventsInOrderAcrossAWrapAndInReverse) {
   Model model = make_rig();
-  add_marker(model, "Walk", "left", 0.25);
-  add_marker(model, "Walk", "right", 0.75);
-  add_marker(model, "Walk", "start", 0.0);
+  add_marker(model, "Walk", "left", 250ms);
+  add_marker(model, "Walk", "right", 750ms);
+  add_marker(model, "Walk", "start", 0s);
   Animator a(model);
   const auto names = [&] {
     std::vector<std::string> out;
@@ -304,7 +306,7 @@ TEST(AnimationLayers, R1_RootMotionIsTakenOutOfThePoseAndSumsToTheClipsDisplacem
   EXPECT_TRUE(near(sum, {2, 0, 0}, 1e-4f)) << "one full cycle: the clip's end-minus-start motion";
   EXPECT_TRUE(near(a.accumulated_root_motion().translation, {2, 0, 0}, 1e-4f));
   // Across a wrap: (end - previous) + (current - start).
-  a.play("Walk", {.start = 0.9});
+  a.play("Walk", {.start = 900ms});
   a.update(secs(0.2));
   EXPECT_TRUE(near(a.root_motion().translation, {2 * 0.1f + 2 * 0.1f, 0, 0}, 1e-5f));
   // Yaw: Turn walks +1 in z while turning half a turn; with yaw taken out the hips keep facing.
@@ -395,7 +397,7 @@ TEST(AnimationLayers, BadInputIsRefusedNamingTheValue) {
   EXPECT_TRUE(throws_with<std::invalid_argument>([&] { a.set_layer_weight(0, -1.f); }, {"weight", "-1"}));
   EXPECT_TRUE(throws_with<std::invalid_argument>([&] { a.set_layer_weight(1, nan); }, {"weight", "nan"}));
   EXPECT_TRUE(throws_with<std::invalid_argument>([&] { a.play("Walk", {.rate = nan}); }, {"rate", "nan"}));
-  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { a.play("Walk", {.fade = -0.5}); }, {"fade", "-0.5"}));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { a.play("Walk", {.fade = -500ms}); }, {"fade", "-0.5"}));
   EXPECT_TRUE(throws_with<std::out_of_range>([&] { a.set_layer(1, {.mask = "Tail"}); }, {"Tail"}));
   EXPECT_TRUE(throws_with<std::invalid_argument>([&] { a.add_two_bone_ik("Hips", "Leg", "Head"); },
                                                  {"Hips", "Leg", "Head", "parent -> child -> grandchild"}));

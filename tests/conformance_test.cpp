@@ -97,7 +97,7 @@ PoseReport blended_pose(const Model& model, simdjson::dom::element pose) {
       }
       PlayOptions options;
       options.loop = LoopMode::Once;
-      options.start = double(l["time"]);
+      options.start = ticks_from_seconds(double(l["time"]));
       options.layer = layer++;
       animator.play(static_cast<int>(int64_t(l["clip"])), options);
     }

@@ -18,6 +18,8 @@
 
 namespace {
 
+using namespace std::chrono_literals;
+
 std::atomic<std::size_t> g_largest{0};
 std::atomic<std::size_t> g_total{0};
 std::atomic<bool> g_counting{false};
@@ -165,8 +167,8 @@ TEST(Limits, NativeFileDeclaringHugeCountsIsRefusedWithoutALargeAllocation) {
 // root motion, IK chains and morph weights.
 TEST(Limits, B2_B7_R1_K1_K2_ALayeredFrameAllocatesNothing) {
   Model model = make_demo_character();
-  add_marker(model, "Wave", "splash", 0.5);
-  add_marker(model, "Curl", "curl", 1.0);
+  add_marker(model, "Wave", "splash", 500ms);
+  add_marker(model, "Curl", "curl", 1s);
   Animator a(model);
   a.enable_root_motion({.joint = "Seg0", .yaw = true});
   a.play("Wave");
@@ -178,7 +180,7 @@ TEST(Limits, B2_B7_R1_K1_K2_ALayeredFrameAllocatesNothing) {
   a.set_two_bone_ik(chain, {0.5f, 3.f, 0.2f});
   const std::size_t aim = a.add_aim_ik("Seg8");
   a.set_aim_ik(aim, {2.f, 4.f, 1.f});
-  a.play("Curl", {.fade = 0.5, .sync_group = 1});  // the base cross-fades while the frames run
+  a.play("Curl", {.fade = 500ms, .sync_group = 1});  // the base cross-fades while the frames run
   for (int i = 0; i < 3; ++i) a.update(ticks_from_seconds(1 / 60.0));
   g_total = 0;
   g_counting = true;

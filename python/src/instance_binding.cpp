@@ -98,11 +98,11 @@ alive.)")
           [](Instance& self, const std::optional<ClipArg>& clip, double fade, long long layer, float rate,
              const std::string& loop, double start, int sync_group, const std::string& curve) {
             PlayOptions options;
-            options.fade = fade;
+            options.fade = checked_ticks(fade, "play: fade");
             options.curve = fade_curve_from_name(curve);
             options.rate = rate;
             options.loop = loop_mode_from_name(loop);
-            options.start = start;
+            options.start = checked_ticks(start, "play: start");
             options.layer = layer_index(layer);
             options.sync_group = sync_group;
             self.animator.play(clip ? animation_index(self.model->model(), *clip) : -1, options);
@@ -114,7 +114,9 @@ seconds from what the layer played. rate: signed speed; loop: "loop", "once" or 
 start: seconds into the clip; sync_group >= 0: follow the group's normalized time;
 curve: "linear" or "smooth" fade.)")
       .def(
-          "stop", [](Instance& self, long long layer, double fade) { self.animator.stop(layer_index(layer), fade); },
+          "stop", [](Instance& self, long long layer, double fade) {
+            self.animator.stop(layer_index(layer), checked_ticks(fade, "stop: fade"));
+          },
           py::arg("layer") = 0, py::arg("fade") = 0.0, "Fades a layer out over `fade` seconds (0: at once).")
       .def(
           "update",

@@ -99,7 +99,7 @@ instances share it. Made by marrow.load().)")
           [](LoadedModel& self, const std::string& animation, const std::string& name, double seconds) {
             Model& model = self.model_to_edit();
             if (model.find_animation(animation) < 0) animation_index(model, ClipArg(animation));  // KeyError
-            add_marker(model, animation, name, seconds);
+            add_marker(model, animation, name, checked_ticks(seconds, "add_marker: seconds"));
           },
           py::arg("animation"), py::arg("name"), py::arg("seconds"),
           "Adds a named marker (an event: a footstep, a hit) to an animation at `seconds`.\n"

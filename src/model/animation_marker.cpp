@@ -1,7 +1,6 @@
 #include "marrow/model/animation_marker.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -9,14 +8,13 @@
 
 namespace marrow {
 
-void add_marker(Model& model, std::string_view animation, std::string_view name, double seconds) {
+void add_marker(Model& model, std::string_view animation, std::string_view name, Ticks t) {
   const int index = model.find_animation(animation);
   if (index < 0) throw std::out_of_range("add_marker: no animation named '" + std::string(animation) + "'");
   ModelAnimation& anim = model.animations[static_cast<std::size_t>(index)];
   if (name.empty()) throw std::invalid_argument("add_marker: the marker's name is empty");
-  const Ticks t = ticks_from_seconds(seconds);
-  if (!std::isfinite(seconds) || t < Ticks{0} || t > anim.duration) {
-    throw std::invalid_argument("add_marker: time " + std::to_string(seconds) + " s of marker '" + std::string(name) +
+  if (t < Ticks{0} || t > anim.duration) {
+    throw std::invalid_argument("add_marker: time " + std::to_string(seconds_from_ticks(t)) + " s of marker '" + std::string(name) +
                                 "' is outside animation '" + anim.name + "' (0 to " +
                                 std::to_string(seconds_from_ticks(anim.duration)) + " s)");
   }

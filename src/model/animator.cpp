@@ -157,17 +157,14 @@ void Animator::play(int index, const PlayOptions& options) {
     throw std::out_of_range("Animator::play: animation " + std::to_string(index) + " of " +
                             std::to_string(model_.animations.size()));
   }
-  if (!std::isfinite(options.fade) || options.fade < 0.0) {
-    throw std::invalid_argument("Animator::play: fade " + std::to_string(options.fade) + " s is negative or not finite");
+  if (options.fade < Ticks{0}) {
+    throw std::invalid_argument("Animator::play: fade " + std::to_string(seconds_from_ticks(options.fade)) + " s is negative");
   }
   if (!std::isfinite(options.rate)) {
     throw std::invalid_argument("Animator::play: rate " + std::to_string(options.rate) + " is not finite");
   }
-  if (!std::isfinite(options.start)) {
-    throw std::invalid_argument("Animator::play: start " + std::to_string(options.start) + " s is not finite");
-  }
   Layer& layer = layer_at(options.layer);
-  if (options.fade > 0.0 && !layer.actions.empty()) {
+  if (options.fade > Ticks{0} && !layer.actions.empty()) {
     // B4: what plays now fades out from its present weight while the new clip fades in; a clip
     // already at weight 0 (faded out, or never faded in) has nothing left to show and goes.
     std::size_t kept = 0;
@@ -182,7 +179,7 @@ void Animator::play(int index, const PlayOptions& options) {
     }
     layer.actions.resize(kept);
     layer.fade_elapsed = 0.0;
-    layer.fade_duration = options.fade;
+    layer.fade_duration = seconds_from_ticks(options.fade);
     layer.curve = options.curve;
   } else {
     for (Action* action : layer.actions) release(action);
@@ -192,7 +189,7 @@ void Animator::play(int index, const PlayOptions& options) {
   if (index >= 0) {
     Action* action = take_action(index);
     const Ticks duration = model_.animations[static_cast<std::size_t>(index)].duration;
-    action->clock = PlaybackClock(duration, options.rate, options.loop, ticks_from_seconds(options.start));
+    action->clock = PlaybackClock(duration, options.rate, options.loop, options.start);
     action->weight = layer.fade_duration > 0.0 ? 0.f : 1.f;
     action->sync_group = options.sync_group;
     if (options.sync_group >= 0) join_sync_group(*action);
@@ -210,7 +207,7 @@ void Animator::play(std::string_view name, const PlayOptions& options) {
   play(index, options);
 }
 
-void Animator::stop(std::size_t layer, double fade) {
+void Animator::stop(std::size_t layer, Ticks fade) {
   if (layer >= layers_.size() || layers_[layer].actions.empty()) return;
   PlayOptions options;
   options.layer = layer;

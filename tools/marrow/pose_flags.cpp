@@ -112,7 +112,7 @@ void pose_animator(Animator& animator, const PoseFlags& flags, int clip, double 
     const auto play = [&](int index, double at) {
       PlayOptions options;
       options.loop = LoopMode::Once;  // clamped to the clip, no looping
-      options.start = at;
+      options.start = ticks_from_seconds(at);
       options.layer = layer++;
       animator.play(index, options);
     };

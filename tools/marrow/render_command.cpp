@@ -276,7 +276,7 @@ void write_fade(const Model& model, const Request& r, const render::Camera& came
     if (!fading && t >= ticks_from_seconds(fade)) {
       animator.update(ticks_from_seconds(fade) - now);  // exactly at the fade's start
       now = ticks_from_seconds(fade);
-      animator.play(b, {.fade = fade});
+      animator.play(b, {.fade = ticks_from_seconds(fade)});
       fading = true;
     }
     animator.update(t - now);

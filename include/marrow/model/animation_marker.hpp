@@ -17,10 +17,10 @@ struct AnimationMarker {
 
 struct Model;
 
-// Adds a marker at `seconds` to the animation named `animation`, keeping the markers sorted by
+// Adds a marker at `time` to the animation named `animation`, keeping the markers sorted by
 // time (equal times keep insertion order). Throws std::out_of_range for an unknown animation
-// and std::invalid_argument for a time outside [0, duration] or not finite, or an empty name.
-void add_marker(Model& model, std::string_view animation, std::string_view name, double seconds);
+// and std::invalid_argument for a time outside [0, duration], or an empty name.
+void add_marker(Model& model, std::string_view animation, std::string_view name, Ticks time);
 
 // What Animator::update() reports for each marker crossed.
 struct AnimationEvent {

@@ -92,17 +92,17 @@ class Animator {
   const Model& model() const noexcept { return model_; }
 
   // Plays model.animations[index] (skeletal clips of that name on every skin that has one,
-  // its rigid clip and its morph-weight channels) on options.layer, from options.start
-  // (seconds), cross-fading over options.fade seconds from what the layer played (B4); -1
+  // its rigid clip and its morph-weight channels) on options.layer, from options.start,
+  // cross-fading over options.fade from what the layer played (B4); -1
   // plays nothing (the layer fades out; on layer 0 alone: the loaded pose). Without a fade the
   // layer's other clips stop at once. Poses are recomputed at the current time.
   // Throws std::out_of_range for any other index, std::invalid_argument naming the value for
-  // a negative or non-finite fade, a non-finite rate or start.
+  // a negative fade or a non-finite rate.
   void play(int index, const PlayOptions& options = {});
   // By name; throws std::out_of_range naming it when the model has no such animation.
   void play(std::string_view name, const PlayOptions& options = {});
-  // Fades layer out over `fade` seconds (0: at once). No-op for a layer that plays nothing.
-  void stop(std::size_t layer = 0, double fade = 0.0);
+  // Fades layer out over `fade` (0: at once). No-op for a layer that plays nothing.
+  void stop(std::size_t layer = 0, Ticks fade = {});
   // The animation a layer plays (the one fading in during a cross-fade), or -1.
   int current_animation(std::size_t layer = 0) const noexcept;
 

@@ -1,7 +1,10 @@
 #pragma once
 // How an Animator plays a clip on a layer, and what a layer is (B2-B6).
 //
-//   animator.play("Run", {.fade = 0.25});                        // cross-fade on the base layer
+// Times are Ticks, the model layer's one time type (std::chrono: 250ms converts exactly).
+//
+//   using namespace std::chrono_literals;
+//   animator.play("Run", {.fade = 250ms});                       // cross-fade on the base layer
 //   animator.set_layer(1, {.mask = "Spine"});                    // upper body only
 //   animator.play("Wave", {.layer = 1});
 //   animator.set_layer(2, {.weight = 0.5f, .additive = true});   // a breath on top of it all
@@ -9,6 +12,7 @@
 #include <cstddef>
 #include <string>
 
+#include "marrow/core/ticks.hpp"
 #include "marrow/runtime/playback_clock.hpp"
 
 namespace marrow {
@@ -20,11 +24,11 @@ enum class FadeCurve : unsigned char {
 };
 
 struct PlayOptions {
-  double fade = 0.0;                  // seconds to cross-fade from what the layer played (B4); >= 0
+  Ticks fade{};                        // to cross-fade from what the layer played (B4); >= 0
   FadeCurve curve = FadeCurve::Linear;
   float rate = 1.f;                   // signed playback speed (B5); finite
   LoopMode loop = LoopMode::Loop;     // B5
-  double start = 0.0;                 // seconds into the clip; finite
+  Ticks start{};                       // into the clip
   std::size_t layer = 0;              // layers blend in index order: normal ones, then additive ones
   int sync_group = -1;                // >= 0: follow the group's normalized time (B6); ignores start
 };
