@@ -29,6 +29,7 @@
 #include "marrow/model/animator.hpp"
 #include "marrow/model/bounds.hpp"
 #include "assimp_test_util.hpp"
+#include "collada_skin_text.hpp"
 #include "test_util.hpp"
 
 namespace marrow {
@@ -90,29 +91,8 @@ std::string make_collada(int joints, bool helper = false, const std::vector<std:
   std::vector<std::vector<std::pair<int, float>>> influences(static_cast<std::size_t>(vertices));
   for (int v = 0; v < vertices; ++v) influences[static_cast<std::size_t>(v)] = {{v / 3, 1.f}};
   if (!vertex0.empty()) influences[0] = vertex0;
-  std::vector<float> weights;
-  std::ostringstream vcount, pairs;
-  for (const auto& list : influences) {
-    vcount << list.size() << ' ';
-    for (const auto& [joint, weight] : list) {
-      pairs << joint << ' ' << weights.size() << ' ';
-      weights.push_back(weight);
-    }
-  }
-  x << R"(</float_array><technique_common><accessor source="#skin-binds-array" count=")" << joints
-    << R"(" stride="16"><param name="TRANSFORM" type="float4x4"/></accessor></technique_common></source>
-<source id="skin-weights"><float_array id="skin-weights-array" count=")"
-    << weights.size() << "\">";
-  for (float w : weights) x << w << ' ';
-  x << R"(</float_array><technique_common><accessor source="#skin-weights-array" count=")" << weights.size()
-    << R"(" stride="1"><param name="WEIGHT" type="float"/></accessor></technique_common></source>
-<joints><input semantic="JOINT" source="#skin-joints"/><input semantic="INV_BIND_MATRIX" source="#skin-binds"/></joints>
-<vertex_weights count=")"
-    << vertices
-    << R"("><input semantic="JOINT" source="#skin-joints" offset="0"/><input semantic="WEIGHT" source="#skin-weights" offset="1"/>
-<vcount>)"
-    << vcount.str() << "</vcount><v>" << pairs.str()
-    << R"(</v></vertex_weights></skin></controller></library_controllers>
+  test::write_collada_skin_weights(x, joints, influences);
+  x << R"(</skin></controller></library_controllers>
 )";
   if (animate_helper) {
     x << R"(<library_animations><animation id="helper-anim">

@@ -78,18 +78,7 @@ Rig smooth_rig(std::mt19937& rng, int joints, int keys) {
 }
 
 std::vector<Ticks> random_times(std::mt19937& rng, Ticks duration, int count) {
-  std::vector<Ticks> times;
-  std::uniform_int_distribution<int> kind(0, 9);
-  std::uniform_int_distribution<std::int64_t> step(0, kTicksPerSecond / 20), jump(-duration.count() / 4, duration.count() * 5 / 4);
-  Ticks t{0};
-  for (int i = 0; i < count; ++i) {
-    const int k = kind(rng);
-    if (k < 6) t += Ticks{step(rng)};       // forward play
-    else if (k < 8) t -= Ticks{step(rng)};  // backward
-    else t = Ticks{jump(rng)};              // a seek, also before and after every key
-    times.push_back(t);
-  }
-  return times;
+  return test::random_play_times(rng, count, kTicksPerSecond / 20, -duration.count() / 4, duration.count() * 5 / 4);
 }
 
 // The job's joint j against the one sampler on the reconstructed channels.

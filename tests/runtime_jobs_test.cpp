@@ -94,17 +94,7 @@ void expect_matches_sampler(const RandomRig& rig, const RuntimeClip& clip, std::
 }
 
 std::vector<Ticks> random_times(std::mt19937& rng, int count) {
-  std::vector<Ticks> times;
-  std::uniform_int_distribution<int> kind(0, 9), step(0, 400), jump(-10'000, 60'000);
-  Ticks t{0};
-  for (int i = 0; i < count; ++i) {
-    const int k = kind(rng);
-    if (k < 6) t += Ticks{step(rng)};          // forward play
-    else if (k < 8) t -= Ticks{step(rng)};     // backward
-    else t = Ticks{jump(rng)};                 // a seek, also before and after every key
-    times.push_back(t);
-  }
-  return times;
+  return test::random_play_times(rng, count, 400, -10'000, 60'000);
 }
 
 TEST(SamplingJob, X1_EqualsTheOneSamplerOnRandomTracksAndTimeSequences) {

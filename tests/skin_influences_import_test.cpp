@@ -28,6 +28,7 @@
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/asset/asset_loader.hpp"
+#include "collada_skin_text.hpp"
 #include "test_util.hpp"
 
 namespace marrow {
@@ -386,28 +387,8 @@ ColladaRig make_collada_rig(int per_vertex, std::size_t triangles, std::mt19937&
     r.inverse_binds.push_back(glm::translate(glm::mat4(1.f), glm::vec3(0.f, -0.3f * static_cast<float>(j), 0.f)));
     x << matrix_text(r.inverse_binds.back());
   }
-  std::vector<float> weights;
-  std::ostringstream vcount, pairs;
-  for (const auto& list : r.influences.vertices) {
-    vcount << list.size() << ' ';
-    for (const auto& [joint, weight] : list) {
-      pairs << joint << ' ' << weights.size() << ' ';
-      weights.push_back(weight);
-    }
-  }
-  x << R"(</float_array><technique_common><accessor source="#skin-binds-array" count=")" << kJoints
-    << R"(" stride="16"><param name="TRANSFORM" type="float4x4"/></accessor></technique_common></source>
-<source id="skin-weights"><float_array id="skin-weights-array" count=")"
-    << weights.size() << "\">";
-  for (float w : weights) x << w << ' ';
-  x << R"(</float_array><technique_common><accessor source="#skin-weights-array" count=")" << weights.size()
-    << R"(" stride="1"><param name="WEIGHT" type="float"/></accessor></technique_common></source>
-<joints><input semantic="JOINT" source="#skin-joints"/><input semantic="INV_BIND_MATRIX" source="#skin-binds"/></joints>
-<vertex_weights count=")"
-    << vertices
-    << R"("><input semantic="JOINT" source="#skin-joints" offset="0"/><input semantic="WEIGHT" source="#skin-weights" offset="1"/>
-<vcount>)"
-    << vcount.str() << "</vcount><v>" << pairs.str() << R"(</v></vertex_weights></skin></controller></library_controllers>
+  test::write_collada_skin_weights(x, kJoints, r.influences.vertices);
+  x << R"(</skin></controller></library_controllers>
 <library_animations>
 )";
   // Joint j's local matrix at 0, 1, 2 s: its offset, then turned about a joint-specific axis.

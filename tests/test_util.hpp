@@ -4,17 +4,38 @@
 
 #include <cmath>
 #include <functional>
+#include <cstdint>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "marrow/core/ticks.hpp"
 #include "marrow/runtime/simd_level.hpp"
 
 namespace marrow::test {
+
+// Times a player visits: mostly forward steps of up to max_step, some backward, and seeks
+// anywhere in [jump_min, jump_max] (before and after every key, too).
+inline std::vector<Ticks> random_play_times(std::mt19937& rng, int count, std::int64_t max_step, std::int64_t jump_min,
+                                            std::int64_t jump_max) {
+  std::vector<Ticks> times;
+  std::uniform_int_distribution<int> kind(0, 9);
+  std::uniform_int_distribution<std::int64_t> step(0, max_step), jump(jump_min, jump_max);
+  Ticks t{0};
+  for (int i = 0; i < count; ++i) {
+    const int k = kind(rng);
+    if (k < 6) t += Ticks{step(rng)};       // forward play
+    else if (k < 8) t -= Ticks{step(rng)};  // backward
+    else t = Ticks{jump(rng)};              // a seek
+    times.push_back(t);
+  }
+  return times;
+}
 
 inline ::testing::AssertionResult near(const glm::vec3& a, const glm::vec3& b, float tol = 1e-5f) {
   if (std::fabs(a.x - b.x) <= tol && std::fabs(a.y - b.y) <= tol && std::fabs(a.z - b.z) <= tol) {
