@@ -84,10 +84,7 @@ std::shared_ptr<const KeyTimes> KeyTimeCache::times(const GltfAsset& asset, std:
     }
     times->seconds[k] = static_cast<double>(t);
     times->points[k] = SamplePoint{static_cast<double>(t), ticks_from_seconds(static_cast<double>(t))};
-    if (k > 0) {  // merge_sample_points's test for folding a point into the one before
-      const SamplePoint &a = times->points[k - 1], &b = times->points[k];
-      times->distinct = times->distinct && !(b.seconds - a.seconds <= 1e-9 || b.tick <= a.tick);
-    }
+    if (k > 0 && folds_into(times->points[k - 1], times->points[k])) times->distinct = false;
   }
   by_accessor_.emplace(input_index, times);
   return times;
@@ -258,7 +255,7 @@ std::vector<SamplePoint> merge_sample_points(std::vector<SamplePoint> points, co
   std::vector<SamplePoint> merged;
   merged.reserve(points.size());
   for (const SamplePoint& p : points) {
-    if (!merged.empty() && (p.seconds - merged.back().seconds <= 1e-9 || p.tick <= merged.back().tick)) {
+    if (!merged.empty() && folds_into(merged.back(), p)) {
       merged.back() = SamplePoint{p.seconds, std::max(p.tick, merged.back().tick)};
       continue;
     }

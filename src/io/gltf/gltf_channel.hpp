@@ -99,4 +99,10 @@ class ChannelCurve {
 // the later one (so a step that lands there is already in force).
 std::vector<SamplePoint> merge_sample_points(std::vector<SamplePoint> points, const std::vector<std::size_t>& runs);
 
+// merge_sample_points's rule: point b (after a) folds into a when it is within 1e-9 s of it or
+// not on a later tick.
+inline bool folds_into(const SamplePoint& a, const SamplePoint& b) noexcept {
+  return b.seconds - a.seconds <= 1e-9 || b.tick <= a.tick;
+}
+
 }  // namespace marrow::gltf
