@@ -34,6 +34,10 @@ void AnimationTable::add_member(const Mesh& mesh) {
   for (std::size_t b = 0; b < mesh.bone_count(); ++b) {
     const int model_bone = mesh.bone_model_nodes()[b];
     int found = same_model ? nodes_->node_of(model_bone) : -1;
+    if (found >= 0) {
+      bone_nodes.push_back(found);
+      continue;
+    }
     const int own_node = mesh.skeleton_nodes()->node_of(model_bone);
     const std::string name = own_node >= 0 ? mesh.skeleton_nodes()->name(static_cast<std::size_t>(own_node)) : std::string();
     for (std::size_t n = 0; n < nodes_->size() && found < 0; ++n) {

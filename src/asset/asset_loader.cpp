@@ -13,16 +13,12 @@ namespace marrow::asset {
 namespace {
 
 // The model nodes a set of skins needs: their joints and every ancestor up to the file's root
-// (T4: non-joint ancestors are part of the skeleton). Empty when a joint is outside the scene.
-std::vector<int> skeleton_bones(const Model& model, const std::vector<int>& skins, bool& outside_scene) {
+// (T4: non-joint ancestors are part of the skeleton). The skins' joints are all in the scene
+// (skeletal_skin).
+std::vector<int> skin_skeleton_nodes(const Model& model, const std::vector<int>& skins) {
   std::vector<bool> keep(model.nodes.size(), false);
-  outside_scene = false;
   for (int s : skins) {
     for (int bone : model.skins[static_cast<std::size_t>(s)].palette_to_scene) {
-      if (bone < 0) {
-        outside_scene = true;
-        continue;
-      }
       for (int b = bone; b > 0 && !keep[static_cast<std::size_t>(b)]; b = model.nodes[static_cast<std::size_t>(b)].parent) {
         keep[static_cast<std::size_t>(b)] = true;
       }
@@ -40,14 +36,13 @@ std::vector<int> skeleton_bones(const Model& model, const std::vector<int>& skin
   return bones;
 }
 
-// The skeleton of a skin over the shared model: its bones (skeleton_bones), each node the bone
+// The skeleton of a skin over the shared model: its nodes (skin_skeleton_nodes), each node the bone
 // of its palette entry (loaded meshes' bones are their skin's palette entries), or -1.
 std::shared_ptr<SkeletonNodes> skeleton_of(const std::shared_ptr<SharedModel>& shared, const std::vector<int>& skins,
                                            int skin) {
   auto nodes = std::make_shared<SkeletonNodes>();
   nodes->shared = shared;
-  bool outside = false;
-  nodes->model_nodes = skeleton_bones(shared->model, skins, outside);
+  nodes->model_nodes = skin_skeleton_nodes(shared->model, skins);
   nodes->node_bones.assign(nodes->model_nodes.size(), -1);
   if (skin >= 0) {
     const Skin& s = shared->model.skins[static_cast<std::size_t>(skin)];
@@ -105,9 +100,7 @@ int skeletal_skin(const Model& model, std::size_t mesh, const ReadConfig& config
          std::to_string(kMaxSkeletalBones) + ": loaded as a static mesh");
     return -1;
   }
-  bool outside = false;
-  skeleton_bones(model, {skin}, outside);
-  if (outside) {
+  if (std::any_of(s.palette_to_scene.begin(), s.palette_to_scene.end(), [](int node) { return node < 0; })) {
     warn("mesh " + std::to_string(mesh) + ": a joint lies outside the scene: loaded as a static mesh");
     return -1;
   }

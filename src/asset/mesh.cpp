@@ -77,6 +77,20 @@ void pose_at_rest(const Mesh& mesh, std::span<glm::vec3> positions, std::span<gl
   }
 }
 
+// The palette in its skin's order (bone b is entry bone_joints[b]; entries no bone is stay
+// identity). A loaded mesh's bones are its skin's entries in order: the palette itself.
+std::span<const glm::mat4> in_skin_order(const Mesh& mesh, std::span<const glm::mat4> palette,
+                                         std::vector<glm::mat4>& scratch) {
+  const std::span<const int> joints = mesh.bone_joints();
+  const std::size_t entries = mesh.model().skins[static_cast<std::size_t>(mesh.skin())].data.inverse_bind_pose.size();
+  bool same = entries == joints.size();
+  for (std::size_t b = 0; same && b < joints.size(); ++b) same = joints[b] == static_cast<int>(b);
+  if (same) return palette;
+  scratch.assign(entries, glm::mat4(1.f));
+  for (std::size_t b = 0; b < joints.size(); ++b) scratch[static_cast<std::size_t>(joints[b])] = palette[b];
+  return scratch;
+}
+
 }  // namespace
 
 std::size_t Mesh::vertex_count() const noexcept {
@@ -149,15 +163,19 @@ void pose_mesh_vertices(const Mesh& mesh, std::span<const glm::mat4> palette, st
     throw std::invalid_argument("pose_mesh_vertices: a palette of " + std::to_string(palette.size()) + " for " +
                                 std::to_string(mesh.bone_count()) + " bones");
   }
-  const std::vector<int> joint_bones = bones_of_joints(mesh);
-  std::vector<glm::mat4> part_palette;
+  // Allocates only for a built mesh whose bones are not its skin's order, or a split part (S4).
+  std::vector<glm::mat4> ordered, split;
+  const std::span<const glm::mat4> skin_palette = in_skin_order(mesh, palette, ordered);
   std::size_t at = 0;
   for (int m : mesh.model_meshes()) {
     for (const ModelMeshPart& part : mesh.model().meshes[static_cast<std::size_t>(m)].parts) {
       const std::size_t count = part.vertex_count();
-      const std::vector<int> bones = part_bones(part, joint_bones);
-      part_palette.resize(bones.size());
-      for (std::size_t j = 0; j < bones.size(); ++j) part_palette[j] = palette[static_cast<std::size_t>(bones[j])];
+      std::span<const glm::mat4> part_palette = skin_palette;
+      if (!part.palette_joints.empty()) {  // a split part's JOINTS index its map of the skin's entries
+        split.resize(part.palette_joints.size());
+        for (std::size_t j = 0; j < split.size(); ++j) split[j] = skin_palette[part.palette_joints[j]];
+        part_palette = split;
+      }
       const VertexLayout& layout = part.layout;
       if (!layout.has(VertexAttribute::Joints0) || !layout.has(VertexAttribute::Weights0)) {
         throw std::invalid_argument("pose_mesh_vertices: a part of model mesh " + std::to_string(m) +

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "marrow/model/animated_bounds.hpp"
-#include "marrow/runtime/joint_bounds.hpp"
+#include "marrow/model/frame_bounds.hpp"
 #include "marrow/runtime/skinned_bounds_job.hpp"
 #include "marrow/asset/model_pose.hpp"
 
@@ -12,19 +12,14 @@ namespace marrow::asset {
 namespace {
 
 // A mesh for the one animated-bounds routine (model/animated_bounds.hpp): its bind pose posed
-// exactly, each animation's key times through the per-bone boxes (S5) of its vertices.
+// exactly, each animation's key times through its skin joints' boxes of its own vertices (S5,
+// mesh_joint_bounds: every influence, morph targets' reach included).
 class BoundsSource final : public AnimatedBoundsSource {
  public:
   BoundsSource(const Mesh& mesh, bool with_animations) : mesh_(mesh), animated_(with_animations && mesh.is_skeletal()) {
     if (!animated_) return;
-    JointBoundsBuilder builder(mesh.inverse_binds());
-    for (const MeshVertexSkeletal& v : mesh.vertices()) {
-      for (std::size_t i = 0; i < 4; ++i) {
-        if (v.bone_weights[i] > 0.f) builder.add(v.bone_indices[i], v.location);
-      }
-    }
-    joints_ = builder.finish();
-    models_.resize(mesh.bone_count());
+    joints_ = mesh_joint_bounds(mesh.model(), static_cast<std::size_t>(mesh.model_meshes()[0]));
+    models_.resize(joints_.joint_count);
   }
 
   BoundingBox loaded_pose() override {
@@ -37,7 +32,8 @@ class BoundsSource final : public AnimatedBoundsSource {
   BoundingBox frame(std::size_t clip, Ticks t) override {
     const std::span<const glm::mat4> worlds =
         pose_.evaluate(mesh_.shared(), static_cast<int>(clip), static_cast<float>(seconds_from_ticks(t)));
-    for (std::size_t b = 0; b < models_.size(); ++b) models_[b] = worlds[static_cast<std::size_t>(mesh_.bone_model_nodes()[b])];
+    const std::vector<int>& nodes = mesh_.model().skins[static_cast<std::size_t>(mesh_.skin())].palette_to_scene;
+    for (std::size_t q = 0; q < models_.size(); ++q) models_[q] = worlds[static_cast<std::size_t>(nodes[q])];
     BoundingBox box;
     SkinnedBoundsJob{joints_.joints, joints_.centers, joints_.extents, models_, &box}.run();
     return box;

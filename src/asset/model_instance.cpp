@@ -87,11 +87,11 @@ void InstanceAnimationPlayer::pose(float seconds) {
   // matrix it is node world * inversion (the asset palette), so no second palette is formed.
   const std::span<const glm::mat4> joints = animator.player(static_cast<std::size_t>(mesh.skin())).skin_transforms();
   const glm::mat4 draw = animator.part_world(static_cast<std::size_t>(mesh.model_meshes()[0]));
+  const bool at_origin = draw == glm::mat4(1.f);  // a built mesh's: the product is skipped
   const std::span<const int> bone_joints = mesh.bone_joints();
-  if (draw == glm::mat4(1.f)) {
-    for (std::size_t b = 0; b < bone_joints.size(); ++b) i.palette_[b] = joints[static_cast<std::size_t>(bone_joints[b])];
-  } else {
-    for (std::size_t b = 0; b < bone_joints.size(); ++b) i.palette_[b] = draw * joints[static_cast<std::size_t>(bone_joints[b])];
+  for (std::size_t b = 0; b < bone_joints.size(); ++b) {
+    const glm::mat4& joint = joints[static_cast<std::size_t>(bone_joints[b])];
+    i.palette_[b] = at_origin ? joint : draw * joint;
   }
   i.pose_.reset();  // node transforms read in place from the Animator
   i.posed_model_ = &mesh.model();

@@ -134,6 +134,16 @@ FrameBounds make_frame_bounds(const Model& model) {
   return out;
 }
 
+JointBounds mesh_joint_bounds(const Model& model, std::size_t m) {
+  const ModelMesh& mesh = model.meshes.at(m);
+  if (mesh.skin < 0) return {};
+  JointBoundsBuilder joints(model.skins.at(static_cast<std::size_t>(mesh.skin)).data.inverse_bind_pose);
+  const WeightRange range = weight_range(model, m);
+  BoundingBox local;
+  for (const ModelMeshPart& part : mesh.parts) walk_part(part, range, &joints, local);
+  return joints.finish();
+}
+
 void compute_frame_bounds(Model& model) {
   FrameBounds bounds = make_frame_bounds(model);
   for (std::size_t s = 0; s < model.skins.size(); ++s) model.skins[s].joint_bounds = std::move(bounds.skins[s]);

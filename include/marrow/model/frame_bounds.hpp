@@ -27,6 +27,10 @@ struct FrameBounds {
 };
 FrameBounds make_frame_bounds(const Model& model);
 
+// The same joint boxes (in its skin's palette) of one skinned mesh's vertices alone: what a
+// view of that mesh (the asset layer's T14 box) moves each frame. Empty for a mesh without skin.
+JointBounds mesh_joint_bounds(const Model& model, std::size_t mesh);
+
 // Sets every Skin::joint_bounds and ModelMesh::local_bounds to make_frame_bounds(model).
 void compute_frame_bounds(Model& model);
 
