@@ -93,8 +93,12 @@ struct Instance {
   std::vector<glm::mat4> models, palette;
   Ticks time{};
 
-  Instance(const Asset& a, Ticks start)
-      : context(a.runtime.joint_count()), models(a.runtime.joint_count()), palette(a.runtime.joint_count()), time(start) {}
+  // The context is sized for `played` (a compressed clip's keep its decoded keys).
+  Instance(const Asset& a, Ticks start, const RuntimeClip* played = nullptr)
+      : context(played != nullptr ? *played : a.runtime),
+        models(a.runtime.joint_count()),
+        palette(a.runtime.joint_count()),
+        time(start) {}
 
   void frame(const Asset& a, bool skin, std::span<TrsBlock> pose, const RuntimeClip* clip = nullptr) {
     if (clip == nullptr) clip = &a.runtime;
@@ -120,9 +124,9 @@ struct Instance {
 void sample_compose(benchmark::State& state, const std::string& file, bool skin, bool compressed = false) {
   const Asset* a = asset(file);
   if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
-  Instance instance(*a, Ticks{0});
-  std::vector<TrsBlock> pose(pose_block_count(a->runtime.joint_count()));
   const RuntimeClip* clip = compressed ? &a->compressed : &a->runtime;
+  Instance instance(*a, Ticks{0}, clip);
+  std::vector<TrsBlock> pose(pose_block_count(a->runtime.joint_count()));
   for (auto _ : state) {
     instance.frame(*a, skin, pose, clip);
     benchmark::DoNotOptimize(instance.models.data());

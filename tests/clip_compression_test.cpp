@@ -109,17 +109,19 @@ TEST(CompressedClip, X1_EqualsTheOneSamplerOnItsReconstructedKeysAtEverySimdLeve
     const std::vector<ReconstructedJoint> keys = reconstructed_channels(clip);
     for (SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
       if (set_simd_level(level) != level) continue;
-      SamplingContext context(clip.joint_count());
-      std::vector<TrsBlock> pose(pose_block_count(clip.joint_count()));
-      for (Ticks t : random_times(rng, clip.duration(), 150)) {
-        ASSERT_TRUE((SamplingJob{&clip, t, &context, pose}.run()));
-        expect_matches_reconstruction(keys, pose, t);
-      }
-      for (const ReconstructedJoint& joint : keys) {  // exactly on every key, and a tick either side
-        for (const Keyframe& key : joint.rotation.keys) {
-          for (Ticks t : {key.time - Ticks{1}, key.time, key.time + Ticks{1}}) {
-            ASSERT_TRUE((SamplingJob{&clip, t, &context, pose}.run()));
-            expect_matches_reconstruction(keys, pose, t);
+      for (CompressedKeys mode : {CompressedKeys::decode_every_run, CompressedKeys::cache}) {
+        SamplingContext context(clip.joint_count(), mode);
+        std::vector<TrsBlock> pose(pose_block_count(clip.joint_count()));
+        for (Ticks t : random_times(rng, clip.duration(), 150)) {
+          ASSERT_TRUE((SamplingJob{&clip, t, &context, pose}.run()));
+          expect_matches_reconstruction(keys, pose, t);
+        }
+        for (const ReconstructedJoint& joint : keys) {  // exactly on every key, and a tick either side
+          for (const Keyframe& key : joint.rotation.keys) {
+            for (Ticks t : {key.time - Ticks{1}, key.time, key.time + Ticks{1}}) {
+              ASSERT_TRUE((SamplingJob{&clip, t, &context, pose}.run()));
+              expect_matches_reconstruction(keys, pose, t);
+            }
           }
         }
       }
@@ -133,16 +135,19 @@ TEST(CompressedClip, X1_ExactSlerpAndTheFarEndsOfTimeFollowTheRule) {
   const Rig rig = smooth_rig(rng, 9, 30);
   const RuntimeClip clip = compress_clip(rig.clip, rig.data, ClipCompression{});
   const std::vector<ReconstructedJoint> keys = reconstructed_channels(clip);
-  SamplingContext context(9);
+  SamplingContext context(9), cached(clip);
+  ASSERT_TRUE(cached.caches_compressed_keys());
   std::vector<TrsBlock> pose(pose_block_count(9));
   const Ticks extremes[] = {Ticks{std::numeric_limits<std::int64_t>::min()}, Ticks{-1}, Ticks{0}, rig.clip.duration,
-                            Ticks{std::numeric_limits<std::int64_t>::max()}};
+                            Ticks{std::numeric_limits<std::int64_t>::max()}, Ticks{-1}};
   for (Ticks t : extremes) {
     for (bool exact : {false, true}) {
-      SamplingJob job{&clip, t, &context, pose};
-      job.exact_slerp = exact;
-      ASSERT_TRUE(job.run());
-      expect_matches_reconstruction(keys, pose, t);
+      for (SamplingContext* c : {&context, &cached}) {
+        SamplingJob job{&clip, t, c, pose};
+        job.exact_slerp = exact;
+        ASSERT_TRUE(job.run());
+        expect_matches_reconstruction(keys, pose, t);
+      }
     }
   }
 }
@@ -153,7 +158,7 @@ TEST(CompressedClip, X1_AContextMovesBetweenCompressedAndCompiledClips) {
   const RuntimeClip compressed = compress_clip(rig.clip, rig.data, ClipCompression{});
   const RuntimeClip compiled = compile_clip(rig.clip, rig.data);
   const std::vector<ReconstructedJoint> keys = reconstructed_channels(compressed);
-  SamplingContext context(11);
+  SamplingContext context(11, CompressedKeys::cache);
   std::vector<TrsBlock> a(pose_block_count(11)), b(pose_block_count(11));
   for (Ticks t : random_times(rng, rig.clip.duration, 100)) {
     ASSERT_TRUE((SamplingJob{&compressed, t, &context, a}.run()));
@@ -164,6 +169,40 @@ TEST(CompressedClip, X1_AContextMovesBetweenCompressedAndCompiledClips) {
     ASSERT_TRUE((SamplingJob{&compiled, t, &fresh, c}.run()));
     ASSERT_EQ(std::memcmp(b.data(), c.data(), b.size() * sizeof(TrsBlock)), 0) << "t " << t.count();
   }
+}
+
+// The cache of decoded keys is memory, never a source of results: whatever times a context saw
+// before (forward play in small steps, backwards, seeks, before and after the keys, another
+// clip), a run gives the bits a context that decodes every run gives, at every SIMD level.
+TEST(CompressedClip, X1_ACachedContextGivesTheBitsOfDecodingEveryRun) {
+  std::mt19937 rng(31);
+  const SimdLevel saved = simd_level();
+  const Rig rig_a = smooth_rig(rng, 21, 120), rig_b = smooth_rig(rng, 13, 70);
+  ClipCompression loose;
+  loose.tolerance = 1e-2f;
+  const RuntimeClip a = compress_clip(rig_a.clip, rig_a.data, loose), b = compress_clip(rig_b.clip, rig_b.data, {});
+  const Ticks step{kTicksPerSecond / 240};
+  std::vector<std::pair<const RuntimeClip*, Ticks>> runs;
+  for (Ticks t = -step * 5; t < a.duration() + step * 5; t += step) runs.emplace_back(&a, t);  // forward
+  for (Ticks t = a.duration(); t > -step; t -= step * 3) runs.emplace_back(&a, t);             // backward
+  for (Ticks t : random_times(rng, a.duration(), 200)) runs.emplace_back(&a, t);               // seeks and play
+  for (int i = 0; i < 40; ++i) runs.emplace_back(i % 3 == 0 ? &b : &a, step * (7 * i));      // clip to clip
+  runs.emplace_back(&a, Ticks{std::numeric_limits<std::int64_t>::min()});
+  runs.emplace_back(&a, Ticks{std::numeric_limits<std::int64_t>::max()});
+  runs.emplace_back(&a, Ticks{0});
+  for (SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
+    if (set_simd_level(level) != level) continue;
+    SamplingContext cached(21, CompressedKeys::cache), plain(21);
+    std::vector<TrsBlock> got(pose_block_count(21)), want(pose_block_count(21));
+    for (const auto& [clip, t] : runs) {
+      ASSERT_TRUE((SamplingJob{clip, t, &cached, got}.run()));
+      ASSERT_TRUE((SamplingJob{clip, t, &plain, want}.run()));
+      const std::size_t bytes = pose_block_count(clip->joint_count()) * sizeof(TrsBlock);
+      ASSERT_EQ(std::memcmp(got.data(), want.data(), bytes), 0) << clip->name() << " t " << t.count();
+    }
+  }
+  set_simd_level(saved);
+  EXPECT_GT(SamplingContext(a).size_in_bytes(), SamplingContext(a.joint_count()).size_in_bytes() + 21 * 100);
 }
 
 TEST(CompressedClip, X3_TheJobRefusesBadInputWithoutWriting) {

@@ -140,6 +140,11 @@ void append_malformed_native(std::vector<MalformedFile>& out) {
   add("native_cclp_times_not_increasing.marrow",
       edited_native([](const N& n, auto& b) { put<std::int64_t>(b, n.times + 8, get<std::int64_t>(b, n.times)); }),
       C::InvalidDocument, "the second key time equals the first");
+  add("native_cclp_times_span_2_52.marrow",
+      edited_native([](const N& n, auto& b) {
+        put<std::int64_t>(b, n.times + 8 * (n.n_times - 1), get<std::int64_t>(b, n.times) + (std::int64_t{1} << 52));
+      }),
+      C::InvalidDocument, "the last key time is 2^52 ticks (14 years) after the first");
   add("native_cclp_joint_count.marrow",
       edited_native([](const N& n, auto& b) { put<std::uint64_t>(b, n.joint_count, n.joints + 1); }), C::InvalidDocument,
       "a compressed clip of one joint more than its skin");

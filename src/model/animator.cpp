@@ -350,7 +350,9 @@ Animator::Action* Animator::take_action(int animation) {
     made->skin_poses.resize(skins_.size());
     for (std::size_t s = 0; s < skins_.size(); ++s) {
       const auto n = static_cast<std::size_t>(model_.skins[s].data.bone_count);
-      made->skin_contexts[s].resize(n);
+      // A skin with compressed clips keeps their decoded keys between frames (sampling_job.hpp).
+      made->skin_contexts[s].resize(n, model_.skins[s].compressed_clips.empty() ? CompressedKeys::decode_every_run
+                                                                                 : CompressedKeys::cache);
       made->skin_poses[s].resize(pose_block_count(n));
     }
     made->scene_context.resize(model_.nodes.size());

@@ -23,7 +23,7 @@ namespace {
 
 std::vector<TrsBlock> pose_at_zero(const RuntimeClip& clip) {
   std::vector<TrsBlock> pose(pose_block_count(clip.joint_count()));
-  SamplingContext context(clip.joint_count());
+  SamplingContext context(clip);
   SamplingJob{&clip, Ticks{0}, &context, pose}.run();
   return pose;
 }

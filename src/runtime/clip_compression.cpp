@@ -87,9 +87,9 @@ Source sample_source(const AnimationClip& clip, const SkinningData& skeleton) {
     refuse(clip, std::to_string(s.times.size()) + " distinct key times, more than a compressed clip holds (" +
                      std::to_string(kCompressedMaxTimes) + ")");
   }
-  if (static_cast<std::uint64_t>(s.times.back()) - static_cast<std::uint64_t>(s.times.front()) >
-      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-    refuse(clip, "its key times span more ticks than an int64 counts");
+  if (static_cast<std::uint64_t>(s.times.back()) - static_cast<std::uint64_t>(s.times.front()) >=
+      static_cast<std::uint64_t>(detail::kMaxCompressedSpan)) {
+    refuse(clip, "its key times span 2^52 ticks (14 years) or more");
   }
   if (joints * s.times.size() > kMaxWork) {
     refuse(clip, std::to_string(joints) + " joints times " + std::to_string(s.times.size()) +
@@ -341,7 +341,7 @@ glm::dmat4 local_matrix(const Trs& trs) { return glm::dmat4(compose_trs(trs)); }
 std::vector<double> measure(const Source& s, const SkinningData& skeleton, const RuntimeClip& candidate, double distance) {
   const std::size_t joints = s.rest.size();
   std::vector<double> error(joints, 0);
-  SamplingContext context(joints);
+  SamplingContext context(joints, CompressedKeys::cache);
   std::vector<TrsBlock> pose(pose_block_count(joints));
   std::vector<TrackCursor> cursors(joints);
   std::vector<glm::dmat4> source(joints), played(joints);

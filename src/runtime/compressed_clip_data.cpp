@@ -33,9 +33,9 @@ void check(const CompressedClipData& data) {
              std::to_string(data.times[i - 1].count()));
     }
   }
-  if (static_cast<std::uint64_t>(data.times.back().count()) - static_cast<std::uint64_t>(data.times.front().count()) >
-      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-    refuse("its times span more ticks than an int64 counts");
+  if (static_cast<std::uint64_t>(data.times.back().count()) - static_cast<std::uint64_t>(data.times.front().count()) >=
+      static_cast<std::uint64_t>(detail::kMaxCompressedSpan)) {
+    refuse("its times span 2^52 ticks (14 years) or more");
   }
   if (data.channels.size() != 3 * data.animated.size()) {
     refuse("has " + std::to_string(data.channels.size()) + " channels for " + std::to_string(data.animated.size()) +

@@ -21,6 +21,9 @@ MARROW_LANES_INLINE W8 w8_u8(const std::uint8_t* p) {
   return {_mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)))};
 }
 MARROW_LANES_INLINE void w8_store(std::uint64_t* p, W8 a) { _mm512_storeu_si512(p, a.v); }
+MARROW_LANES_INLINE void w8_store_low32(std::int32_t* p, W8 a) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi64_epi32(a.v));
+}
 MARROW_LANES_INLINE W8 w8_set(const std::uint64_t* x) {  // eight values in scalar registers
   return {_mm512_set_epi64(static_cast<long long>(x[7]), static_cast<long long>(x[6]), static_cast<long long>(x[5]),
                            static_cast<long long>(x[4]), static_cast<long long>(x[3]), static_cast<long long>(x[2]),
@@ -54,7 +57,6 @@ MARROW_LANES_INLINE M8 operator|(M8 a, M8 b) { return {static_cast<__mmask8>(a.m
 MARROW_LANES_INLINE M8 operator~(M8 a) { return {static_cast<__mmask8>(~a.m)}; }
 MARROW_LANES_INLINE M8 m8_all(std::uint32_t on) { return {static_cast<__mmask8>(on != 0 ? 0xff : 0)}; }
 MARROW_LANES_INLINE W8 select(M8 m, W8 a, W8 b) { return {_mm512_mask_blend_epi64(m.m, b.v, a.v)}; }
-MARROW_LANES_INLINE F8 select(M8 m, F8 a, F8 b) { return {_mm256_mask_blend_ps(m.m, b.v, a.v)}; }
 // Bytes' population counts summed per lane (a nibble table per byte).
 MARROW_LANES_INLINE W8 popcount(W8 a) {
   const __m512i table = _mm512_set4_epi32(0x04030302, 0x03020201, 0x03020201, 0x02010100);
@@ -70,14 +72,6 @@ MARROW_LANES_INLINE W8 exponent_of(W8 a) {
   return {_mm512_srli_epi64(_mm512_castpd_si512(d), 52)};
 }
 MARROW_LANES_INLINE F8 small_to_float(W8 a) { return {_mm512_cvtepi64_ps(a.v)}; }  // below 2^31
-// window[i] for each lane's i (0 to 63): two 32-entry permutes, chosen by bit 5.
-MARROW_LANES_INLINE F8 lookup64(const float* window, W8 i) {
-  const __m512i index = _mm512_castsi256_si512(_mm512_cvtepi64_epi32(i.v));
-  const __m512 lo = _mm512_permutex2var_ps(_mm512_load_ps(window), index, _mm512_load_ps(window + 16));
-  const __m512 hi = _mm512_permutex2var_ps(_mm512_load_ps(window + 32), index, _mm512_load_ps(window + 48));
-  const __mmask8 upper = _mm512_test_epi64_mask(i.v, _mm512_set1_epi64(32));
-  return {_mm256_mask_blend_ps(upper, _mm512_castps512_ps256(lo), _mm512_castps512_ps256(hi))};
-}
 #else
 struct W8 {
   __m256i lo, hi;  // lanes 0-3, 4-7
@@ -158,8 +152,8 @@ MARROW_LANES_INLINE __m256i low_dwords(__m256i lo, __m256i hi) {
   const __m256i a = _mm256_permutevar8x32_epi32(lo, pick), b = _mm256_permutevar8x32_epi32(hi, pick);
   return _mm256_permute2x128_si256(a, b, 0x20);
 }
-MARROW_LANES_INLINE F8 select(M8 m, F8 a, F8 b) {
-  return {_mm256_blendv_ps(b.v, a.v, _mm256_castsi256_ps(low_dwords(m.lo, m.hi)))};
+MARROW_LANES_INLINE void w8_store_low32(std::int32_t* p, W8 a) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), low_dwords(a.lo, a.hi));
 }
 MARROW_LANES_INLINE __m256i popcount_half(__m256i a) {
   const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
@@ -176,11 +170,32 @@ MARROW_LANES_INLINE __m256i exponent_half(__m256i a) {
 }
 MARROW_LANES_INLINE W8 exponent_of(W8 a) { return {exponent_half(a.lo), exponent_half(a.hi)}; }
 MARROW_LANES_INLINE F8 small_to_float(W8 a) { return {_mm256_cvtepi32_ps(low_dwords(a.lo, a.hi))}; }
-MARROW_LANES_INLINE F8 lookup64(const float* window, W8 i) { return {_mm256_i32gather_ps(window, low_dwords(i.lo, i.hi), 4)}; }
 #endif
 
-// Channel c of a block: the blend factor and both keys of every lane (locate and widen_lane).
-MARROW_LANES_INLINE void channel_vector(const Frame& f, const JointBlock& jb, int c, float* p, RawKeys& ra, RawKeys& rb) {
+// Every lane's blend-factor terms from its range: set_span's arithmetic, eight lanes at once.
+MARROW_LANES_INLINE void set_spans(const Frame& f, CachedKeys& keys, int c) {
+  const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys.lo[c]));
+  const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys.hi[c]));
+  const __m256i hold = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), lo), _mm256_cmpeq_epi32(hi, _mm256_set1_epi32(kNoEnd)));
+  const __m256i a = _mm256_andnot_si256(hold, lo), b = _mm256_andnot_si256(hold, hi);  // a hold reads times[0]
+  const auto times = reinterpret_cast<const long long*>(f.times);
+  const __m256i magic_bits = _mm256_set1_epi64x(0x4330000000000000);  // 2^52
+  const __m256d magic = _mm256_set1_pd(4503599627370496.0);
+  __m128 span[2];
+  for (int half = 0; half < 2; ++half) {
+    const __m128i ia = half == 0 ? _mm256_castsi256_si128(a) : _mm256_extracti128_si256(a, 1);
+    const __m128i ib = half == 0 ? _mm256_castsi256_si128(b) : _mm256_extracti128_si256(b, 1);
+    const __m256i ta = _mm256_i32gather_epi64(times, ia, 8), tb = _mm256_i32gather_epi64(times, ib, 8);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.start[c] + 4 * half), ta);
+    const __m256i d = _mm256_sub_epi64(tb, ta);
+    span[half] = _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(d, magic_bits)), magic));
+  }
+  const __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.f), _mm256_set_m128(span[1], span[0]));
+  _mm256_storeu_ps(keys.inv_span[c], _mm256_andnot_ps(_mm256_castsi256_ps(hold), inv));
+}
+
+// Channel c of a block: both keys of every lane and their range (locate and widen_lane).
+MARROW_LANES_INLINE void channel_vector(const Frame& f, const JointBlock& jb, int c, RawKeys& ra, RawKeys& rb, CachedKeys& keys) {
   std::uint64_t word[kPoseLanes];
   for (std::size_t l = 0; l < kPoseLanes; ++l) std::memcpy(&word[l], &f.words[jb.word[c][l] + f.word], sizeof(KeyWord));
   const W8 record = w8_set(word);  // bits, rank, back, forward
@@ -196,12 +211,14 @@ MARROW_LANES_INLINE void channel_vector(const Frame& f, const JointBlock& jb, in
   const W8 lowest = above & (w8_splat(0) - above);
   const W8 wb = select(is_zero(above), shift_right<56>(record) + w8_splat(64), exponent_of(lowest) - bias + w8_splat(32));
   const W8 count = w8_u16(jb.count[c]);
-  const M8 hold = m8_all(f.before) | is_zero(rank) | ~greater(count, rank);
-  const W8 ka = select(is_zero(rank), rank, rank - w8_splat(1));
-  // p = (t - t_a) / (t_b - t_a) from the window's offsets; a hold blends nothing.
-  const F8 since = lookup64(f.window, wa);
-  const F8 until = lookup64(f.window + kTimesPerWord, wb - w8_splat(kTimesPerWord));
-  select(hold, F8::splat(0.f), since / select(hold, F8::splat(1.f), since - until)).store(p);
+  const M8 before = m8_all(f.before), first = is_zero(rank), last = ~greater(count, rank);
+  const M8 hold = before | first | last;
+  const W8 ka = select(first, rank, rank - w8_splat(1));
+  // The range (as locate); positions as int64 lanes whose low halves are stored.
+  const W8 base = w8_splat(static_cast<std::uint64_t>(static_cast<std::int64_t>(f.base)));
+  w8_store_low32(keys.lo[c], select(before | first, w8_splat(~std::uint64_t{0}), base + wa));
+  w8_store_low32(keys.hi[c], select(before, w8_splat(0), select(last, w8_splat(static_cast<std::uint64_t>(kNoEnd)), base + wb)));
+  set_spans(f, keys, c);
   // Both keys from one 16-byte load at key a's first byte; key b follows it (a hold: a again).
   W8 shift[3], mask[3];
   for (int i = 0; i < 3; ++i) {
@@ -210,20 +227,20 @@ MARROW_LANES_INLINE void channel_vector(const Frame& f, const JointBlock& jb, in
   }
   const W8 end = shift[2] + w8_u8(jb.bits[c][2]);  // where a rotation's dropped index starts
   const W8 width = c == 1 ? end + w8_splat(2) : end;
-  const W8 first = mul32(ka, width);
+  const W8 first_bit = mul32(ka, width);
   alignas(64) std::uint64_t byte[kPoseLanes];
-  w8_store(byte, w8_u32(jb.byte[c]) + shift_right<3>(first));
+  w8_store(byte, w8_u32(jb.byte[c]) + shift_right<3>(first_bit));
   const std::uint8_t* at[kPoseLanes];
   for (std::size_t l = 0; l < kPoseLanes; ++l) at[l] = f.packed + byte[l];
   W8 lo, hi;
   w8_load16(at, lo, hi);
-  const W8 in_byte = first & w8_splat(7);
+  const W8 in_byte = first_bit & w8_splat(7);
   const W8 key_a = shift_right(lo, in_byte);
   const W8 next = in_byte + width;  // below 64: key a's shift and width
   const W8 key_b = select(hold, key_a, shift_right(lo, next) | shift_left(hi, w8_splat(64) - next));
   for (int i = 0; i < 3; ++i) {
-    small_to_float(shift_right(key_a, shift[i]) & mask[i]).store(ra.q[c][i]);
-    small_to_float(shift_right(key_b, shift[i]) & mask[i]).store(rb.q[c][i]);
+    small_to_float(shift_right(key_a, shift[i]) & mask[i]).store(ra.q[i]);
+    small_to_float(shift_right(key_b, shift[i]) & mask[i]).store(rb.q[i]);
   }
   if (c == 1) {
     small_to_float(shift_right(key_a, end) & w8_splat(3)).store(ra.dropped);

@@ -2,58 +2,68 @@
 // inside its per-level namespace so that it shares interpolate_lanes with the uncompressed path:
 // one interpolation for both.
 //
-// Per block of eight joints and per channel: the key pair around the time comes from one 8-byte
-// word of the channel's directory (a popcount for the key's rank, the highest bit below and the
-// lowest bit above the time for the two keys' times, or the word's neighbours), the blend factor
-// from the 96 times around the sampled one (offsets from it, made once per run), and both keys'
-// bits from one unaligned 16-byte load. Then the fields are widened and dequantised, the dropped
-// rotation component rebuilt, and the bracket interpolated as any other. At the AVX2 and AVX-512
-// levels the eight lanes go together (compressed_lanes.inl); SSE2 goes a lane at a time.
+// Per block of eight joints and per channel: when the context's cached keys (CachedKeys) no
+// longer hold at the time, the channel is decoded again: the key pair around the time comes from
+// one 8-byte word of the channel's directory (a popcount for the key's rank, the highest bit
+// below and the lowest bit above the time for the two keys' times, or the word's neighbours),
+// both keys' bits from one unaligned 16-byte load, then the fields are widened and dequantised
+// and the dropped rotation component rebuilt into the cached bracket with the pair's first time
+// and inverse span. Every run, a lane's blend factor is (t - start) * inv_span and the bracket is
+// interpolated as any other. At the AVX2 and AVX-512 levels the eight lanes go
+// together (compressed_lanes.inl); SSE2 goes a lane at a time.
 
-// What every channel of one run shares: the time, its word, and the times around it.
+// What every channel of one run shares: the time and its word.
 struct Frame {
   const KeyWord* words;
   const std::uint8_t* packed;
+  const std::int64_t* times;
+  std::int64_t t;
   std::uint32_t word;     // the time index's word
   std::uint32_t upto;     // bits of the word at or before the time index
   std::uint32_t before;   // all ones when the time precedes every key time: every channel holds
-  // t - times[32 * (word - 1) + i]: the previous word, this one and the next (0 past the table).
-  alignas(64) float window[3 * kTimesPerWord];
+  std::int32_t position;  // the time index, or -1 when `before` (CachedKeys)
+  std::int32_t base;      // the time index of window position 0: 32 * (word - 1)
 };
 
-// The keys of one channel around the time: indices a and b (b == a for a hold), and the blend
-// factor as since / span (0 / 1 for a hold).
+// The keys of one channel around the time: indices a and b (b == a for a hold), and the
+// positions over which they stay the pair (CachedKeys::lo, hi).
 struct ChannelPair {
   std::uint32_t a, b;
-  float since, span;
+  std::int32_t lo, hi;
 };
 
 // Without branches, selecting with masks: which case a channel is in (before, inside or after
 // its keys; whether its pair is inside the time's word) depends on the data, and mispredicted
 // branches cost more than computing both sides (lzcnt and tzcnt of 0 are defined).
+//
+// The range: between two keys, their two time indices (no whole word lies between them, so both
+// are in the window). Holding the first key, from -1 to the first key, or to the end of the next
+// word when that key lies further (the channel is then decoded again sooner than it must be, to
+// the same keys). Holding the last key, from that key, or from the end of the previous word.
+// Before every time, [-1, 0): only while the time stays before.
 MARROW_LANES_INLINE ChannelPair locate(const KeyWord& word, std::uint32_t count, const Frame& f) {
   const std::uint32_t below = word.bits & f.upto;  // keys at or before the time within the word
   const std::uint32_t above = word.bits & ~f.upto;
   const std::uint32_t rank = word.rank + static_cast<std::uint32_t>(std::popcount(below));
   const std::uint32_t in_below = 0u - static_cast<std::uint32_t>(below != 0);  // all ones or none
   const std::uint32_t in_above = 0u - static_cast<std::uint32_t>(above != 0);
-  // Positions in the window: the last key at or before the time (in this word, else the last of
-  // the previous one), the first after it (in this word, else in the next).
+  // Positions in the window of 96 times from `base`: the last key at or before the time (in this
+  // word, else the last of the previous one), the first after it (in this word, else in the next).
   const std::uint32_t wa = ((63u - static_cast<std::uint32_t>(std::countl_zero(below))) & in_below) | ((31u - word.back) & ~in_below);
   const std::uint32_t wb = ((32u + static_cast<std::uint32_t>(std::countr_zero(above))) & in_above) | ((64u + word.forward) & ~in_above);
-  const std::uint32_t hold = f.before | (0u - static_cast<std::uint32_t>((rank == 0) | (rank >= count)));
+  const bool first = rank == 0, last = rank >= count;
+  const std::uint32_t hold = f.before | (0u - static_cast<std::uint32_t>(first | last));
   ChannelPair pair;
   pair.a = rank - static_cast<std::uint32_t>(rank != 0);
   pair.b = (pair.a & hold) | (rank & ~hold);
-  const float since = f.window[wa], span = since - f.window[wb];
-  pair.since = hold != 0 ? 0.f : since;
-  pair.span = hold != 0 ? 1.f : span;
+  pair.lo = f.before != 0 || first ? -1 : f.base + static_cast<std::int32_t>(wa);
+  pair.hi = f.before != 0 ? 0 : last ? kNoEnd : f.base + static_cast<std::int32_t>(wb);
   return pair;
 }
 
-// A block's keys as floats: per channel three fields, and for rotations the dropped component.
+// One channel's keys of a block as floats: three fields, and for rotations the dropped component.
 struct RawKeys {
-  alignas(32) float q[3][3][kPoseLanes];  // [channel][component][lane]
+  alignas(32) float q[3][kPoseLanes];     // [component][lane]
   alignas(32) float dropped[kPoseLanes];  // rotation: 0..3
 };
 
@@ -62,50 +72,57 @@ MARROW_LANES_INLINE unsigned key_width(const JointBlock& jb, int c, std::size_t 
 }
 
 // Key `key`'s fields of lane `lane` of channel c (the packed bytes are padded for the load).
-MARROW_LANES_INLINE void widen_lane(const Frame& f, const JointBlock& jb, int c, std::size_t lane, std::uint32_t key,
-                                    float (*q)[kPoseLanes], float* dropped) {
+MARROW_LANES_INLINE void widen_lane(const Frame& f, const JointBlock& jb, int c, std::size_t lane, std::uint32_t key, RawKeys& out) {
   const std::uint32_t first = key * key_width(jb, c, lane);
   std::uint64_t raw;
   std::memcpy(&raw, f.packed + jb.byte[c][lane] + first / 8, sizeof(raw));
   raw >>= first % 8;
   for (int i = 0; i < 3; ++i) {
     const std::uint64_t mask = (std::uint64_t{1} << jb.bits[c][i][lane]) - 1;
-    q[i][lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> jb.shift[c][i][lane]) & mask));
+    out.q[i][lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> jb.shift[c][i][lane]) & mask));
   }
-  if (c == 1) dropped[lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> (jb.shift[c][2][lane] + jb.bits[c][2][lane])) & 3u));
+  if (c == 1) out.dropped[lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> (jb.shift[c][2][lane] + jb.bits[c][2][lane])) & 3u));
 }
 
-// Channel c of a block, a lane at a time (SSE2): the blend factor and both keys.
-MARROW_LANES_INLINE void channel_lanes(const Frame& f, const JointBlock& jb, int c, float* p, RawKeys& ra, RawKeys& rb) {
-  alignas(32) float since[kPoseLanes], span[kPoseLanes];
+// Lane l's blend-factor terms from its range (the vector decode's set_spans makes the same bits).
+MARROW_LANES_INLINE void set_span(const Frame& f, CachedKeys& keys, int c, std::size_t l) {
+  const std::int32_t lo = keys.lo[c][l], hi = keys.hi[c][l];
+  const bool hold = lo < 0 || hi == kNoEnd;
+  keys.start[c][l] = f.times[hold ? 0 : lo];
+  // Spans are below 2^52 ticks (kMaxCompressedSpan): exact as doubles, rounded once to float.
+  const auto span = static_cast<std::int64_t>(static_cast<std::uint64_t>(f.times[hold ? 0 : hi]) - static_cast<std::uint64_t>(keys.start[c][l]));
+  keys.inv_span[c][l] = hold ? 0.f : 1.f / static_cast<float>(static_cast<double>(span));
+}
+
+// Channel c of a block, a lane at a time (SSE2): both keys and their range.
+MARROW_LANES_INLINE void channel_lanes(const Frame& f, const JointBlock& jb, int c, RawKeys& ra, RawKeys& rb, CachedKeys& keys) {
   for (std::size_t l = 0; l < kPoseLanes; ++l) {
     const ChannelPair pair = locate(f.words[jb.word[c][l] + f.word], jb.count[c][l], f);
-    since[l] = pair.since;
-    span[l] = pair.span;
-    widen_lane(f, jb, c, l, pair.a, ra.q[c], ra.dropped);
-    widen_lane(f, jb, c, l, pair.b, rb.q[c], rb.dropped);
+    keys.lo[c][l] = pair.lo;
+    keys.hi[c][l] = pair.hi;
+    set_span(f, keys, c, l);
+    widen_lane(f, jb, c, l, pair.a, ra);
+    widen_lane(f, jb, c, l, pair.b, rb);
   }
-  (F8::load(since) / F8::load(span)).store(p);
 }
 
-// Dequantised keys of a block into the bracket's rows: T and S as they are, the rotation
+// Channel c's dequantised keys into the bracket's rows: T and S as they are, the rotation
 // rebuilt from its smallest three.
-MARROW_LANES_INLINE void dequantise(const RawKeys& raw, const JointBlock& jb, float (*rows)[kPoseLanes]) {
-  for (int c = 0; c < 3; ++c) {
-    fma(F8::load(raw.q[0][c]), F8::load(jb.step[0][c]), F8::load(jb.min[0][c])).store(rows[c]);
-    fma(F8::load(raw.q[2][c]), F8::load(jb.step[2][c]), F8::load(jb.min[2][c])).store(rows[7 + c]);
+MARROW_LANES_INLINE void dequantise(const RawKeys& raw, const JointBlock& jb, int c, float (*rows)[kPoseLanes]) {
+  F8 v[3];
+  for (int i = 0; i < 3; ++i) v[i] = fma(F8::load(raw.q[i]), F8::load(jb.step[c][i]), F8::load(jb.min[c][i]));
+  if (c != 1) {
+    for (int i = 0; i < 3; ++i) v[i].store(rows[c == 0 ? i : 7 + i]);
+    return;
   }
-  const F8 s0 = fma(F8::load(raw.q[1][0]), F8::load(jb.step[1][0]), F8::load(jb.min[1][0]));
-  const F8 s1 = fma(F8::load(raw.q[1][1]), F8::load(jb.step[1][1]), F8::load(jb.min[1][1]));
-  const F8 s2 = fma(F8::load(raw.q[1][2]), F8::load(jb.step[1][2]), F8::load(jb.min[1][2]));
-  const F8 rest = F8::splat(1.f) - (fma(s0, s0, s1 * s1) + s2 * s2);
+  const F8 rest = F8::splat(1.f) - (fma(v[0], v[0], v[1] * v[1]) + v[2] * v[2]);
   const F8 d = sqrt_of(simd::MARROW_SIMD_NS::max_of(rest, F8::splat(0.f)));
   const F8 i = F8::load(raw.dropped);
   const F8 is0 = i == F8::splat(0.f), is1 = i == F8::splat(1.f), is2 = i == F8::splat(2.f), is3 = i == F8::splat(3.f);
-  select(is0, d, s0).store(rows[3]);
-  select(is0, s0, select(is1, d, s1)).store(rows[4]);
-  select(is2, d, select(is3, s2, s1)).store(rows[5]);
-  select(is3, d, s2).store(rows[6]);
+  select(is0, d, v[0]).store(rows[3]);
+  select(is0, v[0], select(is1, d, v[1])).store(rows[4]);
+  select(is2, d, select(is3, v[2], v[1])).store(rows[5]);
+  select(is3, d, v[2]).store(rows[6]);
 }
 
 // The bracket's rotation pair as rotation_pair (bracket.hpp) makes it: b moved into a's
@@ -129,6 +146,113 @@ MARROW_LANES_INLINE void pair_rotations(BracketBlock& br) {
 #include "compressed_lanes.inl"
 #endif
 
+// Channel c of a block decoded afresh into the cache: its keys around the time, dequantised, and
+// their ranges.
+MARROW_LANES_INLINE void decode_channel(const Frame& f, const JointBlock& jb, int c, CachedKeys& keys) {
+  RawKeys ra, rb;
+  if (jb.constant[c] != 0) {  // every lane its one key, at every time (often: fixed bone lengths, unit scales)
+    for (int i = 0; i < 3; ++i) F8::splat(0.f).store(ra.q[i]);
+    for (std::size_t l = 0; c == 1 && l < kPoseLanes; ++l) {  // a key of no field bits: the two index bits
+      ra.dropped[l] = static_cast<float>(f.packed[jb.byte[1][l]] & 3u);
+    }
+    for (std::size_t l = 0; l < kPoseLanes; ++l) keys.lo[c][l] = -1, keys.hi[c][l] = kNoEnd, set_span(f, keys, c, l);
+    rb = ra;
+  } else {
+#if defined(__AVX2__)
+    channel_vector(f, jb, c, ra, rb, keys);
+#else
+    channel_lanes(f, jb, c, ra, rb, keys);
+#endif
+  }
+  dequantise(ra, jb, c, keys.bracket.a);
+  dequantise(rb, jb, c, keys.bracket.b);
+  if (c == 1) pair_rotations(keys.bracket);
+}
+
+// The lanes of channel c whose keys no longer hold at the time (bit l: lane l).
+MARROW_LANES_INLINE unsigned moved_lanes(const CachedKeys& keys, int c, std::int32_t position) {
+#if defined(__AVX2__)
+  const __m256i at = _mm256_set1_epi32(position);
+  const __m256i lo = _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.lo[c]));
+  const __m256i hi = _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.hi[c]));
+  // Outside: lo > position, or not hi > position.
+  const __m256i inside = _mm256_andnot_si256(_mm256_cmpgt_epi32(lo, at), _mm256_cmpgt_epi32(hi, at));
+  return ~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(inside))) & 0xffu;
+#else
+  unsigned moved = 0;
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {
+    moved |= static_cast<unsigned>(!(keys.lo[c][l] <= position && position < keys.hi[c][l])) << l;
+  }
+  return moved;
+#endif
+}
+
+// Up to this many moved lanes are decoded one at a time; more, all eight together.
+inline constexpr int kLanesDecodedAlone = 3;
+
+// Only the moved lanes of channel c decoded again (forward play: one lane or two of a block pass a
+// key in a frame). The same integers as decode_channel's, the same vector arithmetic on them, so
+// the same bits; the other lanes keep theirs.
+MARROW_LANES_INLINE void decode_lanes(const Frame& f, const JointBlock& jb, int c, unsigned moved, CachedKeys& keys) {
+  RawKeys ra, rb;  // lanes not decoded are zeros, and dropped by the select below
+  for (int i = 0; i < 3; ++i) F8::splat(0.f).store(ra.q[i]), F8::splat(0.f).store(rb.q[i]);
+  F8::splat(0.f).store(ra.dropped);
+  F8::splat(0.f).store(rb.dropped);
+  alignas(32) float chosen[kPoseLanes];
+  F8::splat(0.f).store(chosen);
+  for (unsigned m = moved; m != 0; m &= m - 1) {
+    const auto l = static_cast<std::size_t>(std::countr_zero(m));
+    const ChannelPair pair = locate(f.words[jb.word[c][l] + f.word], jb.count[c][l], f);
+    keys.lo[c][l] = pair.lo;
+    keys.hi[c][l] = pair.hi;
+    set_span(f, keys, c, l);
+    widen_lane(f, jb, c, l, pair.a, ra);
+    widen_lane(f, jb, c, l, pair.b, rb);
+    chosen[l] = 1.f;
+  }
+  BracketBlock fresh;
+  dequantise(ra, jb, c, fresh.a);
+  dequantise(rb, jb, c, fresh.b);
+  const F8 take = F8::load(chosen) == F8::splat(1.f);
+  const int first = c == 0 ? 0 : c == 1 ? 3 : 7, rows = c == 1 ? 4 : 3;
+  if (c == 1) {
+    pair_rotations(fresh);
+    select(take, F8::load(fresh.cos_ab), F8::load(keys.bracket.cos_ab)).store(keys.bracket.cos_ab);
+  }
+  for (int r = first; r < first + rows; ++r) {
+    select(take, F8::load(fresh.a[r]), F8::load(keys.bracket.a[r])).store(keys.bracket.a[r]);
+    select(take, F8::load(fresh.b[r]), F8::load(keys.bracket.b[r])).store(keys.bracket.b[r]);
+  }
+}
+
+// Channel c's blend factor: (t - start) * inv_span, 0 for a hold. Between two keys t - start is
+// below 2^52 (kMaxCompressedSpan), so it is exact as a double (2^52 added to its bits, then taken
+// away) and rounded once to float.
+MARROW_LANES_INLINE F8 blend_factor(const Frame& f, const CachedKeys& keys, int c) {
+#if defined(__AVX2__)
+  const __m256i lo = _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.lo[c]));
+  const __m256i hi = _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.hi[c]));
+  const __m256i hold = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), lo), _mm256_cmpeq_epi32(hi, _mm256_set1_epi32(kNoEnd)));
+  const __m256i t = _mm256_set1_epi64x(f.t);
+  const __m256i magic_bits = _mm256_set1_epi64x(0x4330000000000000);  // 2^52
+  const __m256d magic = _mm256_set1_pd(4503599627370496.0);
+  const auto since = [&](int half) {
+    const __m256i s = _mm256_sub_epi64(t, _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.start[c] + 4 * half)));
+    return _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(s, magic_bits)), magic));
+  };
+  const __m256 p = _mm256_mul_ps(_mm256_set_m128(since(1), since(0)), _mm256_load_ps(keys.inv_span[c]));
+  return {_mm256_andnot_ps(_mm256_castsi256_ps(hold), p)};
+#else
+  alignas(32) float p[kPoseLanes];
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {
+    const bool hold = keys.lo[c][l] < 0 || keys.hi[c][l] == kNoEnd;
+    const auto since = static_cast<std::int64_t>(static_cast<std::uint64_t>(f.t) - static_cast<std::uint64_t>(keys.start[c][l]));
+    p[l] = hold ? 0.f : static_cast<float>(static_cast<double>(since)) * keys.inv_span[c][l];
+  }
+  return F8::load(p);
+#endif
+}
+
 void sample_compressed(const CompressedArgs& args) {
   const CompressedStorage& clip = *args.clip;
   Frame f;
@@ -137,46 +261,33 @@ void sample_compressed(const CompressedArgs& args) {
   f.word = args.tau / kTimesPerWord;
   f.upto = ~std::uint32_t{0} >> (31u - args.tau % kTimesPerWord);
   f.before = args.before ? ~0u : 0u;
-  // Offsets from the time (uint64 wrap-around: entries no pair uses may be garbage, never UB).
-  const std::int64_t first = (static_cast<std::int64_t>(f.word) - 1) * static_cast<std::int64_t>(kTimesPerWord);
-  const auto n = static_cast<std::int64_t>(clip.times.size());
-  const auto t = static_cast<std::uint64_t>(args.t);
-  // At the table's ends the entries past it are never a pair's: they repeat its first or last
-  // time. Three straight runs, so that the compiler vectorises each.
-  const std::int64_t lo = std::clamp<std::int64_t>(-first, 0, 3 * kTimesPerWord);
-  const std::int64_t hi = std::clamp<std::int64_t>(n - first, lo, 3 * kTimesPerWord);
-  const std::int64_t* times = clip.times.data();
-  const auto offset = [t](std::int64_t time) { return static_cast<float>(static_cast<std::int64_t>(t - static_cast<std::uint64_t>(time))); };
-  for (std::int64_t i = 0; i < lo; ++i) f.window[i] = offset(times[0]);
-  for (std::int64_t i = lo; i < hi; ++i) f.window[i] = offset(times[first + i]);
-  for (std::int64_t i = hi; i < static_cast<std::int64_t>(3 * kTimesPerWord); ++i) f.window[i] = offset(times[n - 1]);
+  f.position = args.before ? -1 : static_cast<std::int32_t>(args.tau);
+  f.base = (static_cast<std::int32_t>(f.word) - 1) * static_cast<std::int32_t>(kTimesPerWord);
+  f.times = clip.times.data();
+  f.t = args.t;
   const std::size_t blocks = clip.blocks.size();
+  CachedKeys scratch;  // without a cache every channel is decoded into this
   for (std::size_t b = 0; b < blocks; ++b) {
     const JointBlock& jb = clip.blocks[b];
-    alignas(32) float p[3][kPoseLanes];
-    RawKeys ra, rb;
+    CachedKeys& keys = args.cache != nullptr ? args.cache[b] : scratch;
+    F8 p[3];
     for (int c = 0; c < 3; ++c) {
-      if (jb.constant[c] != 0) {  // every lane its one key, no blend (often: fixed bone lengths, unit scales)
-        for (int i = 0; i < 3; ++i) F8::splat(0.f).store(ra.q[c][i]), F8::splat(0.f).store(rb.q[c][i]);
-        for (std::size_t l = 0; c == 1 && l < kPoseLanes; ++l) {  // a key of no field bits: the two index bits
-          ra.dropped[l] = rb.dropped[l] = static_cast<float>(f.packed[jb.byte[1][l]] & 3u);
-        }
-        F8::splat(0.f).store(p[c]);
+      if (jb.constant[c] != 0) {  // every lane one key at every time: decoded once, never blended
+        if (args.cache == nullptr || keys.hi[c][0] != kNoEnd) decode_channel(f, jb, c, keys);
+        p[c] = F8::splat(0.f);
         continue;
       }
-#if defined(__AVX2__)
-      channel_vector(f, jb, c, p[c], ra, rb);
-#else
-      channel_lanes(f, jb, c, p[c], ra, rb);
-#endif
+      const unsigned moved = args.cache == nullptr ? 0xffu : moved_lanes(keys, c, f.position);
+      if (moved != 0 && std::popcount(moved) <= kLanesDecodedAlone) {
+        decode_lanes(f, jb, c, moved, keys);
+      } else if (moved != 0) {
+        decode_channel(f, jb, c, keys);
+      }
+      p[c] = blend_factor(f, keys, c);
     }
-    BracketBlock br;
-    dequantise(ra, jb, br.a);
-    dequantise(rb, jb, br.b);
-    pair_rotations(br);
     // Always the slerp: kept keys lie far apart (few blocks would take the normalised lerp), and
     // a branch on it mispredicts block to block.
-    interpolate_lanes(br, F8::load(p[0]), F8::load(p[1]), F8::load(p[2]), args.out[b], true);
+    interpolate_lanes(keys.bracket, p[0], p[1], p[2], args.out[b], args.exact_slerp);
   }
 }
 #pragma GCC diagnostic pop

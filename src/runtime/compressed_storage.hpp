@@ -18,12 +18,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "bracket.hpp"
 #include "marrow/runtime/local_pose.hpp"
 
 namespace marrow::detail {
 
 inline constexpr std::size_t kTimesPerWord = 32;
 inline constexpr std::size_t kMaxCompressedTimes = 65535;  // time indices and ranks are 16-bit
+// The clip's times span less: a time since a key is then exactly a double on the way to a float.
+inline constexpr std::int64_t kMaxCompressedSpan = std::int64_t{1} << 52;
 
 // A word of a channel's directory.
 struct KeyWord {
@@ -61,6 +64,29 @@ struct CompressedStorage {
   std::size_t joints = 0;
   std::size_t keys = 0;                // over every channel
 };
+
+// A sampling context's memory of one block of a compressed clip (sampling_job.hpp): per channel
+// and lane, the positions [lo, hi) over which its keys stay the same, what the blend factor
+// needs between them, and those keys decoded into the bracket the interpolation reads. A
+// position is the clip's time index at or before the time, or -1 when the time precedes every
+// time of the clip. A run decodes a lane again only when the position left its range (forward
+// play: when the time passes a kept key), so its result is the same as decoding every run.
+struct alignas(64) CachedKeys {
+  std::int32_t lo[3][kPoseLanes];        // lo < 0: a hold of the first key; hi == kNoEnd: of the last
+  std::int32_t hi[3][kPoseLanes];
+  std::int64_t start[3][kPoseLanes];     // times[lo] (times[0] for a hold)
+  float inv_span[3][kPoseLanes];         // 1 / (times[hi] - times[lo]); 0 for a hold
+  BracketBlock bracket;
+};
+static_assert(sizeof(CachedKeys) == 1280);  // 160 bytes a joint (sampling_job.hpp, docs/runtime.md)
+inline constexpr std::int32_t kNoEnd = 0x7fffffff;
+
+// Ranges no position is in: every channel decoded at the next run.
+inline void forget(CachedKeys& keys) noexcept {
+  for (int c = 0; c < 3; ++c) {
+    for (std::size_t l = 0; l < kPoseLanes; ++l) keys.lo[c][l] = kNoEnd, keys.hi[c][l] = -1;
+  }
+}
 
 inline constexpr std::size_t kPackedPadding = 16;
 // Per component: two keys, 2 * (3 * 18 + 2), and the shift into the first byte (7) fit in the

@@ -40,6 +40,7 @@ struct CompressedArgs {
   bool before;         // t precedes every time of the clip: each channel holds its first key
   TrsBlock* out;       // clip->blocks.size() blocks
   bool exact_slerp;
+  CachedKeys* cache;   // clip->blocks.size() blocks kept from the last run, or null: decode every key
 };
 
 struct PoseKernels {

@@ -1,17 +1,40 @@
 #include "marrow/runtime/sampling_job.hpp"
 
+#include <new>
+
 #include "key_search.hpp"
 #include "pose_kernels.hpp"
 
 namespace marrow {
 
-void SamplingContext::resize(std::size_t max_joints) {
+namespace {
+
+constexpr std::size_t kLinesPerBlock = sizeof(detail::CachedKeys) / sizeof(detail::CacheLine);
+static_assert(sizeof(detail::CachedKeys) % sizeof(detail::CacheLine) == 0);
+static_assert(alignof(detail::CachedKeys) <= alignof(detail::CacheLine));
+
+detail::CachedKeys* cached_keys(std::vector<detail::CacheLine>& lines) noexcept {
+  return std::launder(reinterpret_cast<detail::CachedKeys*>(lines.data()));
+}
+
+}  // namespace
+
+SamplingContext::SamplingContext(const RuntimeClip& clip)
+    : SamplingContext(clip.joint_count(), clip.compressed() ? CompressedKeys::cache : CompressedKeys::decode_every_run) {}
+
+void SamplingContext::resize(std::size_t max_joints, CompressedKeys keys) {
   keys_.assign(max_joints, 0);
+  key_cache_.clear();
+  if (keys == CompressedKeys::cache) {
+    const std::size_t blocks = pose_block_count(max_joints);
+    key_cache_.resize(blocks * kLinesPerBlock);
+    for (std::size_t b = 0; b < blocks; ++b) new (key_cache_.data() + b * kLinesPerBlock) detail::CachedKeys{};
+  }
   clip_id_ = 0;
 }
 
 std::size_t SamplingContext::size_in_bytes() const noexcept {
-  return sizeof(*this) + keys_.capacity() * sizeof(std::uint32_t);
+  return sizeof(*this) + keys_.capacity() * sizeof(std::uint32_t) + key_cache_.capacity() * sizeof(detail::CacheLine);
 }
 
 JobStatus SamplingJob::validate() const noexcept {
@@ -42,15 +65,17 @@ bool SamplingJob::run() const noexcept {
     // context only remembers that index, for the next frame's search.
     const detail::CompressedStorage& c = *clip->compressed_;
     const std::int64_t* times = c.times.data();
+    detail::CachedKeys* cache = ctx.key_cache_.empty() ? nullptr : cached_keys(ctx.key_cache_);
     if (ctx.clip_id_ != clip->id()) {
       ctx.time_hint_ = 0;
       ctx.clip_id_ = clip->id();
+      for (std::size_t b = 0; cache != nullptr && b < c.blocks.size(); ++b) detail::forget(cache[b]);
     }
     const std::size_t tau = detail::find_key_index(c.times.size(), [times](std::size_t i) { return Ticks{times[i]}; }, time,
                                                    ctx.time_hint_);
     ctx.time_hint_ = static_cast<std::uint32_t>(tau);
     const detail::CompressedArgs args{&c, time.count(), static_cast<std::uint32_t>(tau), time.count() < times[0],
-                                      output.data(), exact_slerp};
+                                      output.data(), exact_slerp, cache};
     detail::pose_kernels(simd_level()).sample_compressed(args);
     return true;
   }

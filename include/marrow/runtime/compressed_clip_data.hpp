@@ -59,8 +59,8 @@ constexpr unsigned compressed_key_width(const std::array<std::uint8_t, 3>& bits,
 CompressedClipData compressed_clip_data(const RuntimeClip& clip);
 
 // Checks data and builds the clip; throws std::invalid_argument naming the channel, key or
-// value that is wrong: no times or more than 65535, times not increasing or spanning more than
-// an int64 tick count, a channel count that is not three per joint, a channel without keys or
+// value that is wrong: no times or more than 65535, times not increasing or spanning 2^52 ticks
+// (14 years) or more, a channel count that is not three per joint, a channel without keys or
 // whose key times are not increasing indices into the table or skip a word of 32, a component
 // of more than 18 bits,
 // a uniform channel that is not a scale of x alone, packed bytes that are not
