@@ -1,7 +1,10 @@
 // The native reader's compressed clips (section CCLP): the input is a CCLP payload, placed in a
 // valid file of the demo character's skeleton and clips (meshes left out, so runs stay fast),
-// then read and played. Seeds: with MARROW_FUZZ_SEED_DIR set, the target first writes there the
+// then read and played, and every compressed clip sampled along a fixed schedule of times by a
+// context that caches decoded keys and one that does not: their poses must be the same bits
+// (X1: the cache never changes a result). Seeds: with MARROW_FUZZ_SEED_DIR set, the target first writes there the
 // payloads of the demo's clips compressed at three tolerances (scripts/fuzz-run does this).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -15,6 +18,7 @@
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/compress_model_clips.hpp"
+#include "marrow/runtime/sampling_job.hpp"
 #include "demo/demo_character.hpp"
 
 namespace {
@@ -83,6 +87,28 @@ const Bytes& base_file() {
   return file;
 }
 
+// Forward in small steps, backwards, seeks, and the far ends of time, cached against uncached.
+void compare_cached(const marrow::RuntimeClip& clip) {
+  using marrow::Ticks;
+  marrow::SamplingContext cached(clip), plain(clip.joint_count());
+  std::vector<marrow::TrsBlock> a(marrow::pose_block_count(clip.joint_count())), b(a.size());
+  // Unsigned arithmetic: a hostile duration only makes other times (no overflow).
+  const auto d = static_cast<std::uint64_t>(clip.duration().count());
+  const std::uint64_t step = std::max<std::uint64_t>(d / 37, 1);
+  std::vector<std::int64_t> times;
+  for (std::uint64_t i = 0; i < 40; ++i) times.push_back(static_cast<std::int64_t>((i - 1) * step));
+  for (std::uint64_t i = 0; i < 14; ++i) times.push_back(static_cast<std::int64_t>(d - 3 * i * step));
+  for (std::int64_t t : {std::int64_t{0}, static_cast<std::int64_t>(d / 2), INT64_MIN, INT64_MAX, std::int64_t{-1}}) {
+    times.push_back(t);
+  }
+  for (std::int64_t t : times) {
+    if (!marrow::SamplingJob{&clip, Ticks{t}, &cached, a}.run() || !marrow::SamplingJob{&clip, Ticks{t}, &plain, b}.run()) {
+      std::abort();
+    }
+    if (std::memcmp(a.data(), b.data(), a.size() * sizeof(marrow::TrsBlock)) != 0) std::abort();
+  }
+}
+
 const std::vector<Section>& base_sections() {
   static const std::vector<Section> sections = split(base_file());
   return sections;
@@ -110,6 +136,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     model = marrow::read_native(file, marrow::fuzz::options().limits);
   } catch (const marrow::ImportError&) {
     return 0;
+  }
+  for (const marrow::Skin& skin : model.skins) {
+    for (const auto& [name, clip] : skin.compressed_clips) compare_cached(clip);
   }
   marrow::fuzz::work_out(model);
   return 0;
