@@ -3,6 +3,13 @@
 // AVX2 ones), M8 a lane mask. Loads from computed addresses go through scalar registers: the
 // gather instructions were slower on the processors measured (docs/runtime.md).
 
+// Four int64 lanes below 2^52 as exact doubles: the lane put in the mantissa of 2^52, then 2^52
+// taken away.
+MARROW_LANES_INLINE __m256d exact_double(__m256i a) {
+  const __m256d magic = _mm256_set1_pd(4503599627370496.0);  // 2^52
+  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(a, _mm256_castpd_si256(magic))), magic);
+}
+
 #if defined(__AVX512F__)
 struct W8 {
   __m512i v;
@@ -163,32 +170,33 @@ MARROW_LANES_INLINE __m256i popcount_half(__m256i a) {
   return _mm256_sad_epu8(bytes, _mm256_setzero_si256());
 }
 MARROW_LANES_INLINE W8 popcount(W8 a) { return {popcount_half(a.lo), popcount_half(a.hi)}; }
-MARROW_LANES_INLINE __m256i exponent_half(__m256i a) {
-  const __m256d magic = _mm256_set1_pd(4503599627370496.0);  // 2^52
-  const __m256d d = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(a, _mm256_castpd_si256(magic))), magic);
-  return _mm256_srli_epi64(_mm256_castpd_si256(d), 52);
-}
+MARROW_LANES_INLINE __m256i exponent_half(__m256i a) { return _mm256_srli_epi64(_mm256_castpd_si256(exact_double(a)), 52); }
 MARROW_LANES_INLINE W8 exponent_of(W8 a) { return {exponent_half(a.lo), exponent_half(a.hi)}; }
 MARROW_LANES_INLINE F8 small_to_float(W8 a) { return {_mm256_cvtepi32_ps(low_dwords(a.lo, a.hi))}; }
 #endif
+
+// A cached range's holds (lo < 0: the first key; hi == kNoEnd: the last), eight int32 lanes.
+MARROW_LANES_INLINE __m256i hold_lanes(__m256i lo, __m256i hi) {
+  return _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), lo), _mm256_cmpeq_epi32(hi, _mm256_set1_epi32(kNoEnd)));
+}
+
+// Four int64 lanes in [0, 2^52) as floats, rounded once (exact as doubles first).
+MARROW_LANES_INLINE __m128 float_of_ticks(__m256i x) { return _mm256_cvtpd_ps(exact_double(x)); }
 
 // Every lane's blend-factor terms from its range: set_span's arithmetic, eight lanes at once.
 MARROW_LANES_INLINE void set_spans(const Frame& f, CachedKeys& keys, int c) {
   const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys.lo[c]));
   const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys.hi[c]));
-  const __m256i hold = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), lo), _mm256_cmpeq_epi32(hi, _mm256_set1_epi32(kNoEnd)));
+  const __m256i hold = hold_lanes(lo, hi);
   const __m256i a = _mm256_andnot_si256(hold, lo), b = _mm256_andnot_si256(hold, hi);  // a hold reads times[0]
   const auto times = reinterpret_cast<const long long*>(f.times);
-  const __m256i magic_bits = _mm256_set1_epi64x(0x4330000000000000);  // 2^52
-  const __m256d magic = _mm256_set1_pd(4503599627370496.0);
   __m128 span[2];
   for (int half = 0; half < 2; ++half) {
     const __m128i ia = half == 0 ? _mm256_castsi256_si128(a) : _mm256_extracti128_si256(a, 1);
     const __m128i ib = half == 0 ? _mm256_castsi256_si128(b) : _mm256_extracti128_si256(b, 1);
     const __m256i ta = _mm256_i32gather_epi64(times, ia, 8), tb = _mm256_i32gather_epi64(times, ib, 8);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.start[c] + 4 * half), ta);
-    const __m256i d = _mm256_sub_epi64(tb, ta);
-    span[half] = _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(d, magic_bits)), magic));
+    span[half] = float_of_ticks(_mm256_sub_epi64(tb, ta));
   }
   const __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.f), _mm256_set_m128(span[1], span[0]));
   _mm256_storeu_ps(keys.inv_span[c], _mm256_andnot_ps(_mm256_castsi256_ps(hold), inv));

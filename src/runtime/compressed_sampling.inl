@@ -232,13 +232,10 @@ MARROW_LANES_INLINE F8 blend_factor(const Frame& f, const CachedKeys& keys, int 
 #if defined(__AVX2__)
   const __m256i lo = _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.lo[c]));
   const __m256i hi = _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.hi[c]));
-  const __m256i hold = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), lo), _mm256_cmpeq_epi32(hi, _mm256_set1_epi32(kNoEnd)));
+  const __m256i hold = hold_lanes(lo, hi);
   const __m256i t = _mm256_set1_epi64x(f.t);
-  const __m256i magic_bits = _mm256_set1_epi64x(0x4330000000000000);  // 2^52
-  const __m256d magic = _mm256_set1_pd(4503599627370496.0);
   const auto since = [&](int half) {
-    const __m256i s = _mm256_sub_epi64(t, _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.start[c] + 4 * half)));
-    return _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(s, magic_bits)), magic));
+    return float_of_ticks(_mm256_sub_epi64(t, _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.start[c] + 4 * half))));
   };
   const __m256 p = _mm256_mul_ps(_mm256_set_m128(since(1), since(0)), _mm256_load_ps(keys.inv_span[c]));
   return {_mm256_andnot_ps(_mm256_castsi256_ps(hold), p)};
