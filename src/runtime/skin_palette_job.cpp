@@ -1,5 +1,8 @@
 #include "marrow/runtime/skin_palette_job.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "pose_kernels.hpp"
 
 namespace marrow {
@@ -15,9 +18,12 @@ JobStatus SkinPaletteJob::validate() const noexcept {
     return kJobOk;
   }
   if (joints.size() != n) return job_error("joints", "is neither empty nor one per inverse bind");
-  bool inside = true;
-  for (const int j : joints) inside &= j >= 0 && static_cast<std::size_t>(j) < models.size();
-  if (!inside) return job_error("joints", "has an index outside models");
+  // Every run scans this: one unsigned compare per joint (a negative index wraps past the limit)
+  // that GCC vectorises, where `bool &= j >= 0 && j < size` stayed scalar.
+  const auto limit = static_cast<std::uint32_t>(std::min<std::size_t>(models.size(), std::size_t{1} << 31));
+  unsigned outside = 0;
+  for (const int j : joints) outside |= static_cast<unsigned>(static_cast<std::uint32_t>(j) >= limit);
+  if (outside != 0) return job_error("joints", "has an index outside models");
   return kJobOk;
 }
 
