@@ -22,6 +22,7 @@
 #include "marrow/model/animator.hpp"
 #include "demo/demo_character.hpp"
 #include "marrow/model/frame_bounds.hpp"
+#include "marrow/model/loaded_pose_bounds.hpp"
 #include "marrow/runtime/joint_bounds.hpp"
 #include "marrow/runtime/skinned_bounds_job.hpp"
 #include "test_util.hpp"
@@ -257,6 +258,40 @@ TEST(AnimatorBounds, S5_NativeFilesGetTheSameBoxesAtLoad) {
     EXPECT_EQ(read.meshes[m].local_bounds.min, model.meshes[m].local_bounds.min);
     EXPECT_EQ(read.meshes[m].local_bounds.max, model.meshes[m].local_bounds.max);
   }
+}
+
+// What every importer finishes with, in one walk fewer: the same joint boxes, local boxes and
+// loaded-pose spheres, to the bit, as the two walks apart, on every shared asset that loads and
+// the demo character (morph targets: the spheres keep their own walk).
+TEST(AnimatorBounds, S5_G17_ImportBoundsAreTheFrameBoundsAndSpheresMadeApart) {
+  std::vector<Model> models{make_demo_character()};
+  for (const fs::path& file : shared_asset_files()) {
+    if (std::optional<Model> loaded = load_asset(file)) models.push_back(std::move(*loaded));
+  }
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    SCOPED_TRACE(i);
+    Model apart = models[i], together = models[i];
+    for (Model* m : {&apart, &together}) {
+      for (ModelMesh& mesh : m->meshes) mesh.bounding_sphere = {}, mesh.local_bounds = {};
+      for (Skin& skin : m->skins) skin.joint_bounds = {};
+    }
+    compute_loaded_pose_bounds(apart);
+    compute_frame_bounds(apart);
+    compute_import_bounds(together);
+    for (std::size_t s = 0; s < apart.skins.size(); ++s) EXPECT_EQ(together.skins[s].joint_bounds, apart.skins[s].joint_bounds);
+    for (std::size_t m = 0; m < apart.meshes.size(); ++m) {
+      const ModelMesh &a = apart.meshes[m], &b = together.meshes[m];
+      const auto same_bits = [](const auto& x, const auto& y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+      EXPECT_EQ(a.local_bounds.empty, b.local_bounds.empty) << "mesh " << m;
+      EXPECT_TRUE(same_bits(a.local_bounds.min, b.local_bounds.min) && same_bits(a.local_bounds.max, b.local_bounds.max)) << "mesh " << m;
+      EXPECT_TRUE(same_bits(a.bounding_sphere, b.bounding_sphere)) << "mesh " << m;
+      // An importer made them the same way (the demo character is edited after it is built).
+      if (i > 0) {
+        EXPECT_TRUE(same_bits(b.bounding_sphere, models[i].meshes[m].bounding_sphere)) << "mesh " << m << ", as imported";
+      }
+    }
+  }
+  if (models.size() == 1) GTEST_SKIP() << "only the demo character: shared assets not found at " << MARROW_SHARED_ASSETS;
 }
 
 // The property over every shared asset: random local poses of every joint and node, and every

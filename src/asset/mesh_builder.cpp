@@ -11,7 +11,6 @@
 #include "marrow/core/finite.hpp"
 #include "marrow/model/absolute_bone_transforms.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
-#include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"
 #include "marrow/runtime/track_sampler.hpp"
 #include "mesh_assembly.hpp"
@@ -195,8 +194,7 @@ Model model_of(std::span<const MeshVertexSkeletal> vertices, std::span<const Ver
   model.source.node_to_bone = model_nodes;
   // What every import finishes with: M2, G17, S5.
   apply_bind_pose_bone_transforms(model, 0);
-  compute_loaded_pose_bounds(model);
-  compute_frame_bounds(model);
+  compute_import_bounds(model);
   return model;
 }
 

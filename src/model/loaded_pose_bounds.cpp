@@ -12,6 +12,7 @@
 #include "marrow/core/strided_span.hpp"
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/model/bounds.hpp"
+#include "marrow/model/frame_bounds.hpp"
 #include "marrow/runtime/skinning_job.hpp"
 
 namespace marrow {
@@ -33,12 +34,11 @@ bool posed_by_palette(const ModelMesh& mesh, const ModelMeshPart& part) {
   return !std::all_of(palette.begin(), palette.end(), is_identity);
 }
 
-}  // namespace
-
 // The sphere of bounding_sphere_of (the box's centre, the farthest point's distance) over every
 // part's vertices, read where they are: only parts a bind palette moves are posed into a scratch
-// buffer (sized once per mesh), nothing else is copied.
-void compute_loaded_pose_bounds(Model& model) {
+// buffer (sized once per mesh), nothing else is copied. boxes_known: every local_bounds was just
+// made by compute_frame_bounds, which for a mesh drawn as stored is the box this would make.
+void loaded_pose_spheres(Model& model, bool boxes_known) {
   std::vector<glm::vec3> posed;
   std::vector<StridedSpan<const glm::vec3>> points;
   std::vector<SkinDualQuaternion> dual_quaternions;
@@ -78,8 +78,15 @@ void compute_loaded_pose_bounds(Model& model) {
       job.run();
       points.push_back(StridedSpan<const glm::vec3>(std::span<const glm::vec3>(out)));
     }
+    // Drawn as stored: no morph targets (local_bounds covers where they reach) and nothing posed.
+    const bool stored = posed_count == 0 && std::none_of(mesh.parts.begin(), mesh.parts.end(),
+                                                         [](const ModelMeshPart& part) { return part.morph.has_value(); });
     BoundingBox box;
-    for (const StridedSpan<const glm::vec3>& part : points) box.extend(bounding_box_of(part));
+    if (boxes_known && stored) {
+      box = mesh.local_bounds;
+    } else {
+      for (const StridedSpan<const glm::vec3>& part : points) box.extend(bounding_box_of(part));
+    }
     mesh.bounding_sphere = {};
     if (box.empty) continue;
     const glm::vec3 center = box.center();
@@ -87,6 +94,15 @@ void compute_loaded_pose_bounds(Model& model) {
     for (const StridedSpan<const glm::vec3>& part : points) r2 = std::max(r2, farthest_squared_distance(part, center));
     mesh.bounding_sphere = BoundingSphere{center, std::sqrt(r2)};
   }
+}
+
+}  // namespace
+
+void compute_loaded_pose_bounds(Model& model) { loaded_pose_spheres(model, false); }
+
+void compute_import_bounds(Model& model) {
+  compute_frame_bounds(model);
+  loaded_pose_spheres(model, true);
 }
 
 }  // namespace marrow

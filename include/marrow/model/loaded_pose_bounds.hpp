@@ -9,4 +9,9 @@ namespace marrow {
 // material (M2), which maps to that space; rigid parts as stored (morphed by the loaded weights).
 void compute_loaded_pose_bounds(Model& model);
 
+// What every importer finishes with: compute_frame_bounds (S5), then the spheres (G17). A mesh
+// drawn as stored (no morph targets, no bind palette that moves its vertices) takes its sphere's
+// box from the local_bounds just made, the same box, instead of another pass over its vertices.
+void compute_import_bounds(Model& model);
+
 }  // namespace marrow

@@ -22,7 +22,6 @@
 #include "marrow/io/file_bytes.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
-#include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"
 #include "marrow/model/split_skin_palettes.hpp"
@@ -185,14 +184,13 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
   // S4: the worker splits too (the policy travels with the options), so its model comes back split.
   if (options.import.palette_policy == PalettePolicy::Split) split_skin_palettes(model, options.import.max_palette);
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
-  compute_loaded_pose_bounds(model);  // G17
   // Whatever Assimp handed over, the model must be safe to animate and draw.
   try {
     validate(model);
   } catch (const std::invalid_argument& e) {
     throw ImportError(ImportErrorCode::InvalidDocument, std::string("the imported scene is inconsistent: ") + e.what());
   }
-  compute_frame_bounds(model);  // S5, once the joints are known to be in range
+  compute_import_bounds(model);  // S5 and G17, once the joints are known to be in range
   return model;
 }
 

@@ -19,7 +19,6 @@
 #include "marrow/io/gltf/detail/gltf_buffers.hpp"
 #include "marrow/io/gltf/detail/gltf_json.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
-#include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"
 #include "marrow/model/split_skin_palettes.hpp"
@@ -174,8 +173,7 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
   if (options.compression) compress_model_clips(model, *options.compression);
   if (options.palette_policy == PalettePolicy::Split) split_skin_palettes(model, options.max_palette);  // S4
   for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
-  compute_loaded_pose_bounds(model);  // G17
-  compute_frame_bounds(model);        // S5
+  compute_import_bounds(model);  // S5, G17
   return model;
 }
 
