@@ -173,20 +173,24 @@ TEST(CompressedClip, X1_AContextMovesBetweenCompressedAndCompiledClips) {
 
 // The cache of decoded keys is memory, never a source of results: whatever times a context saw
 // before (forward play in small steps, backwards, seeks, before and after the keys, another
-// clip), a run gives the bits a context that decodes every run gives, at every SIMD level.
+// clip), a run gives the bits a context that decodes every run gives, at every SIMD level. Clip
+// c's last block holds three joints and five padding lanes that repeat the third: its joints
+// alone decide how it is decoded again.
 TEST(CompressedClip, X1_ACachedContextGivesTheBitsOfDecodingEveryRun) {
   std::mt19937 rng(31);
   const SimdLevel saved = simd_level();
-  const Rig rig_a = smooth_rig(rng, 21, 120), rig_b = smooth_rig(rng, 13, 70);
+  const Rig rig_a = smooth_rig(rng, 21, 120), rig_b = smooth_rig(rng, 13, 70), rig_c = smooth_rig(rng, 19, 90);
   ClipCompression loose;
   loose.tolerance = 1e-2f;
   const RuntimeClip a = compress_clip(rig_a.clip, rig_a.data, loose), b = compress_clip(rig_b.clip, rig_b.data, {});
+  const RuntimeClip c = compress_clip(rig_c.clip, rig_c.data, {});
   const Ticks step{kTicksPerSecond / 240};
   std::vector<std::pair<const RuntimeClip*, Ticks>> runs;
+  for (Ticks t = -step * 5; t < c.duration() + step * 5; t += step) runs.emplace_back(&c, t);  // forward, padded
   for (Ticks t = -step * 5; t < a.duration() + step * 5; t += step) runs.emplace_back(&a, t);  // forward
   for (Ticks t = a.duration(); t > -step; t -= step * 3) runs.emplace_back(&a, t);             // backward
   for (Ticks t : random_times(rng, a.duration(), 200)) runs.emplace_back(&a, t);               // seeks and play
-  for (int i = 0; i < 40; ++i) runs.emplace_back(i % 3 == 0 ? &b : &a, step * (7 * i));      // clip to clip
+  for (int i = 0; i < 40; ++i) runs.emplace_back(i % 3 == 0 ? &b : i % 3 == 1 ? &c : &a, step * (7 * i));  // clip to clip
   runs.emplace_back(&a, Ticks{std::numeric_limits<std::int64_t>::min()});
   runs.emplace_back(&a, Ticks{std::numeric_limits<std::int64_t>::max()});
   runs.emplace_back(&a, Ticks{0});
