@@ -4,13 +4,6 @@
 // from computed addresses go through scalar registers: the gather instructions were slower on the
 // processors measured (docs/runtime.md).
 
-// Four int64 lanes below 2^52 as exact doubles: the lane put in the mantissa of 2^52, then 2^52
-// taken away.
-MARROW_LANES_INLINE __m256d exact_double(__m256i a) {
-  const __m256d magic = _mm256_set1_pd(4503599627370496.0);  // 2^52
-  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(a, _mm256_castpd_si256(magic))), magic);
-}
-
 #if defined(__AVX512F__)
 struct W8 {
   __m512i v;
@@ -122,13 +115,16 @@ MARROW_LANES_INLINE __m256i hold_lanes(__m256i lo, __m256i hi) {
   return _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), lo), _mm256_cmpeq_epi32(hi, _mm256_set1_epi32(kNoEnd)));
 }
 
-// Four int64 lanes in [0, 2^52) as floats, rounded once (exact as doubles first).
-MARROW_LANES_INLINE __m128 float_of_ticks(__m256i x) { return _mm256_cvtpd_ps(exact_double(x)); }
+// Four int64 lanes in [0, 2^52) as floats, rounded once: exact as doubles first (the lane put in
+// the mantissa of 2^52, then 2^52 taken away).
+MARROW_LANES_INLINE __m128 float_of_ticks(__m256i x) {
+  const __m256d magic = _mm256_set1_pd(4503599627370496.0);  // 2^52
+  return _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, _mm256_castpd_si256(magic))), magic));
+}
 
-// Every lane's blend-factor terms from its range: set_span's arithmetic, eight lanes at once.
-MARROW_LANES_INLINE void set_spans(const Frame& f, CachedKeys& keys, int c) {
-  const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys.lo[c]));
-  const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys.hi[c]));
+// Every lane's blend-factor terms from its range [lo, hi) (as stored in keys): set_span's
+// arithmetic, eight lanes at once.
+MARROW_LANES_INLINE void set_spans(const Frame& f, __m256i lo, __m256i hi, CachedKeys& keys, int c) {
   const __m256i hold = hold_lanes(lo, hi);
   const __m256i a = _mm256_andnot_si256(hold, lo), b = _mm256_andnot_si256(hold, hi);  // a hold reads times[0]
   alignas(32) std::int32_t ia[kPoseLanes], ib[kPoseLanes];
@@ -174,9 +170,9 @@ MARROW_LANES_INLINE __m256i lowest_bit32(__m256i x) {
 }
 
 // What locate gives, for the eight lanes of channel c at once, on u32 lanes (key indices and
-// positions fit): key a's index and the hold mask (b == a), the range stored into keys.lo/hi.
+// positions fit): key a's index, the hold mask (b == a) and the range, also stored in keys.lo/hi.
 struct LanePairs {
-  __m256i a, hold;
+  __m256i a, hold, lo, hi;
 };
 
 MARROW_LANES_INLINE LanePairs locate_lanes(const Frame& f, const JointBlock& jb, int c, CachedKeys& keys) {
@@ -213,17 +209,17 @@ MARROW_LANES_INLINE LanePairs locate_lanes(const Frame& f, const JointBlock& jb,
   out.a = _mm256_add_epi32(rank, _mm256_andnot_si256(first, _mm256_set1_epi32(-1)));  // rank - 1, or 0
   // The range (as locate).
   const __m256i base = _mm256_set1_epi32(f.base);
-  const __m256i lo = _mm256_or_si256(_mm256_or_si256(before, first), _mm256_add_epi32(base, wa));
-  const __m256i hi = _mm256_blendv_epi8(_mm256_blendv_epi8(_mm256_add_epi32(base, wb), _mm256_set1_epi32(kNoEnd), last), zero, before);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(keys.lo[c]), lo);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(keys.hi[c]), hi);
+  out.lo = _mm256_or_si256(_mm256_or_si256(before, first), _mm256_add_epi32(base, wa));
+  out.hi = _mm256_blendv_epi8(_mm256_blendv_epi8(_mm256_add_epi32(base, wb), _mm256_set1_epi32(kNoEnd), last), zero, before);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(keys.lo[c]), out.lo);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(keys.hi[c]), out.hi);
   return out;
 }
 
 // Channel c of a block: both keys of every lane and their range (locate and widen_lane).
 MARROW_LANES_INLINE void channel_vector(const Frame& f, const JointBlock& jb, int c, RawKeys& ra, RawKeys& rb, CachedKeys& keys) {
   const LanePairs pairs = locate_lanes(f, jb, c, keys);
-  set_spans(f, keys, c);
+  set_spans(f, pairs.lo, pairs.hi, keys, c);
   const W8 ka = w8_of_u32(pairs.a);
   const M8 hold = m8_of_mask32(pairs.hold);
   // Both keys from one 16-byte load at key a's first byte; key b follows it (a hold: a again).
