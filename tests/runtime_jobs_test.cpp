@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -358,6 +359,37 @@ TEST(RuntimeJobs, X3_LocalToModelJobRefusesBadInputWithoutWriting) {
     EXPECT_TRUE(unchanged(models, before) && unchanged(short_models, short_before)) << field;
   }
   EXPECT_TRUE(job().run());
+}
+
+// The checks that run on every run() scan whole arrays in vector lanes: one bad index is found
+// wherever it lies (the 3-joint cases above reach only the scalar remainder).
+TEST(RuntimeJobs, X3_ParentAndJointScansFindOneBadIndexAnywhere) {
+  constexpr int n = 37;
+  std::vector<int> parents(n), joints(n);
+  for (int i = 0; i < n; ++i) parents[i] = i - 1, joints[i] = n - 1 - i;
+  const std::vector<glm::mat4> locals(n, glm::mat4(1.f));
+  std::vector<glm::mat4> models(n), palette(n);
+  LocalToModelJob compose;
+  compose.parents = parents;
+  compose.local_matrices = locals;
+  compose.models = models;
+  const SkinPaletteJob skin{models, locals, joints, nullptr, palette};
+  ASSERT_TRUE(compose.validate());
+  ASSERT_TRUE(skin.validate());
+  for (int i = 0; i < n; ++i) {
+    for (const int bad : {i, i + 1, n + 5}) {  // itself, a later joint, past the end
+      parents[i] = bad;
+      EXPECT_STREQ(compose.validate().field, "parents") << "joint " << i << " parent " << bad;
+      parents[i] = i - 1;
+    }
+    for (const int bad : {-1, n, std::numeric_limits<int>::min()}) {
+      joints[i] = bad;
+      EXPECT_STREQ(skin.validate().field, "joints") << "entry " << i << " joint " << bad;
+      joints[i] = n - 1 - i;
+    }
+  }
+  EXPECT_TRUE(compose.validate());
+  EXPECT_TRUE(skin.validate());
 }
 
 TEST(RuntimeJobs, X3_SkinPaletteJobRefusesBadInputWithoutWriting) {
