@@ -366,7 +366,9 @@ TEST(RuntimeJobs, X3_LocalToModelJobRefusesBadInputWithoutWriting) {
 TEST(RuntimeJobs, X3_ParentAndJointScansFindOneBadIndexAnywhere) {
   constexpr int n = 37;
   std::vector<int> parents(n), joints(n);
-  for (int i = 0; i < n; ++i) parents[i] = i - 1, joints[i] = n - 1 - i;
+  // Index through a size_t so the clang -Wsign-conversion build stays quiet.
+  const auto at = [](std::vector<int>& v, int i) -> int& { return v[static_cast<std::size_t>(i)]; };
+  for (int i = 0; i < n; ++i) at(parents, i) = i - 1, at(joints, i) = n - 1 - i;
   const std::vector<glm::mat4> locals(n, glm::mat4(1.f));
   std::vector<glm::mat4> models(n), palette(n);
   LocalToModelJob compose;
@@ -378,14 +380,14 @@ TEST(RuntimeJobs, X3_ParentAndJointScansFindOneBadIndexAnywhere) {
   ASSERT_TRUE(skin.validate());
   for (int i = 0; i < n; ++i) {
     for (const int bad : {i, i + 1, n + 5}) {  // itself, a later joint, past the end
-      parents[i] = bad;
+      at(parents, i) = bad;
       EXPECT_STREQ(compose.validate().field, "parents") << "joint " << i << " parent " << bad;
-      parents[i] = i - 1;
+      at(parents, i) = i - 1;
     }
     for (const int bad : {-1, n, std::numeric_limits<int>::min()}) {
-      joints[i] = bad;
+      at(joints, i) = bad;
       EXPECT_STREQ(skin.validate().field, "joints") << "entry " << i << " joint " << bad;
-      joints[i] = n - 1 - i;
+      at(joints, i) = n - 1 - i;
     }
   }
   EXPECT_TRUE(compose.validate());
