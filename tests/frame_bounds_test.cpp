@@ -169,6 +169,68 @@ TEST(JointBounds, S5_BoxesAreInJointSpaceAndJointsInfluencingNothingAreLeftOut) 
   EXPECT_TRUE(near(bounds.extents[1], glm::vec3(0.5f, 1.f, 0.f)));
 }
 
+// The load-time walk over vertex rows (JointBoundsBuilder::add_vertices, every importer's) is
+// one add() per influence whose weight is nonzero and whose joint lies in the palette, after
+// the joint map, and the box of every position: the same boxes to the bit whatever runs of
+// shared joints the walk batches, for every influence count, with and without a joint map.
+TEST(JointBounds, S1_S5_VertexWalkIsOneAddPerNonzeroInfluence) {
+  std::mt19937 rng(17);
+  std::vector<glm::mat4> binds;
+  for (int j = 0; j < 6; ++j) {
+    binds.push_back(glm::translate(glm::mat4_cast(random_rotation(rng)), glm::vec3(j, -2.f * float(j), 0.5f)));
+  }
+  binds[0] = glm::mat4(1.f);  // identity: coordinates of 0 and -0 reach the boxes as they are
+  // JOINTS values 0..7 through a map onto the palette: 6 and 7 past the palette, 8+ past the map.
+  const std::vector<std::uint32_t> map{5, 4, 3, 2, 1, 0, 6, 99};
+  const float coords[] = {0.f, -0.f, 1.f, -1.f, 2.5f, -3.25f, 1e-3f};
+  std::uniform_int_distribution<int> pick(0, 6), joint(0, 9), run(1, 6), coin(0, 3);
+  for (const std::uint32_t influences : {1u, 2u, 3u, 4u, 5u, 8u}) {
+    for (const bool mapped : {false, true}) {
+      const VertexLayout layout = VertexLayout::interleaved(
+          {VertexAttribute::Position, VertexAttribute::Joints0, VertexAttribute::Weights0}, 4, influences);
+      const std::uint32_t slots = 4 * layout.influence_sets();
+      std::vector<std::byte> rows;
+      JointBoundsBuilder reference(binds);
+      BoundingBox positions;
+      std::vector<std::uint16_t> joints(slots);
+      std::vector<float> weights(slots);
+      for (int v = 0; v < 600;) {
+        // A run of vertices that share their joints and which weights are zero, then a change.
+        for (std::uint32_t i = 0; i < slots; ++i) {
+          joints[i] = i < influences ? static_cast<std::uint16_t>(joint(rng)) : 0;
+          weights[i] = i < influences && coin(rng) != 0 ? 0.25f : 0.f;
+        }
+        if (coin(rng) == 0) weights[0] = -0.f;  // zero of either sign adds nothing
+        for (int k = run(rng); k > 0 && v < 600; --k, ++v) {
+          const glm::vec3 p(coords[pick(rng)], coords[pick(rng)], coords[pick(rng)]);
+          const std::size_t at = rows.size();
+          rows.resize(at + layout.stride);
+          std::memcpy(&rows[at + layout.offset(VertexAttribute::Position)], &p, sizeof p);
+          std::memcpy(&rows[at + layout.offset(VertexAttribute::Joints0)], joints.data(), 2 * slots);
+          std::memcpy(&rows[at + layout.offset(VertexAttribute::Weights0)], weights.data(), 4 * slots);
+          positions.extend(p);
+          for (std::uint32_t i = 0; i < influences; ++i) {
+            if (weights[i] == 0.f) continue;
+            const std::uint32_t j = !mapped ? joints[i] : joints[i] < map.size() ? map[joints[i]] : 1000;
+            reference.add(j, p);
+          }
+        }
+      }
+      JointBoundsBuilder walked(binds);
+      const BoundingBox box = walked.add_vertices(rows, layout, mapped ? std::span<const std::uint32_t>(map)
+                                                                       : std::span<const std::uint32_t>());
+      const JointBounds want = reference.finish(), got = walked.finish();
+      const std::string where = "influences " + std::to_string(influences) + (mapped ? ", mapped" : "");
+      ASSERT_FALSE(want.joints.empty()) << where;
+      EXPECT_EQ(got, want) << where;
+      EXPECT_EQ(std::memcmp(got.centers.data(), want.centers.data(), want.centers.size() * sizeof(glm::vec3)), 0) << where;
+      EXPECT_EQ(std::memcmp(got.extents.data(), want.extents.data(), want.extents.size() * sizeof(glm::vec3)), 0) << where;
+      EXPECT_EQ(box.min, positions.min) << where;
+      EXPECT_EQ(box.max, positions.max) << where;
+    }
+  }
+}
+
 TEST(AnimatorBounds, S5_DemoCharacterMorphsAndRigidMeshStayInsideEveryFrame) {
   const Model model = make_demo_character();
   ASSERT_TRUE(frame_bounds_ready(model));

@@ -36,8 +36,18 @@ struct Float4 {
   __m128 v;
 
   static Float4 load(const float* p) { return {_mm_loadu_ps(p)}; }
+  // Three floats at p (any alignment) as (x, y, z, 0), reading no byte past them.
+  static Float4 load3(const void* p) {
+    const __m128 xy = _mm_castpd_ps(_mm_load_sd(static_cast<const double*>(p)));
+    return {_mm_movelh_ps(xy, _mm_load_ss(static_cast<const float*>(p) + 2))};
+  }
   static Float4 splat(float x) { return {_mm_set1_ps(x)}; }
   void store(float* p) const { _mm_storeu_ps(p, v); }
+  // Lane i in every lane.
+  template <int i>
+  Float4 lane() const {
+    return {_mm_shuffle_ps(v, v, _MM_SHUFFLE(i, i, i, i))};
+  }
   // The first three lanes to 12 bytes at p (any alignment), without touching byte 12.
   void store3(void* p) const {
     _mm_storel_pi(static_cast<__m64*>(p), v);
@@ -55,6 +65,9 @@ struct Float4 {
   friend Float4 operator&(Float4 a, Float4 b) { return {_mm_and_ps(a.v, b.v)}; }
   friend Float4 operator^(Float4 a, Float4 b) { return {_mm_xor_ps(a.v, b.v)}; }
   friend Float4 sqrt_of(Float4 a) { return {_mm_sqrt_ps(a.v)}; }
+  friend Float4 abs_of(Float4 a) { return {_mm_andnot_ps(_mm_set1_ps(-0.f), a.v)}; }
+  // Bit i set where mask lane i is true.
+  friend unsigned bits_of(Float4 mask) { return static_cast<unsigned>(_mm_movemask_ps(mask.v)); }
   // 1 / sqrt(a) for a > 0 to about 2 ulp: the hardware estimate and one Newton step.
   friend Float4 rsqrt_of(Float4 a) {
     const __m128 y = _mm_rsqrt_ps(a.v);
@@ -87,9 +100,18 @@ struct Float4 {
     std::memcpy(r.v, p, sizeof r.v);
     return r;
   }
+  static Float4 load3(const void* p) {
+    Float4 r{};
+    std::memcpy(r.v, p, 3 * sizeof(float));
+    return r;
+  }
   static Float4 splat(float x) { return {{x, x, x, x}}; }
   void store(float* p) const { std::memcpy(p, v, sizeof v); }
   void store3(void* p) const { std::memcpy(p, v, 3 * sizeof(float)); }
+  template <int i>
+  Float4 lane() const {
+    return splat(v[i]);
+  }
 
   template <class F>
   static Float4 map(Float4 a, Float4 b, F f) {
@@ -129,6 +151,12 @@ struct Float4 {
     return map(a, b, [](float x, float y) { return from_bits(as_bits(x) ^ as_bits(y)); });
   }
   friend Float4 sqrt_of(Float4 a) { return map(a, a, [](float x, float) { return std::sqrt(x); }); }
+  friend Float4 abs_of(Float4 a) { return map(a, a, [](float x, float) { return std::fabs(x); }); }
+  friend unsigned bits_of(Float4 mask) {
+    unsigned out = 0;
+    for (int i = 0; i < 4; ++i) out |= static_cast<unsigned>(as_bits(mask.v[i]) != 0) << i;
+    return out;
+  }
   friend Float4 rsqrt_of(Float4 a) { return map(a, a, [](float x, float) { return 1.f / std::sqrt(x); }); }
   friend Float4 min_of(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return y < x ? y : x; }); }
   friend Float4 max_of(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return y > x ? y : x; }); }

@@ -28,9 +28,9 @@ bool SkinnedBoundsJob::run() const noexcept {
     const float* m = &models[joints[k]][0][0];
     const glm::vec3& c = centers[k];
     const glm::vec3& e = extents[k];
-    const detail::Lanes center = detail::transform_point(m, c.x, c.y, c.z);
-    const detail::Lanes extent = detail::transform_extent(m, e.x, e.y, e.z);
-    detail::widen(lo, hi, detail::sub(center, extent), detail::add(center, extent));
+    const detail::Float4 center = detail::transform_point(m, detail::splat(c.x, c.y, c.z));
+    const detail::Float4 extent = detail::transform_extent(m, e.x, e.y, e.z);
+    detail::widen(lo, hi, center - extent, center + extent);
   }
   *out = BoundingBox{glm::vec3(lo[0], lo[1], lo[2]), glm::vec3(hi[0], hi[1], hi[2]), false};
   return true;
