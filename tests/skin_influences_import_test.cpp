@@ -332,6 +332,88 @@ TEST(SkinInfluences, S1_BadSetsAreRefusedOrRepairedNamingMeshPrimitiveSetAndVert
   }
 }
 
+// One set (the common case, read by a loop of its own while no vertex needs a repair): the
+// vertices that need one, wherever they lie among plain ones, are repaired and counted exactly
+// as with several sets, and the plain ones after them are read on; joints stored as bytes or
+// shorts alike.
+TEST(SkinInfluences, S1_OneSetRepairsAmongPlainVerticesAreMadeAndCountedOnce) {
+  std::mt19937 rng(409);
+  GltfRig plain = make_gltf_rig(4, 31, rng);
+  expect_matches_reference(plain.fixture.import(), plain);
+  const glm::vec4 kPlain(0.5f, 0.25f, 0.125f, 0.125f);
+  std::vector<glm::vec4> w(10, kPlain);
+  w[2] = glm::vec4(0.5f, -0.25f, 0.5f, 0.f);  // negative: set to 0
+  w[4] = glm::vec4(0.f);                      // no weight: the first joint alone
+  w[6] = glm::vec4(0.2f);                     // sums to 0.8: renormalised
+  w[7] = glm::vec4(0.6f, 0.2f, 0.2f, 0.1f);   // sums to 1.1: renormalised
+  for (const bool bytes : {false, true}) {
+    SCOPED_TRACE(bytes ? "u8 joints" : "u16 joints");
+    GltfRig rig = make_gltf_rig(4, 10, rng);
+    gltf::Primitive& prim = rig.fixture.doc().meshes[0].primitives[0];
+    std::vector<float> flat;
+    for (const glm::vec4& v : w) flat.insert(flat.end(), {v.x, v.y, v.z, v.w});
+    const std::uint32_t weights = rig.fixture.builder().add_floats(flat, gltf::AccessorType::Vec4);
+    std::vector<std::uint8_t> j8;
+    std::vector<std::uint16_t> j16;
+    for (std::size_t v = 0; v < 10; ++v) {
+      for (std::uint8_t c = 0; c < 4; ++c) {
+        j8.push_back(static_cast<std::uint8_t>((v + c) % kJoints));
+        j16.push_back(static_cast<std::uint16_t>((v + c) % kJoints));
+      }
+    }
+    const std::uint32_t joints = bytes ? rig.fixture.builder().add_uint8(j8, gltf::AccessorType::Vec4)
+                                       : rig.fixture.builder().add_uint16(j16, gltf::AccessorType::Vec4);
+    for (gltf::Attribute& a : prim.attributes) {
+      if (a.semantic == "WEIGHTS_0") a.accessor = weights;
+      if (a.semantic == "JOINTS_0") a.accessor = joints;
+    }
+    const Model model = rig.fixture.import();
+    const Diagnostic* negative = find_diagnostic(model.diagnostics, "skin-weights-negative");
+    ASSERT_NE(negative, nullptr);
+    EXPECT_EQ(negative->count, 1);
+    EXPECT_NE(negative->message.find("vertex 2 WEIGHTS_0 value -0.25"), std::string::npos) << negative->message;
+    const Diagnostic* zero = find_diagnostic(model.diagnostics, "skin-weights-zero");
+    ASSERT_NE(zero, nullptr);
+    EXPECT_EQ(zero->count, 1);
+    EXPECT_NE(zero->message.find("vertex 4"), std::string::npos) << zero->message;
+    const Diagnostic* renormalised = find_diagnostic(model.diagnostics, "skin-weights-renormalized");
+    ASSERT_NE(renormalised, nullptr);
+    EXPECT_EQ(renormalised->count, 2) << "vertices 6 and 7";
+    const ModelMeshPart& part = model.meshes[0].parts[0];
+    const std::vector<int>& source_joints = model.skins[0].source_joints;  // per palette index
+    const auto palette_of = [&](std::size_t file_joint) {
+      return std::find(source_joints.begin(), source_joints.end(), static_cast<int>(file_joint)) - source_joints.begin();
+    };
+    for (std::size_t v = 0; v < 10; ++v) {
+      const glm::vec4 got = read_attribute<glm::vec4>(part.vertex_bytes, part.layout, v, VertexAttribute::Weights0);
+      const glm::vec4 kept = glm::max(w[v], glm::vec4(0.f));
+      const float sum = ((kept.x + kept.y) + kept.z) + kept.w;
+      EXPECT_EQ(got, v == 4 ? glm::vec4(1, 0, 0, 0) : kept / sum) << "vertex " << v;
+      glm::u16vec4 stored;
+      std::memcpy(&stored, part.vertex_bytes.data() + v * part.layout.stride + part.layout.offset(VertexAttribute::Joints0),
+                  sizeof stored);
+      for (int c = 0; c < 4; ++c) {
+        EXPECT_EQ(stored[c], palette_of((v + static_cast<std::size_t>(c)) % kJoints)) << "vertex " << v << " slot " << c;
+      }
+    }
+    // A joint past the skin after plain vertices: refused, naming that vertex.
+    j16[7 * 4 + 3] = 99;
+    j8[7 * 4 + 3] = 99;
+    const std::uint32_t bad = bytes ? rig.fixture.builder().add_uint8(j8, gltf::AccessorType::Vec4)
+                                    : rig.fixture.builder().add_uint16(j16, gltf::AccessorType::Vec4);
+    for (gltf::Attribute& a : prim.attributes) {
+      if (a.semantic == "JOINTS_0") a.accessor = bad;
+    }
+    try {
+      rig.fixture.import();
+      ADD_FAILURE() << "accepted";
+    } catch (const ImportError& e) {
+      EXPECT_EQ(e.code(), ImportErrorCode::InvalidMesh);
+      EXPECT_NE(std::string(e.what()).find("vertex 7 JOINTS_0 value 99"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Assimp: a Collada file whose vertices carry 8 or 12 bone weights, animated.
 

@@ -166,8 +166,52 @@ void SkinRowReader::rows(std::size_t begin, std::size_t end, const SkinRowsOut& 
   first_zero_ = first_zero;
 }
 
+// The vertices of a single set from `begin` on while nothing in them needs a repair or a
+// message (nearly every vertex of every file): every joint inside the skin, no weight negative,
+// the sum above 0. rows() would make the same bits, in a loop whose every step carries its
+// checks and messages; this one keeps to a few registers. Returns the first vertex it did not
+// write.
+template <class Joint>
+std::size_t SkinRowReader::plain_rows(const Joint* joints, std::size_t begin, std::size_t end,
+                                      const SkinRowsOut& out) noexcept {
+  const float* weights = set_weights_[0].values().data();
+  const int* map = skinning_.source_to_palette->data();
+  const std::size_t map_size = skinning_.source_to_palette->size();
+  // Locals, not out's fields: the row stores could alias them and make the loop reload them.
+  std::byte* joints_row = out.joints + begin * out.stride;
+  std::byte* weights_row = out.weights + begin * out.stride;
+  const std::size_t stride = out.stride;
+  std::size_t renormalised = 0, v = begin;
+  for (; v < end; ++v, joints_row += stride, weights_row += stride) {
+    const Joint* j = joints + 4 * v;
+    float w[4];
+    std::memcpy(w, weights + 4 * v, sizeof w);
+    bool plain = true;
+    for (std::size_t c = 0; c < 4; ++c) plain &= (j[c] < map_size) & !(w[c] < 0.f);
+    // rows() sums from 0: the same bits once the sum is above 0 (only a zero's sign could differ).
+    const float sum = ((w[0] + w[1]) + w[2]) + w[3];
+    if (!(plain && sum > 0.f)) break;
+    renormalised += std::fabs(sum - 1.f) > 2e-3f ? 1 : 0;
+    for (std::size_t c = 0; c < 4; ++c) {
+      const auto joint = static_cast<std::uint16_t>(map[j[c]]);
+      std::memcpy(joints_row + c * sizeof joint, &joint, sizeof joint);
+    }
+    float q[4];
+    for (std::size_t c = 0; c < 4; ++c) q[c] = w[c] / sum;
+    std::memcpy(weights_row, q, sizeof q);
+  }
+  renormalised_ += renormalised;
+  return v;
+}
+
 void SkinRowReader::read(std::size_t begin, std::size_t end, const SkinRowsOut& out) {
-  if (shape_.sets == 1) {
+  if (shape_.sets == 1 && shape_.influences == 4) {
+    // Plain vertices in their own loop; each other one through rows(), which stops at a bad joint.
+    for (std::size_t v = begin; v < end && bad_joint_.vertex >= end; ++v) {
+      v = set_joints_[0].visit([&](const auto* joints) { return plain_rows(joints, v, end, out); });
+      if (v < end) rows<1>(v, v + 1, out);
+    }
+  } else if (shape_.sets == 1) {
     rows<1>(begin, end, out);
   } else {
     rows<0>(begin, end, out);

@@ -58,6 +58,14 @@ class SetJoints {
       out[c] = u16_ != nullptr ? u16_[v * 4 + c] : u8_ != nullptr ? u8_[v * 4 + c] : decoded_[v * 4 + c];
     }
   }
+  // f(pointer to every vertex's four joints) with the pointer's own element type: a loop over
+  // many vertices chooses the representation once.
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    if (u16_ != nullptr) return f(u16_);
+    if (u8_ != nullptr) return f(u8_);
+    return f(decoded_.data());
+  }
 
  private:
   const std::uint16_t* u16_ = nullptr;
@@ -91,6 +99,8 @@ class SkinRowReader {
   static std::string slot_name(std::string_view prefix, const Found& f);
   template <std::uint32_t kSets>
   void rows(std::size_t begin, std::size_t end, const SkinRowsOut& out) noexcept;
+  template <class Joint>
+  std::size_t plain_rows(const Joint* joints, std::size_t begin, std::size_t end, const SkinRowsOut& out) noexcept;
 
   PrimitiveWhere where_;
   const PartSkinning& skinning_;
