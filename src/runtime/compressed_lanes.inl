@@ -115,11 +115,11 @@ MARROW_LANES_INLINE __m256i hold_lanes(__m256i lo, __m256i hi) {
   return _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), lo), _mm256_cmpeq_epi32(hi, _mm256_set1_epi32(kNoEnd)));
 }
 
-// Four int64 lanes in [0, 2^52) as floats, rounded once: exact as doubles first (the lane put in
-// the mantissa of 2^52, then 2^52 taken away).
-MARROW_LANES_INLINE __m128 float_of_ticks(__m256i x) {
+// Four int64 lanes in [0, 2^52) as doubles, exactly: the lane put in the mantissa of 2^52, then
+// 2^52 taken away.
+MARROW_LANES_INLINE __m256d double_of_ticks(__m256i x) {
   const __m256d magic = _mm256_set1_pd(4503599627370496.0);  // 2^52
-  return _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, _mm256_castpd_si256(magic))), magic));
+  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, _mm256_castpd_si256(magic))), magic);
 }
 
 // Every lane's blend-factor terms from its range [lo, hi) (as stored in keys): set_span's
@@ -131,13 +131,14 @@ MARROW_LANES_INLINE void set_spans(const Frame& f, __m256i lo, __m256i hi, Cache
   _mm256_store_si256(reinterpret_cast<__m256i*>(ia), a);
   _mm256_store_si256(reinterpret_cast<__m256i*>(ib), b);
   const auto at = [&](const std::int32_t* i, int l) { return static_cast<long long>(f.times[i[l]]); };
+  const __m256i first = _mm256_set1_epi64x(f.times[0]);
   __m128 span[2];
   for (int half = 0; half < 2; ++half) {
     const int l = 4 * half;
     const __m256i ta = _mm256_setr_epi64x(at(ia, l), at(ia, l + 1), at(ia, l + 2), at(ia, l + 3));
     const __m256i tb = _mm256_setr_epi64x(at(ib, l), at(ib, l + 1), at(ib, l + 2), at(ib, l + 3));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.start[c] + l), ta);
-    span[half] = float_of_ticks(_mm256_sub_epi64(tb, ta));
+    _mm256_store_pd(keys.start[c] + l, double_of_ticks(_mm256_sub_epi64(ta, first)));
+    span[half] = _mm256_cvtpd_ps(double_of_ticks(_mm256_sub_epi64(tb, ta)));
   }
   const __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.f), _mm256_set_m128(span[1], span[0]));
   _mm256_storeu_ps(keys.inv_span[c], _mm256_andnot_ps(_mm256_castsi256_ps(hold), inv));

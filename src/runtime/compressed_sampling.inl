@@ -9,7 +9,8 @@
 // both keys' bits from one unaligned 16-byte load, then the fields are widened and dequantised
 // and the dropped rotation component rebuilt into the cached bracket with the pair's first time
 // and inverse span. Every run, a lane's blend factor is (t - start) * inv_span and the bracket is
-// interpolated as any other. At the AVX2 and AVX-512 levels the eight lanes go
+// interpolated as any other. Times are kept as doubles counted from the clip's first time: below
+// 2^52 ticks (kMaxCompressedSpan), so exact, and t - start is one subtraction, also exact. At the AVX2 and AVX-512 levels the eight lanes go
 // together (compressed_lanes.inl); SSE2 goes a lane at a time.
 
 // What every channel of one run shares: the time and its word.
@@ -17,7 +18,7 @@ struct Frame {
   const KeyWord* words;
   const std::uint8_t* packed;
   const std::int64_t* times;
-  std::int64_t t;
+  double since_first;     // t - times[0]: exact for every time within the clip's times
   std::uint32_t word;     // the time index's word
   std::uint32_t upto;     // bits of the word at or before the time index
   std::uint32_t before;   // all ones when the time precedes every key time: every channel holds
@@ -88,10 +89,10 @@ MARROW_LANES_INLINE void widen_lane(const Frame& f, const JointBlock& jb, int c,
 MARROW_LANES_INLINE void set_span(const Frame& f, CachedKeys& keys, int c, std::size_t l) {
   const std::int32_t lo = keys.lo[c][l], hi = keys.hi[c][l];
   const bool hold = lo < 0 || hi == kNoEnd;
-  keys.start[c][l] = f.times[hold ? 0 : lo];
-  // Spans are below 2^52 ticks (kMaxCompressedSpan): exact as doubles, rounded once to float.
-  const auto span = static_cast<std::int64_t>(static_cast<std::uint64_t>(f.times[hold ? 0 : hi]) - static_cast<std::uint64_t>(keys.start[c][l]));
-  keys.inv_span[c][l] = hold ? 0.f : 1.f / static_cast<float>(static_cast<double>(span));
+  const std::int64_t a = f.times[hold ? 0 : lo], b = f.times[hold ? 0 : hi];
+  // Both below 2^52 ticks (kMaxCompressedSpan): exact as doubles, the span rounded once to float.
+  keys.start[c][l] = static_cast<double>(a - f.times[0]);
+  keys.inv_span[c][l] = hold ? 0.f : 1.f / static_cast<float>(static_cast<double>(b - a));
 }
 
 // Channel c of a block, a lane at a time (SSE2): both keys and their range.
@@ -225,27 +226,18 @@ MARROW_LANES_INLINE void decode_lanes(const Frame& f, const JointBlock& jb, int 
   }
 }
 
-// Channel c's blend factor: (t - start) * inv_span, 0 for a hold. Between two keys t - start is
-// below 2^52 (kMaxCompressedSpan), so it is exact as a double (2^52 added to its bits, then taken
-// away) and rounded once to float.
+// Channel c's blend factor: (t - start) * inv_span. Between two keys t - start is below 2^52
+// (kMaxCompressedSpan), so the double subtraction is exact, then rounded once to float. A hold
+// has start 0 and inv_span 0: its factor is 0 (or -0, which the interpolation's clamp makes 0)
+// whatever the time, so no lane needs a mask.
 MARROW_LANES_INLINE F8 blend_factor(const Frame& f, const CachedKeys& keys, int c) {
 #if defined(__AVX2__)
-  const __m256i lo = _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.lo[c]));
-  const __m256i hi = _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.hi[c]));
-  const __m256i hold = hold_lanes(lo, hi);
-  const __m256i t = _mm256_set1_epi64x(f.t);
-  const auto since = [&](int half) {
-    return float_of_ticks(_mm256_sub_epi64(t, _mm256_load_si256(reinterpret_cast<const __m256i*>(keys.start[c] + 4 * half))));
-  };
-  const __m256 p = _mm256_mul_ps(_mm256_set_m128(since(1), since(0)), _mm256_load_ps(keys.inv_span[c]));
-  return {_mm256_andnot_ps(_mm256_castsi256_ps(hold), p)};
+  const __m256d t = _mm256_set1_pd(f.since_first);
+  const auto since = [&](int half) { return _mm256_cvtpd_ps(_mm256_sub_pd(t, _mm256_load_pd(keys.start[c] + 4 * half))); };
+  return {_mm256_mul_ps(_mm256_set_m128(since(1), since(0)), _mm256_load_ps(keys.inv_span[c]))};
 #else
   alignas(32) float p[kPoseLanes];
-  for (std::size_t l = 0; l < kPoseLanes; ++l) {
-    const bool hold = keys.lo[c][l] < 0 || keys.hi[c][l] == kNoEnd;
-    const auto since = static_cast<std::int64_t>(static_cast<std::uint64_t>(f.t) - static_cast<std::uint64_t>(keys.start[c][l]));
-    p[l] = hold ? 0.f : static_cast<float>(static_cast<double>(since)) * keys.inv_span[c][l];
-  }
+  for (std::size_t l = 0; l < kPoseLanes; ++l) p[l] = static_cast<float>(f.since_first - keys.start[c][l]) * keys.inv_span[c][l];
   return F8::load(p);
 #endif
 }
@@ -261,7 +253,8 @@ void sample_compressed(const CompressedArgs& args) {
   f.position = args.before ? -1 : static_cast<std::int32_t>(args.tau);
   f.base = (static_cast<std::int32_t>(f.word) - 1) * static_cast<std::int32_t>(kTimesPerWord);
   f.times = clip.times.data();
-  f.t = args.t;
+  // Out of the clip's times every lane holds, and the wrapped difference is never used.
+  f.since_first = static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(args.t) - static_cast<std::uint64_t>(f.times[0])));
   const std::size_t blocks = clip.blocks.size();
   CachedKeys scratch;  // without a cache every channel is decoded into this
   for (std::size_t b = 0; b < blocks; ++b) {

@@ -74,7 +74,7 @@ struct CompressedStorage {
 struct alignas(64) CachedKeys {
   std::int32_t lo[3][kPoseLanes];        // lo < 0: a hold of the first key; hi == kNoEnd: of the last
   std::int32_t hi[3][kPoseLanes];
-  std::int64_t start[3][kPoseLanes];     // times[lo] (times[0] for a hold)
+  double start[3][kPoseLanes];           // times[lo] - times[0], exact below 2^52 (0 for a hold)
   float inv_span[3][kPoseLanes];         // 1 / (times[hi] - times[lo]); 0 for a hold
   BracketBlock bracket;
 };
