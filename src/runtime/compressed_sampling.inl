@@ -128,7 +128,8 @@ MARROW_LANES_INLINE void dequantise(const RawKeys& raw, const JointBlock& jb, in
 
 // The bracket's rotation pair as rotation_pair (bracket.hpp) makes it: b moved into a's
 // hemisphere and the cosine between them. Decoded keys are unit quaternions within a float
-// rounding, so their lengths are taken as 1 (the one sampler's, computed, differ by 1e-7).
+// rounding, so their lengths are taken as 1 (the one sampler's, computed, differ by 1e-7): the
+// interpolation reads no lengths (interpolate_lanes<true>) and none are stored.
 MARROW_LANES_INLINE void pair_rotations(BracketBlock& br) {
   F8 qa[4], qb[4];
   for (int c = 0; c < 4; ++c) qa[c] = F8::load(br.a[3 + c]), qb[c] = F8::load(br.b[3 + c]);
@@ -136,8 +137,6 @@ MARROW_LANES_INLINE void pair_rotations(BracketBlock& br) {
   const F8 sign = (dot < F8::splat(0.f)) & F8::splat(-0.f);
   for (int c = 0; c < 4; ++c) (qb[c] ^ sign).store(br.b[3 + c]);
   simd::MARROW_SIMD_NS::min_of(dot ^ sign, F8::splat(1.f)).store(br.cos_ab);
-  F8::splat(1.f).store(br.len_a);
-  F8::splat(1.f).store(br.len_b);
 }
 
 // GCC 12's AVX-512 intrinsics start from undefined registers they then fully overwrite.
@@ -277,7 +276,7 @@ void sample_compressed(const CompressedArgs& args) {
     }
     // The job's rule: the normalised lerp where every lane's keys are close enough (measured: no
     // slower than always taking the slerp, though kept keys mostly lie far apart).
-    interpolate_lanes(keys.bracket, p[0], p[1], p[2], args.out[b], args.exact_slerp);
+    interpolate_lanes<true>(keys.bracket, p[0], p[1], p[2], args.out[b], args.exact_slerp);
   }
 }
 #pragma GCC diagnostic pop

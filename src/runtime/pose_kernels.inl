@@ -24,6 +24,9 @@ constexpr float kNlerpMinCos = 0.9995f;
 
 // The bracket interpolated with a blend factor per channel (translation, rotation, scale):
 // compiled clips give the three the same, compressed clips keep each channel's own keys.
+// kUnitKeys: every rotation key has length 1 (compressed keys), so len_a and len_b are not read;
+// the lerp of two 1s is 1, the same bits.
+template <bool kUnitKeys>
 MARROW_LANES_INLINE void interpolate_lanes(const BracketBlock& in, F8 pt, F8 pr, F8 ps, TrsBlock& out, bool exact_slerp) {
   const F8 zero = F8::splat(0.f), one = F8::splat(1.f);
   const auto clamp01 = [&](F8 x) { return simd::MARROW_SIMD_NS::min_of(simd::MARROW_SIMD_NS::max_of(x, zero), one); };
@@ -43,9 +46,11 @@ MARROW_LANES_INLINE void interpolate_lanes(const BracketBlock& in, F8 pt, F8 pr,
   for (int c = 0; c < 4; ++c) r[c] = fma(wa, qa[c], wb * qb[c]);
   const F8 n2 = fma(r[0], r[0], r[1] * r[1]) + fma(r[2], r[2], r[3] * r[3]);
   // The direction interpolated, the length lerped (unit keys stay unit, equal lengths kept).
-  const F8 la = F8::load(in.len_a);
-  const F8 length = fma(F8::load(in.len_b) - la, p, la);
-  const F8 scale = rsqrt_of(simd::MARROW_SIMD_NS::max_of(n2, F8::splat(1e-30f))) * length;
+  F8 scale = rsqrt_of(simd::MARROW_SIMD_NS::max_of(n2, F8::splat(1e-30f)));
+  if constexpr (!kUnitKeys) {
+    const F8 la = F8::load(in.len_a);
+    scale = scale * fma(F8::load(in.len_b) - la, p, la);
+  }
   // Exactly on a key (p = 0) that key's rotation, untouched.
   const F8 on_key = p == zero;
   for (int c = 0; c < 4; ++c) select(on_key, qa[c], r[c] * scale).store(out.q[c]);
@@ -53,7 +58,7 @@ MARROW_LANES_INLINE void interpolate_lanes(const BracketBlock& in, F8 pt, F8 pr,
 
 MARROW_LANES_INLINE void interpolate_block(const BracketBlock& in, const float* blend, TrsBlock& out, bool exact_slerp) {
   const F8 p = F8::load(blend);
-  interpolate_lanes(in, p, p, p, out, exact_slerp);
+  interpolate_lanes<false>(in, p, p, p, out, exact_slerp);
 }
 
 void interpolate(const BracketBlock* brackets, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp) {
