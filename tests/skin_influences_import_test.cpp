@@ -266,34 +266,48 @@ TEST(SkinInfluences, S1_MaxInfluencesKeepsTheLargestRenormalisedAndCountsTheVert
   EXPECT_EQ(find_diagnostic(all.diagnostics, "skin-influences-reduced"), nullptr);
 }
 
+// The import of f refused with `code` and a message holding every part.
+void expect_refused(Fixture& f, ImportErrorCode code, std::initializer_list<std::string> parts) {
+  try {
+    f.import();
+  } catch (const ImportError& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    for (const std::string& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+    return;
+  }
+  ADD_FAILURE() << "accepted";
+}
+
+// The model's diagnostic `code`, counting `count`, its message holding every part.
+void expect_diagnostic(const Model& model, const char* code, int count, std::initializer_list<std::string> parts) {
+  const Diagnostic* d = find_diagnostic(model.diagnostics, code);
+  ASSERT_NE(d, nullptr) << code;
+  EXPECT_EQ(d->count, count) << code;
+  for (const std::string& p : parts) EXPECT_NE(d->message.find(p), std::string::npos) << d->message;
+}
+
+// The primitive's attribute `semantic` read from `accessor` instead.
+void use_accessor(gltf::Primitive& prim, const std::string& semantic, std::uint32_t accessor) {
+  for (gltf::Attribute& a : prim.attributes) {
+    if (a.semantic == semantic) a.accessor = accessor;
+  }
+}
+
 TEST(SkinInfluences, S1_BadSetsAreRefusedOrRepairedNamingMeshPrimitiveSetAndVertex) {
   std::mt19937 rng(407);
-  const auto refused = [](Fixture& f, ImportErrorCode code, std::initializer_list<std::string> parts) {
-    try {
-      f.import();
-    } catch (const ImportError& e) {
-      EXPECT_EQ(e.code(), code) << e.what();
-      for (const std::string& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-      return;
-    }
-    ADD_FAILURE() << "accepted";
-  };
   {  // WEIGHTS_2 missing while JOINTS_2 is there.
     GltfRig rig = make_gltf_rig(12, 5, rng);
     auto& attributes = rig.fixture.doc().meshes[0].primitives[0].attributes;
     std::erase_if(attributes, [](const gltf::Attribute& a) { return a.semantic == "WEIGHTS_2"; });
-    refused(rig.fixture, ImportErrorCode::InvalidMesh, {"mesh 0 primitive 0", "3 JOINTS sets", "2 WEIGHTS sets"});
+    expect_refused(rig.fixture, ImportErrorCode::InvalidMesh, {"mesh 0 primitive 0", "3 JOINTS sets", "2 WEIGHTS sets"});
   }
   {  // A joint index past the skin in the third set.
     GltfRig rig = make_gltf_rig(12, 5, rng);
     gltf::Primitive& prim = rig.fixture.doc().meshes[0].primitives[0];
     std::vector<std::uint16_t> bad(5 * 4, 1);
     bad[3 * 4 + 2] = 99;
-    const std::uint32_t accessor = rig.fixture.builder().add_uint16(bad, gltf::AccessorType::Vec4);
-    for (gltf::Attribute& a : prim.attributes) {
-      if (a.semantic == "JOINTS_2") a.accessor = accessor;
-    }
-    refused(rig.fixture, ImportErrorCode::InvalidMesh, {"mesh 0 primitive 0", "vertex 3 JOINTS_2 value 99", "14 joints"});
+    use_accessor(prim, "JOINTS_2", rig.fixture.builder().add_uint16(bad, gltf::AccessorType::Vec4));
+    expect_refused(rig.fixture, ImportErrorCode::InvalidMesh, {"mesh 0 primitive 0", "vertex 3 JOINTS_2 value 99", "14 joints"});
   }
   {  // Negative weights are set to 0 (a diagnostic names the first); a vertex whose weights sum
      // to zero rides on its first joint.
@@ -306,23 +320,11 @@ TEST(SkinInfluences, S1_BadSetsAreRefusedOrRepairedNamingMeshPrimitiveSetAndVert
       w0[4 * 4 + static_cast<std::size_t>(c)] = 0.f;
       w1[4 * 4 + static_cast<std::size_t>(c)] = 0.f;
     }
-    const std::uint32_t a0 = rig.fixture.builder().add_floats(w0, gltf::AccessorType::Vec4);
-    const std::uint32_t a1 = rig.fixture.builder().add_floats(w1, gltf::AccessorType::Vec4);
-    for (gltf::Attribute& a : prim.attributes) {
-      if (a.semantic == "WEIGHTS_0") a.accessor = a0;
-      if (a.semantic == "WEIGHTS_1") a.accessor = a1;
-    }
+    use_accessor(prim, "WEIGHTS_0", rig.fixture.builder().add_floats(w0, gltf::AccessorType::Vec4));
+    use_accessor(prim, "WEIGHTS_1", rig.fixture.builder().add_floats(w1, gltf::AccessorType::Vec4));
     const Model model = rig.fixture.import();
-    const Diagnostic* negative = find_diagnostic(model.diagnostics, "skin-weights-negative");
-    ASSERT_NE(negative, nullptr);
-    EXPECT_EQ(negative->count, 1);
-    EXPECT_NE(negative->message.find("mesh 0 primitive 0"), std::string::npos) << negative->message;
-    EXPECT_NE(negative->message.find("vertex 2 WEIGHTS_1 value -0.25"), std::string::npos) << negative->message;
-    const Diagnostic* zero = find_diagnostic(model.diagnostics, "skin-weights-zero");
-    ASSERT_NE(zero, nullptr);
-    EXPECT_EQ(zero->count, 1);
-    EXPECT_NE(zero->message.find("WEIGHTS_0..WEIGHTS_1"), std::string::npos) << zero->message;
-    EXPECT_NE(zero->message.find("vertex 4"), std::string::npos) << zero->message;
+    expect_diagnostic(model, "skin-weights-negative", 1, {"mesh 0 primitive 0", "vertex 2 WEIGHTS_1 value -0.25"});
+    expect_diagnostic(model, "skin-weights-zero", 1, {"WEIGHTS_0..WEIGHTS_1", "vertex 4"});
     const ModelMeshPart& part = model.meshes[0].parts[0];
     EXPECT_EQ(read_attribute<glm::vec4>(part.vertex_bytes, part.layout, 4, VertexAttribute::Weights0), glm::vec4(1, 0, 0, 0));
     float w[8];
@@ -361,24 +363,16 @@ TEST(SkinInfluences, S1_OneSetRepairsAmongPlainVerticesAreMadeAndCountedOnce) {
         j16.push_back(static_cast<std::uint16_t>((v + c) % kJoints));
       }
     }
-    const std::uint32_t joints = bytes ? rig.fixture.builder().add_uint8(j8, gltf::AccessorType::Vec4)
-                                       : rig.fixture.builder().add_uint16(j16, gltf::AccessorType::Vec4);
-    for (gltf::Attribute& a : prim.attributes) {
-      if (a.semantic == "WEIGHTS_0") a.accessor = weights;
-      if (a.semantic == "JOINTS_0") a.accessor = joints;
-    }
+    const auto joints_accessor = [&] {
+      return bytes ? rig.fixture.builder().add_uint8(j8, gltf::AccessorType::Vec4)
+                   : rig.fixture.builder().add_uint16(j16, gltf::AccessorType::Vec4);
+    };
+    use_accessor(prim, "WEIGHTS_0", weights);
+    use_accessor(prim, "JOINTS_0", joints_accessor());
     const Model model = rig.fixture.import();
-    const Diagnostic* negative = find_diagnostic(model.diagnostics, "skin-weights-negative");
-    ASSERT_NE(negative, nullptr);
-    EXPECT_EQ(negative->count, 1);
-    EXPECT_NE(negative->message.find("vertex 2 WEIGHTS_0 value -0.25"), std::string::npos) << negative->message;
-    const Diagnostic* zero = find_diagnostic(model.diagnostics, "skin-weights-zero");
-    ASSERT_NE(zero, nullptr);
-    EXPECT_EQ(zero->count, 1);
-    EXPECT_NE(zero->message.find("vertex 4"), std::string::npos) << zero->message;
-    const Diagnostic* renormalised = find_diagnostic(model.diagnostics, "skin-weights-renormalized");
-    ASSERT_NE(renormalised, nullptr);
-    EXPECT_EQ(renormalised->count, 2) << "vertices 6 and 7";
+    expect_diagnostic(model, "skin-weights-negative", 1, {"vertex 2 WEIGHTS_0 value -0.25"});
+    expect_diagnostic(model, "skin-weights-zero", 1, {"vertex 4"});
+    expect_diagnostic(model, "skin-weights-renormalized", 2, {});  // vertices 6 and 7
     const ModelMeshPart& part = model.meshes[0].parts[0];
     const std::vector<int>& source_joints = model.skins[0].source_joints;  // per palette index
     const auto palette_of = [&](std::size_t file_joint) {
@@ -399,18 +393,8 @@ TEST(SkinInfluences, S1_OneSetRepairsAmongPlainVerticesAreMadeAndCountedOnce) {
     // A joint past the skin after plain vertices: refused, naming that vertex.
     j16[7 * 4 + 3] = 99;
     j8[7 * 4 + 3] = 99;
-    const std::uint32_t bad = bytes ? rig.fixture.builder().add_uint8(j8, gltf::AccessorType::Vec4)
-                                    : rig.fixture.builder().add_uint16(j16, gltf::AccessorType::Vec4);
-    for (gltf::Attribute& a : prim.attributes) {
-      if (a.semantic == "JOINTS_0") a.accessor = bad;
-    }
-    try {
-      rig.fixture.import();
-      ADD_FAILURE() << "accepted";
-    } catch (const ImportError& e) {
-      EXPECT_EQ(e.code(), ImportErrorCode::InvalidMesh);
-      EXPECT_NE(std::string(e.what()).find("vertex 7 JOINTS_0 value 99"), std::string::npos) << e.what();
-    }
+    use_accessor(prim, "JOINTS_0", joints_accessor());
+    expect_refused(rig.fixture, ImportErrorCode::InvalidMesh, {"vertex 7 JOINTS_0 value 99"});
   }
 }
 
