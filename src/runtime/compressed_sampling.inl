@@ -10,8 +10,9 @@
 // and the dropped rotation component rebuilt into the cached bracket with the pair's first time
 // and inverse span. Every run, a lane's blend factor is (t - start) * inv_span and the bracket is
 // interpolated as any other. Times are kept as doubles counted from the clip's first time: below
-// 2^52 ticks (kMaxCompressedSpan), so exact, and t - start is one subtraction, also exact. At the AVX2 and AVX-512 levels the eight lanes go
-// together (compressed_lanes.inl); SSE2 goes a lane at a time.
+// 2^52 ticks (kMaxCompressedSpan), so exact, and t - start is one subtraction, also exact. At the
+// AVX2 and AVX-512 levels the eight lanes go together (compressed_lanes.inl); SSE2 goes a lane at
+// a time.
 
 // What every channel of one run shares: the time and its word.
 struct Frame {
