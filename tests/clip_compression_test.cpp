@@ -174,8 +174,7 @@ TEST(CompressedClip, X1_AContextMovesBetweenCompressedAndCompiledClips) {
 // The cache of decoded keys is memory, never a source of results: whatever times a context saw
 // before (forward play in small steps, backwards, seeks, before and after the keys, another
 // clip), a run gives the bits a context that decodes every run gives, at every SIMD level. Clip
-// c's last block holds three joints and five padding lanes that repeat the third: its joints
-// alone decide how it is decoded again.
+// c's last block holds three joints and five padding lanes that repeat the third.
 TEST(CompressedClip, X1_ACachedContextGivesTheBitsOfDecodingEveryRun) {
   std::mt19937 rng(31);
   const SimdLevel saved = simd_level();

@@ -1,5 +1,6 @@
 #include "marrow/runtime/joint_bounds.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -39,8 +40,7 @@ struct InfluenceRun {
   std::uint64_t joints = 0;  // the four JOINTS values as read
   unsigned zeros = 0;        // weights that are zero (bit per slot)
   unsigned live = 0;         // slots that add to a box: skinned, nonzero weight, inside the palette
-  const float* bind[4]{};    // per live slot: its joint's inverse bind
-  std::size_t box[4]{};      // per live slot: its joint's box (4 * joint)
+  std::size_t joint[4]{};    // per live slot: its palette joint
   detail::Float4 lo[4], hi[4];
 };
 
@@ -66,21 +66,19 @@ BoundingBox JointBoundsBuilder::add_vertices(std::span<const std::byte> bytes, c
   };
   // The mesh's box: min(p, lo) and max(p, hi) lane-wise are bounding_box_of's glm::min and max.
   detail::Float4 box_lo = detail::Float4::load3(rows + position), box_hi = box_lo;
-  if (influences > 4) {  // several sets of four: one influence at a time
+  if (influences > 4) {  // several sets of four (rare): each influence through add()
     for (std::size_t v = 0; v < n; ++v) {
       const std::byte* row = rows + v * stride;
       const detail::Float4 p = detail::Float4::load3(row + position);
       box_lo = min_of(p, box_lo), box_hi = max_of(p, box_hi);
-      const detail::Splat at = detail::splat(p);
+      glm::vec3 point;
+      std::memcpy(&point, row + position, sizeof point);
       for (std::uint32_t i = 0; i < influences; ++i) {
         std::uint16_t joint;
         float weight;
         std::memcpy(&joint, row + joints + 2 * i, sizeof joint);
         std::memcpy(&weight, row + weights + 4 * i, sizeof weight);
-        const std::size_t j = palette_index(joint);
-        if (weight == 0.f || j >= palette) continue;
-        const detail::Float4 q = detail::transform_point(binds + 16 * j, at);
-        detail::widen(lo + 4 * j, hi + 4 * j, q, q);
+        if (weight != 0.f) add(static_cast<std::uint32_t>(std::min(palette_index(joint), palette)), point);
       }
     }
   } else {
@@ -92,7 +90,7 @@ BoundingBox JointBoundsBuilder::add_vertices(std::span<const std::byte> bytes, c
     const auto close = [&] {
 #pragma GCC unroll 4
       for (int s = 0; s < 4; ++s) {
-        if ((run.live >> s & 1u) != 0) detail::widen(lo + run.box[s], hi + run.box[s], run.lo[s], run.hi[s]);
+        if ((run.live >> s & 1u) != 0) detail::widen(lo + 4 * run.joint[s], hi + 4 * run.joint[s], run.lo[s], run.hi[s]);
       }
     };
     for (std::size_t v = 0; v < n; ++v) {
@@ -109,14 +107,13 @@ BoundingBox JointBoundsBuilder::add_vertices(std::span<const std::byte> bytes, c
         open = true;
         run.joints = key, run.zeros = zeros, run.live = 0;
         std::uint16_t slot_joints[4];
-        std::memcpy(slot_joints, row + joints, sizeof slot_joints);
+        std::memcpy(slot_joints, &key, sizeof slot_joints);
 #pragma GCC unroll 4
         for (int s = 0; s < 4; ++s) {
           const std::size_t j = palette_index(slot_joints[s]);
           if (((skinned & ~zeros) >> s & 1u) != 0 && j < palette) {
             run.live |= 1u << s;
-            run.bind[s] = binds + 16 * j;
-            run.box[s] = 4 * j;
+            run.joint[s] = j;
           }
           run.lo[s] = none_lo, run.hi[s] = none_hi;
         }
@@ -125,7 +122,7 @@ BoundingBox JointBoundsBuilder::add_vertices(std::span<const std::byte> bytes, c
 #pragma GCC unroll 4
       for (int s = 0; s < 4; ++s) {
         if ((run.live >> s & 1u) == 0) continue;
-        const detail::Float4 q = detail::transform_point(run.bind[s], at);
+        const detail::Float4 q = detail::transform_point(binds + 16 * run.joint[s], at);
         run.lo[s] = min_of(run.lo[s], q), run.hi[s] = max_of(run.hi[s], q);
       }
     }

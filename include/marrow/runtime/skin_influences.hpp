@@ -1,11 +1,17 @@
 #pragma once
 // S1: keeping a vertex's largest influences (ImportOptions::max_influences, and the asset API's
-// four per vertex, T16).
+// four per vertex, T16), and when importers report weights as renormalised.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
 namespace marrow {
+
+// True when a vertex's weights, summing to `sum`, are further from 1 than exporters' rounding
+// goes: the importers divide them by the sum and count the vertex in a skin-weights-renormalized
+// diagnostic.
+inline bool weights_need_renormalising(float sum) noexcept { return std::fabs(sum - 1.f) > 2e-3f; }
 
 // Reorders one vertex's (joint, weight) pairs so that its `keep` largest weights come first,
 // largest first (ties: the earlier pair first; the order is otherwise kept), and clears the

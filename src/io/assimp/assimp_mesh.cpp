@@ -15,6 +15,7 @@
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
+#include "marrow/runtime/skin_influences.hpp"
 
 namespace marrow::assimp {
 
@@ -121,7 +122,7 @@ Influences influences(const aiMesh& mesh, const std::vector<int>& bone_to_palett
       out.weights[v * out.slots] = 1.f;  // rides on the first root joint
       continue;
     }
-    if (std::fabs(sum - 1.f) > 2e-3f) ++renormalised;
+    if (weights_need_renormalising(sum)) ++renormalised;
     for (std::uint32_t k = 0; k < count[v]; ++k) {
       out.joints[v * out.slots + k] = static_cast<std::uint16_t>(first[k].second);
       out.weights[v * out.slots + k] = first[k].first / sum;

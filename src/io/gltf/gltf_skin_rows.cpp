@@ -126,7 +126,7 @@ void SkinRowReader::rows(std::size_t begin, std::size_t end, const SkinRowsOut& 
     }
     if (bad_joint.vertex == v) break;
     if (sum > 0.f) {
-      if (std::fabs(sum - 1.f) > 2e-3f) ++renormalised;
+      if (weights_need_renormalising(sum)) ++renormalised;
     } else if (zero++ == 0) {
       first_zero.vertex = v;
     }
@@ -191,7 +191,7 @@ std::size_t SkinRowReader::plain_rows(const Joint* joints, std::size_t begin, st
     // rows() sums from 0: the same bits once the sum is above 0 (only a zero's sign could differ).
     const float sum = ((w[0] + w[1]) + w[2]) + w[3];
     if (!(plain && sum > 0.f)) break;
-    renormalised += std::fabs(sum - 1.f) > 2e-3f ? 1 : 0;
+    renormalised += weights_need_renormalising(sum) ? 1 : 0;
     for (std::size_t c = 0; c < 4; ++c) {
       const auto joint = static_cast<std::uint16_t>(map[j[c]]);
       std::memcpy(joints_row + c * sizeof joint, &joint, sizeof joint);
@@ -207,9 +207,10 @@ std::size_t SkinRowReader::plain_rows(const Joint* joints, std::size_t begin, st
 void SkinRowReader::read(std::size_t begin, std::size_t end, const SkinRowsOut& out) {
   if (shape_.sets == 1 && shape_.influences == 4) {
     // Plain vertices in their own loop; each other one through rows(), which stops at a bad joint.
-    for (std::size_t v = begin; v < end && bad_joint_.vertex >= end; ++v) {
+    std::size_t v = begin;
+    while (v < end && bad_joint_.vertex >= end) {
       v = set_joints_[0].visit([&](const auto* joints) { return plain_rows(joints, v, end, out); });
-      if (v < end) rows<1>(v, v + 1, out);
+      if (v < end) rows<1>(v, v + 1, out), ++v;
     }
   } else if (shape_.sets == 1) {
     rows<1>(begin, end, out);
