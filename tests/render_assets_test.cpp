@@ -64,6 +64,9 @@ TEST(RenderAssets, EverySharedGltfAssetFillsASensiblePartOfThePicture) {
   for (const fs::path& file : files) {
     SCOPED_TRACE(file.string());
     const Model model = load(file);
+    // Skeleton-only files (animation libraries such as KayKit's) are framed on every clip's
+    // joints: SkeletonOnlyFilesDrawTheirSkeletonFramedOnItsJoints checks them.
+    if (model.meshes.empty()) continue;
     const render::Image image = render_midway(model, kSize);
     const test::ShapeMeasure m = test::touched_pixels(image, background_srgb());
     // Not empty, not everything; the framed box spans most of the picture, so the model's own

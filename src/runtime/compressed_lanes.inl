@@ -204,7 +204,10 @@ MARROW_LANES_INLINE LanePairs locate_lanes(const Frame& f, const JointBlock& jb,
   const __m256i count = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(jb.count[c])));
   const __m256i before = _mm256_set1_epi32(static_cast<int>(f.before));
   const __m256i first = _mm256_cmpeq_epi32(rank, zero);
-  const __m256i last = _mm256_xor_si256(_mm256_cmpgt_epi32(count, rank), _mm256_set1_epi32(-1));
+  // rank >= count as rank + 1 > count (both below 2^16), not as the negation of count > rank: GCC
+  // 12 with AVX512VL compiles _mm256_blendv_epi8(a, b, m ^ ~0) as a blend on m without swapping a
+  // and b, so no negated mask may reach a blend (tests/simd_levels_test.cpp runs this path).
+  const __m256i last = _mm256_cmpgt_epi32(_mm256_add_epi32(rank, _mm256_set1_epi32(1)), count);
   LanePairs out;
   out.hold = _mm256_or_si256(_mm256_or_si256(before, first), last);
   out.a = _mm256_add_epi32(rank, _mm256_andnot_si256(first, _mm256_set1_epi32(-1)));  // rank - 1, or 0
