@@ -120,7 +120,7 @@ void run_job(benchmark::State& state, const marrow::SkinningJob& job, std::size_
   }
   state.counters["vertices_per_second"] =
       benchmark::Counter(static_cast<double>(vertex_count), benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(std::string(marrow::to_string(marrow::simd_level())));
+  state.SetLabel(marrow::to_string(marrow::simd_choice()));
 }
 
 enum class Attributes { P, PN, PNT };

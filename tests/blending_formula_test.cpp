@@ -191,19 +191,19 @@ TEST(BlendingJob, B2_AMaskOfOnesGivesTheSameBitsAsNoMask) {
 
 TEST(BlendingJob, B2_EverySimdLevelGivesTheSameBlend) {
   std::mt19937 rng(10);
-  struct Restore {  // the level in force before, also when an assertion ends the test early
-    SimdLevel saved = simd_level();
-    ~Restore() { set_simd_level(saved); }
+  struct Restore {  // the choice in force before, also when an assertion ends the test early
+    SimdChoice saved = simd_choice();
+    ~Restore() { set_simd_choice(saved); }
   } restore;
   for (int trial = 0; trial < 12; ++trial) {
     const RandomBlend b = random_blend(rng, 3 + 7 * static_cast<std::size_t>(trial), trial == 5 ? 20 : 3, trial == 7 ? 20 : 2);
     set_simd_level(SimdLevel::Sse2);
     const std::vector<TrsBlock> first = blend_poses(b.joints, b.job_layers, b.rest_pose, b.job_additive, b.threshold);
-    for (SimdLevel level : {SimdLevel::Avx2, SimdLevel::Avx512}) {
-      if (set_simd_level(level) != level) continue;  // not on this processor
+    for (const SimdChoice choice : test::testable_simd_choices()) {  // native and emulated
+      set_simd_choice(choice);
       const std::vector<TrsBlock> out = blend_poses(b.joints, b.job_layers, b.rest_pose, b.job_additive, b.threshold);
       for (std::size_t j = 0; j < b.joints; ++j) {
-        ASSERT_TRUE(near_trs(pose_joint(out, j), pose_joint(first, j), 1e-6f)) << to_string(level) << " joint " << j;
+        ASSERT_TRUE(near_trs(pose_joint(out, j), pose_joint(first, j), 1e-6f)) << to_string(choice) << " joint " << j;
       }
     }
   }

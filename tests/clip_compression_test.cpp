@@ -96,7 +96,6 @@ void expect_matches_reconstruction(const std::vector<ReconstructedJoint>& keys, 
 
 TEST(CompressedClip, X1_EqualsTheOneSamplerOnItsReconstructedKeysAtEverySimdLevel) {
   std::mt19937 rng(21);
-  const SimdLevel saved = simd_level();
   for (int trial = 0; trial < 12; ++trial) {
     const Rig rig = smooth_rig(rng, 3 + trial * 5, 40 + trial * 17);
     ClipCompression options;
@@ -107,8 +106,7 @@ TEST(CompressedClip, X1_EqualsTheOneSamplerOnItsReconstructedKeysAtEverySimdLeve
     for (const BoneTrack& track : rig.clip.tracks) source_keys += 3 * track.keys.size();
     ASSERT_LT(clip.key_count(), source_keys / 2);
     const std::vector<ReconstructedJoint> keys = reconstructed_channels(clip);
-    for (SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
-      if (set_simd_level(level) != level) continue;
+    test::for_each_simd_level([&](SimdChoice) {
       for (CompressedKeys mode : {CompressedKeys::decode_every_run, CompressedKeys::cache}) {
         SamplingContext context(clip.joint_count(), mode);
         std::vector<TrsBlock> pose(pose_block_count(clip.joint_count()));
@@ -125,8 +123,7 @@ TEST(CompressedClip, X1_EqualsTheOneSamplerOnItsReconstructedKeysAtEverySimdLeve
           }
         }
       }
-    }
-    set_simd_level(saved);
+    });
   }
 }
 
@@ -177,7 +174,6 @@ TEST(CompressedClip, X1_AContextMovesBetweenCompressedAndCompiledClips) {
 // c's last block holds three joints and five padding lanes that repeat the third.
 TEST(CompressedClip, X1_ACachedContextGivesTheBitsOfDecodingEveryRun) {
   std::mt19937 rng(31);
-  const SimdLevel saved = simd_level();
   const Rig rig_a = smooth_rig(rng, 21, 120), rig_b = smooth_rig(rng, 13, 70), rig_c = smooth_rig(rng, 19, 90);
   ClipCompression loose;
   loose.tolerance = 1e-2f;
@@ -193,8 +189,7 @@ TEST(CompressedClip, X1_ACachedContextGivesTheBitsOfDecodingEveryRun) {
   runs.emplace_back(&a, Ticks{std::numeric_limits<std::int64_t>::min()});
   runs.emplace_back(&a, Ticks{std::numeric_limits<std::int64_t>::max()});
   runs.emplace_back(&a, Ticks{0});
-  for (SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
-    if (set_simd_level(level) != level) continue;
+  test::for_each_simd_level([&](SimdChoice) {
     SamplingContext cached(21, CompressedKeys::cache), plain(21);
     std::vector<TrsBlock> got(pose_block_count(21)), want(pose_block_count(21));
     for (const auto& [clip, t] : runs) {
@@ -203,8 +198,7 @@ TEST(CompressedClip, X1_ACachedContextGivesTheBitsOfDecodingEveryRun) {
       const std::size_t bytes = pose_block_count(clip->joint_count()) * sizeof(TrsBlock);
       ASSERT_EQ(std::memcmp(got.data(), want.data(), bytes), 0) << clip->name() << " t " << t.count();
     }
-  }
-  set_simd_level(saved);
+  });
   EXPECT_GT(SamplingContext(a).size_in_bytes(), SamplingContext(a.joint_count()).size_in_bytes() + 21 * 100);
 }
 

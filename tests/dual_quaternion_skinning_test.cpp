@@ -199,7 +199,7 @@ TEST(SkinningJob, S3_DualQuaternionBlendingMatchesTheDoubleReference) {
           for (const bool interleaved : {false, true}) {
             SCOPED_TRACE(::testing::Message() << "kind " << static_cast<int>(kind) << " influences " << k << " vertices " << n
                                               << (normalize ? " normalize" : " raw") << (interleaved ? " interleaved" : ""));
-            for_each_simd_level([&](SimdLevel) {
+            for_each_simd_level([&](SimdChoice) {
               const Outputs out = run_dqs(c, palette, normalize, interleaved);
               for (std::size_t v = 0; v < n; ++v) {
                 const glm::dmat4 m = test::dual_quaternion_blend(palette, row(c, v));
@@ -228,7 +228,7 @@ TEST(SkinningJob, S3_EqualsLinearBlendingOnVerticesWithOneInfluence) {
       for (std::size_t v = 0; v < 29; ++v) {
         for (std::size_t i = 0; i < k; ++i) c.weights[v * k + i] = i == v % k ? 1.f : 0.f;
       }
-      for_each_simd_level([&](SimdLevel) {
+      for_each_simd_level([&](SimdChoice) {
         const Outputs dqs = run_dqs(c, palette, true);
         Outputs lbs{std::vector<glm::vec3>(29), std::vector<glm::vec3>(29), std::vector<glm::vec4>(29)};
         SkinningJob job;
@@ -264,7 +264,7 @@ TEST(SkinningJob, S3_AntipodalDualQuaternionsBlendAsTheSameRotation) {
   const std::vector<glm::u16vec4> joints(5, glm::u16vec4(0, 1, 1, 0));
   const std::vector<glm::vec4> weights(5, glm::vec4(0.4f, 0.3f, 0.2f, 0.1f));
   const std::vector<glm::vec3> in(5, glm::vec3(0.5f, -1.f, 2.f));
-  for_each_simd_level([&](SimdLevel) {
+  for_each_simd_level([&](SimdChoice) {
     std::vector<glm::vec3> out(5);
     SkinningJob job;
     job.mode = SkinningMode::DualQuaternion;

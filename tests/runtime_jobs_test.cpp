@@ -175,17 +175,14 @@ TEST(SamplingJob, X1_EverySimdLevelGivesTheSamePose) {
   std::mt19937 rng(9);
   const RandomRig rig = random_rig(rng, 29, 1.f);
   const RuntimeClip clip = compile_clip(rig.clip, rig.data);
-  const SimdLevel saved = simd_level();
-  for (SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
-    if (set_simd_level(level) != level) continue;  // not on this processor
+  test::for_each_simd_level([&](SimdChoice) {
     SamplingContext context(29);
     std::vector<TrsBlock> pose(pose_block_count(29));
     for (Ticks t : random_times(rng, 100)) {
       ASSERT_TRUE((SamplingJob{&clip, t, &context, pose}.run()));
       expect_matches_sampler(rig, clip, pose, t, 1e-6f);
     }
-  }
-  set_simd_level(saved);
+  });
 }
 
 TEST(SamplingJob, X1_KeysKeepTheirAuthoredSignAndOrthogonalKeysBracketAsTheOneSampler) {

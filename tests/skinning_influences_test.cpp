@@ -130,7 +130,7 @@ TEST(SkinningJob, S1_AnyInfluenceCountMatchesTheDoubleReference) {
             SCOPED_TRACE(::testing::Message() << "influences " << k << " vertices " << n
                                               << (interleaved ? " interleaved" : " separate")
                                               << (normalize ? " normalize" : " raw") << (non_uniform ? " non-uniform" : ""));
-            for_each_simd_level([&](SimdLevel) {
+            for_each_simd_level([&](SimdChoice) {
               std::vector<glm::vec3> out_p(n), out_n(n);
               std::vector<glm::vec4> out_t(n);
               SkinningJob job = c.job(interleaved);
@@ -173,7 +173,7 @@ TEST(SkinningJob, S1_MoreInfluencesThanFourAreNotDropped) {
   const std::vector<std::uint16_t> joints = {0, 1, 2, 3, 4, 5, 6, 7};
   const std::vector<float> weights(8, 0.125f);
   const std::vector<glm::vec3> in = {glm::vec3(1, 2, 3)};
-  for_each_simd_level([&](SimdLevel) {
+  for_each_simd_level([&](SimdChoice) {
     std::vector<glm::vec3> out(1);
     SkinningJob job;
     job.palette = palette;
@@ -200,7 +200,7 @@ TEST(SkinningJob, S1_RowsOfAnyLengthAreReadOnlyToTheirEnd) {
       std::memcpy(joints.data(), rows.joints.data(), n * 2 * k);
       std::memcpy(weights.data(), rows.weights.data(), n * 4 * k);
       std::memcpy(positions.data(), mesh.positions.data(), n * 12);
-      for_each_simd_level([&](SimdLevel) {
+      for_each_simd_level([&](SimdChoice) {
         for (const SkinningMode mode : {SkinningMode::Linear, SkinningMode::DualQuaternion}) {
           std::vector<SkinDualQuaternion> dq(palette.size());
           DualQuaternionPaletteJob{palette, dq, {}}.run();

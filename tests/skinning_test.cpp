@@ -238,7 +238,7 @@ TEST(SkinningJob, G19_EverySimdLevelMatchesTheDoubleReference) {
             SCOPED_TRACE(::testing::Message() << "n " << n << " layout " << layout
                                               << (normals ? " normals" : "") << (tangents ? " tangents" : "")
                                               << (normalize ? " normalize" : " raw"));
-            for_each_simd_level([&](SimdLevel) {
+            for_each_simd_level([&](SimdChoice) {
               std::vector<glm::vec3> out_p(n, glm::vec3(99)), out_n(n, glm::vec3(99));
               std::vector<glm::vec4> out_t(n, glm::vec4(99));
               std::vector<std::byte> out_bytes(n * kStride, kSentinel);
@@ -313,7 +313,7 @@ TEST(SkinningJob, G19_SkinsInPlace) {
   const auto palette = scaled_palette(6, rng);
   const std::size_t n = 37;
   const SkinnedVertices mesh = random_skinned_vertices(n, 6, rng);
-  for_each_simd_level([&](SimdLevel) {
+  for_each_simd_level([&](SimdChoice) {
     // Reference: separate outputs.
     std::vector<glm::vec3> want_p, want_n;
     std::vector<glm::vec4> want_t;
@@ -370,7 +370,7 @@ TEST(SkinningJob, X3_ReadsAndWritesOnlyItsSpans) {
     const auto positions = guarded(mesh.positions), normals = guarded(mesh.normals);
     const auto tangents = guarded(mesh.tangents);
     GuardedBytes out_p(n * 12), out_n(n * 12), out_t(n * 16);
-    for_each_simd_level([&](SimdLevel) {
+    for_each_simd_level([&](SimdChoice) {
       for (const bool normalize : {false, true}) {
         SkinningJob job;
         job.palette = palette;
@@ -493,7 +493,7 @@ TEST(SkinningJob, X3_SkinningJobRefusesBadInputWithoutWriting) {
       {"out_positions null", [](SkinningJob& j, JobFixture&) { j.out_positions = {static_cast<std::byte*>(nullptr), 10, 12}; },
        "out_positions", "has no data"},
   };
-  for_each_simd_level([&](SimdLevel) {
+  for_each_simd_level([&](SimdChoice) {
     for (const Case& c : cases) {
       SCOPED_TRACE(c.what);
       JobFixture f;
@@ -544,7 +544,7 @@ TEST(SkinningJob, X3_ValidateReportsJointOutsidePalette) {
   EXPECT_EQ(status.message("SkinningJob"), "SkinningJob: joints has an index outside the palette");
   // run() does not scan: the vertex is skinned with the last matrix for those influences, and
   // nothing outside the palette is read.
-  for_each_simd_level([&](SimdLevel) {
+  for_each_simd_level([&](SimdChoice) {
     ASSERT_TRUE(job.run());
     for (std::size_t v = 0; v < out.size(); ++v) {
       const Expected e = reference(palette, mesh, v, true);

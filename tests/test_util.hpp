@@ -98,16 +98,28 @@ inline glm::quat random_rotation_from_box(std::mt19937& rng) {
   return glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.01f));
 }
 
-// Runs `body` once per SIMD level this processor has (SCOPED_TRACE names it), then restores the
-// level.
-inline void for_each_simd_level(const std::function<void(SimdLevel)>& body) {
-  const SimdLevel saved = simd_level();
+// Every kernel copy this build can run here: each native level the processor has, then the
+// AVX2 and AVX-512 kernels through SIMDe (simd_level.hpp), which run on any x86-64 processor. So
+// every level's logic is tested on every host.
+inline std::vector<SimdChoice> testable_simd_choices() {
+  std::vector<SimdChoice> choices;
   for (const SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
-    if (set_simd_level(level) != level) continue;  // not on this processor
-    SCOPED_TRACE(std::string(to_string(level)));
-    body(level);
+    if (static_cast<int>(level) <= static_cast<int>(supported_simd_level())) choices.push_back({level, false});
   }
-  set_simd_level(saved);
+  if (simd_emulation_built()) choices.insert(choices.end(), {{SimdLevel::Avx2, true}, {SimdLevel::Avx512, true}});
+  return choices;
+}
+
+// Runs `body` once per kernel copy of testable_simd_choices() (SCOPED_TRACE names it), then
+// restores the choice in force before.
+inline void for_each_simd_level(const std::function<void(SimdChoice)>& body) {
+  const SimdChoice saved = simd_choice();
+  for (const SimdChoice choice : testable_simd_choices()) {
+    set_simd_choice(choice);
+    SCOPED_TRACE(to_string(choice));
+    body(choice);
+  }
+  set_simd_choice(saved);
 }
 
 }  // namespace marrow::test

@@ -5,7 +5,7 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "../core/float4.hpp"
+#include "core/float4.hpp"
 
 namespace marrow {
 

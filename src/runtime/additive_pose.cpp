@@ -9,7 +9,7 @@
 #include "marrow/core/finite.hpp"
 #include "marrow/runtime/track_sampler.hpp"
 
-#include "blend_kernels.hpp"
+#include "kernels/blend_kernels.hpp"
 
 namespace marrow {
 
@@ -25,7 +25,7 @@ Trs delta_of(const glm::vec3& t, const glm::quat& r, const glm::vec3& s, const T
   }
   set_pose_joint(std::span(&pose, 1), 0, Trs{t, r, s});
   set_pose_joint(std::span(&reference, 1), 0, ref);
-  detail::blend_kernels(simd_level()).delta(&pose, &reference, 1, &pose);
+  detail::blend_kernels(simd_choice()).delta(&pose, &reference, 1, &pose);
   return pose_joint(std::span<const TrsBlock>(&pose, 1), 0);
 }
 
@@ -94,7 +94,7 @@ bool make_additive_pose(std::span<const TrsBlock> pose, std::span<const TrsBlock
     return false;
   }
   // Block by block, each read before it is written: out may be pose or reference.
-  detail::blend_kernels(simd_level()).delta(pose.data(), reference.data(), blocks, out.data());
+  detail::blend_kernels(simd_choice()).delta(pose.data(), reference.data(), blocks, out.data());
   return true;
 }
 

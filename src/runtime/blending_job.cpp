@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "blend_kernels.hpp"
+#include "kernels/blend_kernels.hpp"
 
 namespace marrow {
 
@@ -103,7 +103,7 @@ bool BlendingJob::run() const noexcept {
   if (!validate()) return false;
   const std::size_t blocks = pose_block_count(joint_count);
   if (blocks == 0) return true;
-  const detail::BlendKernels& kernels = detail::blend_kernels(simd_level());
+  const detail::BlendKernels& kernels = detail::blend_kernels(simd_choice());
   detail::BlendLayerView normal[kBlendChunk], additive[kBlendChunk];
   detail::BlendArgs args{};
   args.layers = normal;

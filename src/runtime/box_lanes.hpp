@@ -1,7 +1,7 @@
 #pragma once
 // Private: the point and box transforms of per-joint boxes (S5), on Float4 lanes x, y, z and an
 // unused fourth. Matrices are glm's column-major mat4 as 16 floats.
-#include "../core/float4.hpp"
+#include "core/float4.hpp"
 
 namespace marrow::detail {
 

@@ -1,6 +1,6 @@
 #include "marrow/runtime/local_pose.hpp"
 
-#include "pose_kernels.hpp"
+#include "kernels/pose_kernels.hpp"
 
 namespace marrow {
 
@@ -40,7 +40,7 @@ void rotate_joint(std::span<TrsBlock> pose, std::size_t joint, const glm::quat& 
 bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out) noexcept {
   if (pose.size() < pose_block_count(out.size())) return false;
   if (out.empty()) return true;
-  detail::pose_kernels(simd_level()).to_matrices(pose.data(), out.size(), &out[0][0][0]);
+  detail::pose_kernels(simd_choice()).to_matrices(pose.data(), out.size(), &out[0][0][0]);
   return true;
 }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "pose_kernels.hpp"
+#include "kernels/pose_kernels.hpp"
 
 namespace marrow {
 
@@ -45,7 +45,7 @@ bool LocalToModelJob::run() const noexcept {
                            &models[0][0][0],
                            from,
                            end};
-  detail::pose_kernels(simd_level()).compose(args);
+  detail::pose_kernels(simd_choice()).compose(args);
   return true;
 }
 

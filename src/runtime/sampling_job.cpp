@@ -3,7 +3,7 @@
 #include <new>
 
 #include "key_search.hpp"
-#include "pose_kernels.hpp"
+#include "kernels/pose_kernels.hpp"
 
 namespace marrow {
 
@@ -76,7 +76,7 @@ bool SamplingJob::run() const noexcept {
     ctx.time_hint_ = static_cast<std::uint32_t>(tau);
     const detail::CompressedArgs args{&c, time.count(), static_cast<std::uint32_t>(tau), time.count() < times[0],
                                       output.data(), exact_slerp, cache};
-    detail::pose_kernels(simd_level()).sample_compressed(args);
+    detail::pose_kernels(simd_choice()).sample_compressed(args);
     return true;
   }
   const std::size_t n = clip->joint_count();
@@ -89,7 +89,7 @@ bool SamplingJob::run() const noexcept {
     ctx.clip_id_ = clip->id();
   }
   const Ticks t = time;
-  const auto& kernels = detail::pose_kernels(simd_level());
+  const auto& kernels = detail::pose_kernels(simd_choice());
   alignas(32) float p[kChunk];
   const KeyRecord* brackets[kChunk];
   for (std::size_t start = 0; start < n; start += kChunk) {

@@ -29,38 +29,59 @@ SimdLevel detect() noexcept {
   return SimdLevel::Sse2;
 }
 
-SimdLevel clamp_to_supported(SimdLevel wanted) noexcept {
+SimdChoice clamped(SimdChoice wanted) noexcept {
+  // SSE2 has no emulated kernels: it is native on every x86-64 processor.
+  if (wanted.emulated && simd_emulation_built() && wanted.level != SimdLevel::Sse2) return wanted;
   const SimdLevel best = supported_simd_level();
-  return static_cast<int>(wanted) < static_cast<int>(best) ? wanted : best;
+  return {static_cast<int>(wanted.level) < static_cast<int>(best) ? wanted.level : best, false};
 }
 
-SimdLevel from_environment() noexcept {
+SimdChoice from_environment() noexcept {
   const char* env = std::getenv("MARROW_SIMD");
   const std::string_view name = env != nullptr ? env : "";
-  if (name == "sse2") return clamp_to_supported(SimdLevel::Sse2);
-  if (name == "avx2") return clamp_to_supported(SimdLevel::Avx2);
-  return supported_simd_level();
+  if (name == "sse2") return clamped({SimdLevel::Sse2, false});
+  if (name == "avx2") return clamped({SimdLevel::Avx2, false});
+  if (name == "avx512") return clamped({SimdLevel::Avx512, false});
+  if (name == "avx2-emulated") return clamped({SimdLevel::Avx2, true});
+  if (name == "avx512-emulated") return clamped({SimdLevel::Avx512, true});
+  return {supported_simd_level(), false};
 }
 
-std::atomic<SimdLevel>& current() noexcept {
-  static std::atomic<SimdLevel> level{from_environment()};
-  return level;
+// The level in the low bits, emulated in bit 2: one atomic for both.
+int encode(SimdChoice c) noexcept { return static_cast<int>(c.level) | (c.emulated ? 4 : 0); }
+SimdChoice decode(int bits) noexcept { return {static_cast<SimdLevel>(bits & 3), (bits & 4) != 0}; }
+
+std::atomic<int>& current() noexcept {
+  static std::atomic<int> choice{encode(from_environment())};
+  return choice;
 }
 
 }  // namespace
+
+bool simd_emulation_built() noexcept {
+#if defined(MARROW_SIMD_EMULATION)
+  return true;
+#else
+  return false;
+#endif
+}
 
 SimdLevel supported_simd_level() noexcept {
   static const SimdLevel best = detect();
   return best;
 }
 
-SimdLevel simd_level() noexcept { return current().load(std::memory_order_relaxed); }
+SimdChoice simd_choice() noexcept { return decode(current().load(std::memory_order_relaxed)); }
 
-SimdLevel set_simd_level(SimdLevel level) noexcept {
-  const SimdLevel chosen = clamp_to_supported(level);
-  current().store(chosen, std::memory_order_relaxed);
+SimdLevel simd_level() noexcept { return simd_choice().level; }
+
+SimdChoice set_simd_choice(SimdChoice choice) noexcept {
+  const SimdChoice chosen = clamped(choice);
+  current().store(encode(chosen), std::memory_order_relaxed);
   return chosen;
 }
+
+SimdLevel set_simd_level(SimdLevel level) noexcept { return set_simd_choice({level, false}).level; }
 
 std::string_view to_string(SimdLevel level) noexcept {
   switch (level) {
@@ -69,6 +90,12 @@ std::string_view to_string(SimdLevel level) noexcept {
     case SimdLevel::Avx512: return "avx512";
   }
   return "sse2";
+}
+
+std::string to_string(SimdChoice choice) {
+  std::string s(to_string(choice.level));
+  if (choice.emulated) s += " (emulated through SIMDe)";
+  return s;
 }
 
 }  // namespace marrow

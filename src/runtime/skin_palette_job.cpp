@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "pose_kernels.hpp"
+#include "kernels/pose_kernels.hpp"
 
 namespace marrow {
 
@@ -37,7 +37,7 @@ bool SkinPaletteJob::run() const noexcept {
                            &palette[0][0][0],
                            skin_models.empty() ? nullptr : &skin_models[0][0][0],
                            palette.size()};
-  detail::pose_kernels(simd_level()).palette(args);
+  detail::pose_kernels(simd_choice()).palette(args);
   return true;
 }
 

@@ -8,39 +8,9 @@
 #include <string_view>
 
 #include "marrow/runtime/simd_level.hpp"
-#include "skinning_kernels.hpp"
+#include "kernels/skinning_kernels.hpp"
 
 namespace marrow {
-
-namespace detail {
-
-const SkinningKernels& skinning_kernels(SimdLevel level) noexcept {
-#if defined(__x86_64__)
-  switch (level) {
-    case SimdLevel::Avx512: return avx512::kSkinningKernels;
-    case SimdLevel::Avx2: return avx2::kSkinningKernels;
-    case SimdLevel::Sse2: break;
-  }
-#else
-  (void)level;
-#endif
-  return sse2::kSkinningKernels;
-}
-
-const DualQuaternionKernels& dual_quaternion_kernels(SimdLevel level) noexcept {
-#if defined(__x86_64__)
-  switch (level) {
-    case SimdLevel::Avx512: return avx512::kDualQuaternionKernels;
-    case SimdLevel::Avx2: return avx2::kDualQuaternionKernels;
-    case SimdLevel::Sse2: break;
-  }
-#else
-  (void)level;
-#endif
-  return sse2::kDualQuaternionKernels;
-}
-
-}  // namespace detail
 
 namespace {
 
@@ -210,7 +180,7 @@ bool SkinningJob::run() const noexcept {
     args.out_tangents_stride = out_tangents.stride();
   }
   const int set = attribute_set(normals, tangents, normalize, normals && scale == PaletteScale::NonUniform);
-  const SimdLevel level = simd_level();
+  const SimdChoice level = simd_choice();
   if (dq) {
     const int count = influences == 4 ? detail::kDualQuaternionFour : detail::kDualQuaternionAny;
     const int phase = scale == PaletteScale::Rigid     ? detail::kDualQuaternionRigid

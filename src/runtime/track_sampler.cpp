@@ -4,7 +4,7 @@
 
 #include "bracket.hpp"
 #include "key_search.hpp"
-#include "pose_kernels.hpp"
+#include "kernels/pose_kernels.hpp"
 
 namespace marrow {
 
@@ -38,7 +38,7 @@ void load_bracket(detail::BracketBlock& block, float* p, std::size_t lane, std::
 
 // The one interpolation kernel (pose_kernels.inl), with the exact slerp.
 void interpolate(const detail::BracketBlock& block, const float* p, TrsBlock& out) {
-  detail::pose_kernels(simd_level()).interpolate(&block, p, 1, &out, /*exact_slerp=*/true);
+  detail::pose_kernels(simd_choice()).interpolate(&block, p, 1, &out, /*exact_slerp=*/true);
 }
 
 Trs sample_lane0(const detail::BracketBlock& block, const float* p) {

@@ -16,10 +16,10 @@ namespace marrow::cli {
 int run_version(const Args& args) {
   if (!args.empty()) throw UsageError("version takes no arguments");
   std::printf("marrow %s (%s build)\n", kVersion, MARROW_BUILD_TYPE[0] != '\0' ? MARROW_BUILD_TYPE : "default");
-  const SimdLevel level = simd_level();
-  std::printf("SIMD level: %.*s", static_cast<int>(to_string(level).size()), to_string(level).data());
-  if (level != supported_simd_level()) {
-    std::printf(" (the processor has %.*s; lowered by MARROW_SIMD)", static_cast<int>(to_string(supported_simd_level()).size()),
+  const SimdChoice choice = simd_choice();
+  std::printf("SIMD level: %s", to_string(choice).c_str());
+  if (choice.level != supported_simd_level() || choice.emulated) {
+    std::printf(" (the processor has %.*s; chosen by MARROW_SIMD)", static_cast<int>(to_string(supported_simd_level()).size()),
                 to_string(supported_simd_level()).data());
   }
   std::printf("\nlibraries:\n");

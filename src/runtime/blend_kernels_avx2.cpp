@@ -1,3 +1,0 @@
-// The blending kernels for avx2 (see blend_kernels.inl; CMake sets this file's instruction set).
-#define MARROW_SIMD_NS avx2
-#include "blend_kernels.inl"

@@ -1,0 +1,4 @@
+// The blending kernels for avx2 (see blend_kernels.inl; CMake sets this file's instruction set).
+#define MARROW_SIMD_NS avx2
+#define MARROW_SIMD_LEVEL 1
+#include "blend_kernels.inl"

@@ -1,0 +1,4 @@
+// The blending kernels for avx512 (see blend_kernels.inl; CMake sets this file's instruction set).
+#define MARROW_SIMD_NS avx512
+#define MARROW_SIMD_LEVEL 2
+#include "blend_kernels.inl"

@@ -1,0 +1,356 @@
+// The pose kernels, compiled once per instruction set (see simd/lanes.hpp for the rules of
+// such a file). Included by pose_kernels_sse2.cpp, _avx2.cpp and _avx512.cpp.
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "core/rotation_scale_columns.hpp"
+#include "core/slerp_weights.hpp"
+#include "pose_kernels.hpp"
+#include "lanes.hpp"
+
+namespace marrow::detail::MARROW_SIMD_NS {
+
+namespace {
+
+using simd::MARROW_SIMD_NS::F4;
+using simd::MARROW_SIMD_NS::F8;
+
+// Below this cosine between two keys' rotations a normalised lerp drifts more than 5e-7 from
+// the slerp (sampling_job.hpp).
+constexpr float kNlerpMinCos = 0.9995f;
+
+// The bracket interpolated with a blend factor per channel (translation, rotation, scale):
+// compiled clips give the three the same, compressed clips keep each channel's own keys.
+// kUnitKeys: every rotation key has length 1 (compressed keys), so len_a and len_b are not read;
+// the lerp of two 1s is 1, the same bits.
+template <bool kUnitKeys>
+MARROW_LANES_INLINE void interpolate_lanes(const BracketBlock& in, F8 pt, F8 pr, F8 ps, TrsBlock& out, bool exact_slerp) {
+  const F8 zero = F8::splat(0.f), one = F8::splat(1.f);
+  const auto clamp01 = [&](F8 x) { return simd::MARROW_SIMD_NS::min_of(simd::MARROW_SIMD_NS::max_of(x, zero), one); };
+  pt = clamp01(pt), ps = clamp01(ps);
+  const F8 p = clamp01(pr);
+  for (int c = 0; c < 3; ++c) {
+    const F8 ta = F8::load(in.a[c]), sa = F8::load(in.a[7 + c]);
+    fma(F8::load(in.b[c]) - ta, pt, ta).store(out.t[c]);
+    fma(F8::load(in.b[7 + c]) - sa, ps, sa).store(out.s[c]);
+  }
+  F8 qa[4], qb[4];
+  for (int c = 0; c < 4; ++c) qa[c] = F8::load(in.a[3 + c]), qb[c] = F8::load(in.b[3 + c]);
+  const F8 cosine = F8::load(in.cos_ab);
+  F8 wa = one - p, wb = p;
+  if (exact_slerp || any(cosine < F8::splat(kNlerpMinCos))) slerp_weights(cosine, p, wa, wb);
+  F8 r[4];
+  for (int c = 0; c < 4; ++c) r[c] = fma(wa, qa[c], wb * qb[c]);
+  const F8 n2 = fma(r[0], r[0], r[1] * r[1]) + fma(r[2], r[2], r[3] * r[3]);
+  // The direction interpolated, the length lerped (unit keys stay unit, equal lengths kept).
+  F8 scale = rsqrt_of(simd::MARROW_SIMD_NS::max_of(n2, F8::splat(1e-30f)));
+  if constexpr (!kUnitKeys) {
+    const F8 la = F8::load(in.len_a);
+    scale = scale * fma(F8::load(in.len_b) - la, p, la);
+  }
+  // Exactly on a key (p = 0) that key's rotation, untouched.
+  const F8 on_key = p == zero;
+  for (int c = 0; c < 4; ++c) select(on_key, qa[c], r[c] * scale).store(out.q[c]);
+}
+
+MARROW_LANES_INLINE void interpolate_block(const BracketBlock& in, const float* blend, TrsBlock& out, bool exact_slerp) {
+  const F8 p = F8::load(blend);
+  interpolate_lanes<false>(in, p, p, p, out, exact_slerp);
+}
+
+void interpolate(const BracketBlock* brackets, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp) {
+  for (std::size_t b = 0; b < blocks; ++b) interpolate_block(brackets[b], p + kPoseLanes * b, out[b], exact_slerp);
+}
+
+// The bracket of each lane from its two records: the authored rotation is sign * stored, and
+// the next key's stored rotation times the same sign lies in its hemisphere (runtime_clip.hpp).
+#if MARROW_SIMD_LEVEL >= 2
+// Eight records (sixteen floats each, one register) as sixteen rows of eight lanes: row f is
+// float f of every record. Returned in pairs: rows[c] holds row c in its low half and row c + 4
+// in its high half (c = 0..3); rows[4 + c] holds rows 8 + c and 12 + c. 24 shuffles: unpack
+// pairs of records, then pairs of pairs, then gather the 128-bit lanes.
+// GCC 12's _mm512_unpack*_ps and _mm512_extractf32x8_ps start from an undefined register they
+// then fully overwrite.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+MARROW_LANES_INLINE void transpose_records(const float* const* rows, __m512 out[8]) {
+  __m512 r[8], t[8], u[8];
+  for (int i = 0; i < 8; ++i) r[i] = _mm512_loadu_ps(rows[i]);
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int h = 0; h < 2; ++h) {  // records 0-3, then 4-7
+    const __m512 lo0 = t[4 * h], hi0 = t[4 * h + 1], lo1 = t[4 * h + 2], hi1 = t[4 * h + 3];
+    u[4 * h + 0] = _mm512_shuffle_ps(lo0, lo1, _MM_SHUFFLE(1, 0, 1, 0));  // float 4L + 0 of four records
+    u[4 * h + 1] = _mm512_shuffle_ps(lo0, lo1, _MM_SHUFFLE(3, 2, 3, 2));
+    u[4 * h + 2] = _mm512_shuffle_ps(hi0, hi1, _MM_SHUFFLE(1, 0, 1, 0));
+    u[4 * h + 3] = _mm512_shuffle_ps(hi0, hi1, _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  // 128-bit lane L of u[c] (records 0-3) and of u[4 + c] (records 4-7) hold float 4L + c.
+  const __m512i lanes01 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+  const __m512i lanes23 = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+  for (int c = 0; c < 4; ++c) {
+    out[c] = _mm512_permutex2var_ps(u[c], lanes01, u[4 + c]);
+    out[4 + c] = _mm512_permutex2var_ps(u[c], lanes23, u[4 + c]);
+  }
+}
+
+MARROW_LANES_INLINE __m256 row(const __m512 pairs[8], int f) {
+  const __m512 pair = pairs[(f / 8) * 4 + f % 4];
+  return (f % 8) < 4 ? _mm512_castps512_ps256(pair) : _mm512_extractf32x8_ps(pair, 1);
+}
+
+// Record layout in floats: 0-1 time, 2-4 t, 5-8 q, 9-11 s, 12 sign, 13 length, 14 cos_next,
+// 15 inv_span.
+MARROW_LANES_INLINE void gather_block(const KeyRecord* const* keys, BracketBlock& out) {
+  const float* a[kPoseLanes];
+  const float* b[kPoseLanes];
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {
+    a[l] = reinterpret_cast<const float*>(keys[l]);
+    b[l] = reinterpret_cast<const float*>(keys[l] + 1);
+  }
+  __m512 pa[8], pb[8];
+  transpose_records(a, pa);
+  transpose_records(b, pb);
+  const __m256 sign = row(pa, 12);
+  for (int c = 0; c < 3; ++c) {
+    _mm256_store_ps(out.a[c], row(pa, 2 + c)), _mm256_store_ps(out.b[c], row(pb, 2 + c));
+    _mm256_store_ps(out.a[7 + c], row(pa, 9 + c)), _mm256_store_ps(out.b[7 + c], row(pb, 9 + c));
+  }
+  for (int c = 0; c < 4; ++c) {
+    _mm256_store_ps(out.a[3 + c], _mm256_mul_ps(row(pa, 5 + c), sign));
+    _mm256_store_ps(out.b[3 + c], _mm256_mul_ps(row(pb, 5 + c), sign));
+  }
+  _mm256_store_ps(out.len_a, row(pa, 13));
+  _mm256_store_ps(out.len_b, row(pb, 13));
+  _mm256_store_ps(out.cos_ab, row(pa, 14));
+}
+#pragma GCC diagnostic pop
+#elif MARROW_SIMD_LEVEL >= 1
+// Floats [f, f + 4) of eight records as four rows of eight lanes (a 4x8 transpose: the records
+// of lanes l and l + 4 share a register, so no shuffle crosses the 128-bit halves).
+MARROW_LANES_INLINE void transpose_group(const float* const* rows, int f, __m256 out[4]) {
+  __m256 x[4];
+  for (int i = 0; i < 4; ++i) {
+    x[i] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(rows[i] + f)), _mm_loadu_ps(rows[i + 4] + f), 1);
+  }
+  const __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
+  out[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  out[1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  out[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  out[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+// Record layout in floats: 0-1 time, 2-4 t, 5-8 q, 9-11 s, 12 sign, 13 length, 14 cos_next,
+// 15 inv_span.
+MARROW_LANES_INLINE void gather_block(const KeyRecord* const* keys, BracketBlock& out) {
+  const float* a[kPoseLanes];
+  const float* b[kPoseLanes];
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {
+    a[l] = reinterpret_cast<const float*>(keys[l]);
+    b[l] = reinterpret_cast<const float*>(keys[l] + 1);
+  }
+  __m256 ga[16], gb[16];
+  for (int g = 0; g < 4; ++g) transpose_group(a, 4 * g, ga + 4 * g);
+  for (int g = 0; g < 4; ++g) transpose_group(b, 4 * g, gb + 4 * g);
+  const __m256 sign = ga[12];
+  for (int c = 0; c < 3; ++c) {
+    _mm256_store_ps(out.a[c], ga[2 + c]), _mm256_store_ps(out.b[c], gb[2 + c]);
+    _mm256_store_ps(out.a[7 + c], ga[9 + c]), _mm256_store_ps(out.b[7 + c], gb[9 + c]);
+  }
+  for (int c = 0; c < 4; ++c) {
+    _mm256_store_ps(out.a[3 + c], _mm256_mul_ps(ga[5 + c], sign));
+    _mm256_store_ps(out.b[3 + c], _mm256_mul_ps(gb[5 + c], sign));
+  }
+  _mm256_store_ps(out.len_a, ga[13]);
+  _mm256_store_ps(out.len_b, gb[13]);
+  _mm256_store_ps(out.cos_ab, ga[14]);
+}
+#else
+MARROW_LANES_INLINE void gather_block(const KeyRecord* const* keys, BracketBlock& out) {
+  for (std::size_t l = 0; l < kPoseLanes; ++l) {
+    const KeyRecord& a = *keys[l];
+    const KeyRecord& b = keys[l][1];
+    for (int c = 0; c < 3; ++c) {
+      out.a[c][l] = a.t[c], out.b[c][l] = b.t[c];
+      out.a[7 + c][l] = a.s[c], out.b[7 + c][l] = b.s[c];
+    }
+    for (int c = 0; c < 4; ++c) out.a[3 + c][l] = a.q[c] * a.sign, out.b[3 + c][l] = b.q[c] * a.sign;
+    out.cos_ab[l] = a.cos_next;
+    out.len_a[l] = a.length;
+    out.len_b[l] = b.length;
+  }
+}
+#endif
+
+void sample(const KeyRecord* const* keys, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp) {
+  BracketBlock bracket;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    gather_block(keys + kPoseLanes * b, bracket);
+    interpolate_block(bracket, p + kPoseLanes * b, out[b], exact_slerp);
+  }
+}
+
+#include "compressed_sampling.inl"
+
+constexpr float kIdentity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+// A column-major 4x4 matrix in four registers.
+struct Mat {
+  F4 c[4];
+};
+
+MARROW_LANES_INLINE Mat load_mat(const float* m) {
+  return {{F4::load(m), F4::load(m + 4), F4::load(m + 8), F4::load(m + 12)}};
+}
+
+MARROW_LANES_INLINE void store_mat(float* out, const Mat& m) {
+  for (int c = 0; c < 4; ++c) m.c[c].store(out + 4 * c);
+}
+
+// a * b for a general b (16 floats): column c = sum_r a.c[r] * b[c][r], in two chains.
+MARROW_LANES_INLINE Mat mul(const Mat& a, const float* b) {
+  Mat out;
+  for (int c = 0; c < 4; ++c) {
+    const float* bc = b + 4 * c;
+    out.c[c] = fma(a.c[0], F4::splat(bc[0]), a.c[1] * F4::splat(bc[1])) +
+               fma(a.c[2], F4::splat(bc[2]), a.c[3] * F4::splat(bc[3]));
+  }
+  return out;
+}
+
+// out = a * b, all three 16 floats in memory (out may be a or b: both are read first).
+// AVX-512 holds a whole matrix in one register: b's element r of every column is broadcast
+// within its 128-bit lane (one in-lane shuffle) and multiplied by a's column r repeated four
+// times (one load); AVX2 does two columns per register the same way.
+MARROW_LANES_INLINE void mul_store(const float* a, const float* b, float* out) {
+#if MARROW_SIMD_LEVEL >= 2
+// GCC 12's _mm512_broadcast_f32x4 starts from an undefined register it then fully overwrites.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+  const __m512 bz = _mm512_loadu_ps(b);
+  const __m512 a0 = _mm512_broadcast_f32x4(_mm_loadu_ps(a)), a1 = _mm512_broadcast_f32x4(_mm_loadu_ps(a + 4));
+  const __m512 a2 = _mm512_broadcast_f32x4(_mm_loadu_ps(a + 8)), a3 = _mm512_broadcast_f32x4(_mm_loadu_ps(a + 12));
+  const __m512 lo = _mm512_fmadd_ps(a0, _mm512_permute_ps(bz, 0x00), _mm512_mul_ps(a1, _mm512_permute_ps(bz, 0x55)));
+  const __m512 hi = _mm512_fmadd_ps(a2, _mm512_permute_ps(bz, 0xAA), _mm512_mul_ps(a3, _mm512_permute_ps(bz, 0xFF)));
+  _mm512_storeu_ps(out, _mm512_add_ps(lo, hi));
+#pragma GCC diagnostic pop
+#elif MARROW_SIMD_LEVEL >= 1
+  const __m256 b01 = _mm256_loadu_ps(b), b23 = _mm256_loadu_ps(b + 8);
+  const __m256 a0 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a));
+  const __m256 a1 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 4));
+  const __m256 a2 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 8));
+  const __m256 a3 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 12));
+  const auto column_pair = [&](__m256 bp) {
+    const __m256 lo = _mm256_fmadd_ps(a0, _mm256_permute_ps(bp, 0x00), _mm256_mul_ps(a1, _mm256_permute_ps(bp, 0x55)));
+    const __m256 hi = _mm256_fmadd_ps(a2, _mm256_permute_ps(bp, 0xAA), _mm256_mul_ps(a3, _mm256_permute_ps(bp, 0xFF)));
+    return _mm256_add_ps(lo, hi);
+  };
+  const __m256 c01 = column_pair(b01), c23 = column_pair(b23);
+  _mm256_storeu_ps(out, c01);
+  _mm256_storeu_ps(out + 8, c23);
+#else
+  store_mat(out, mul(load_mat(a), b));
+#endif
+}
+
+// a * L for an affine L given as its 3x3 columns m (lane l of m[0..8], stride 8) and its
+// translation t (lane l of t[0..2]).
+MARROW_LANES_INLINE Mat mul_affine(const Mat& a, const float (*m)[kPoseLanes], const float (*t)[kPoseLanes],
+                                   std::size_t l) {
+  Mat out;
+  for (int c = 0; c < 3; ++c) {
+    out.c[c] = fma(a.c[0], F4::splat(m[3 * c][l]), a.c[1] * F4::splat(m[3 * c + 1][l])) +
+               a.c[2] * F4::splat(m[3 * c + 2][l]);
+  }
+  out.c[3] = fma(a.c[0], F4::splat(t[0][l]), a.c[1] * F4::splat(t[1][l])) + fma(a.c[2], F4::splat(t[2][l]), a.c[3]);
+  return out;
+}
+
+// The 3x3 columns of T * R * S for the eight joints of a block.
+MARROW_LANES_INLINE void block_columns(const TrsBlock& b, float (*m)[kPoseLanes]) {
+  F8 cols[9];
+  rotation_scale_columns(F8::load(b.q[0]), F8::load(b.q[1]), F8::load(b.q[2]), F8::load(b.q[3]), F8::load(b.s[0]),
+                         F8::load(b.s[1]), F8::load(b.s[2]), cols);
+  for (int k = 0; k < 9; ++k) cols[k].store(m[k]);
+}
+
+void compose(const ComposeArgs& a) {
+  alignas(32) float m[9][kPoseLanes];
+  std::size_t loaded = ~std::size_t{0};
+  for (std::size_t i = a.from; i < a.to; ++i) {
+    const int parent = a.parents[i];
+    float* out = a.models + 16 * i;
+    if (parent >= 0 && a.pose == nullptr) {
+      mul_store(a.models + 16 * static_cast<std::size_t>(parent), a.local_matrices + 16 * i, out);
+      continue;
+    }
+    Mat p;
+    if (parent >= 0) {
+      p = load_mat(a.models + 16 * static_cast<std::size_t>(parent));
+    } else if (a.root_prefix != nullptr) {
+      p = a.root != nullptr ? mul(load_mat(a.root), a.root_prefix + 16 * i) : load_mat(a.root_prefix + 16 * i);
+    } else if (a.root != nullptr) {
+      p = load_mat(a.root);
+    } else {
+      p = load_mat(kIdentity);
+    }
+    if (a.pose != nullptr) {
+      const std::size_t block = i / kPoseLanes;
+      if (block != loaded) {
+        block_columns(a.pose[block], m);
+        loaded = block;
+      }
+      store_mat(out, mul_affine(p, m, a.pose[block].t, i % kPoseLanes));
+    } else {
+      store_mat(out, mul(p, a.local_matrices + 16 * i));
+    }
+  }
+}
+
+void palette(const PaletteArgs& a) {
+  for (std::size_t i = 0; i < a.count; ++i) {
+    const std::size_t joint = a.joints != nullptr ? static_cast<std::size_t>(a.joints[i]) : i;
+    float* out = a.palette + 16 * i;
+    const float* model = a.models + 16 * joint;
+    if (a.skin_models != nullptr) {
+      float* skin_model = a.skin_models + 16 * i;
+      if (a.root != nullptr) {
+        mul_store(a.root, model, skin_model);
+      } else {
+        store_mat(skin_model, load_mat(model));
+      }
+      mul_store(skin_model, a.inverse_binds + 16 * i, out);
+      continue;
+    }
+    mul_store(model, a.inverse_binds + 16 * i, out);
+    if (a.root != nullptr) mul_store(a.root, out, out);
+  }
+}
+
+void to_matrices(const TrsBlock* pose, std::size_t joints, float* out) {
+  alignas(32) float m[9][kPoseLanes];
+  for (std::size_t b = 0; b * kPoseLanes < joints; ++b) {
+    block_columns(pose[b], m);
+    const std::size_t lanes = joints - b * kPoseLanes < kPoseLanes ? joints - b * kPoseLanes : kPoseLanes;
+    for (std::size_t l = 0; l < lanes; ++l) {
+      float* o = out + 16 * (b * kPoseLanes + l);
+      for (int c = 0; c < 3; ++c) {
+        o[4 * c] = m[3 * c][l], o[4 * c + 1] = m[3 * c + 1][l], o[4 * c + 2] = m[3 * c + 2][l], o[4 * c + 3] = 0.f;
+      }
+      o[12] = pose[b].t[0][l], o[13] = pose[b].t[1][l], o[14] = pose[b].t[2][l], o[15] = 1.f;
+    }
+  }
+}
+
+}  // namespace
+
+extern const PoseKernels kPoseKernels;
+const PoseKernels kPoseKernels{&interpolate, &sample, &sample_compressed, &compose, &palette, &to_matrices};
+
+}  // namespace marrow::detail::MARROW_SIMD_NS

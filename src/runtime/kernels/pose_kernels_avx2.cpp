@@ -1,0 +1,4 @@
+// The pose kernels for avx2 (see pose_kernels.inl; CMake sets this file's instruction set).
+#define MARROW_SIMD_NS avx2
+#define MARROW_SIMD_LEVEL 1
+#include "pose_kernels.inl"

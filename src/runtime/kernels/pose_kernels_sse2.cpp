@@ -1,0 +1,4 @@
+// The pose kernels for sse2 (see pose_kernels.inl; CMake sets this file's instruction set).
+#define MARROW_SIMD_NS sse2
+#define MARROW_SIMD_LEVEL 0
+#include "pose_kernels.inl"

@@ -1,0 +1,4 @@
+// The skinning kernels for sse2 (see skinning_kernels.inl; CMake sets this file's instruction set).
+#define MARROW_SIMD_NS sse2
+#define MARROW_SIMD_LEVEL 0
+#include "skinning_kernels.inl"

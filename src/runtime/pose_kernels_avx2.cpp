@@ -1,3 +1,0 @@
-// The pose kernels for avx2 (see pose_kernels.inl; CMake sets this file's instruction set).
-#define MARROW_SIMD_NS avx2
-#include "pose_kernels.inl"

@@ -1,4 +1,0 @@
-// The skinning kernels for sse2 (see skinning_kernels.inl; CMake sets this file's instruction set).
-#define MARROW_SIMD_NS sse2
-#define MARROW_SKINNING_LEVEL 0
-#include "skinning_kernels.inl"
