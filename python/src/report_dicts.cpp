@@ -87,15 +87,19 @@ py::dict info_clip(const InfoReport::Clip& c) {
   d["name"] = c.name;
   d["duration"] = c.duration;
   py::list skeletal;
+  std::size_t compressed = 0;
   for (const InfoReport::SkeletalClip& k : c.skeletal) {
+    compressed += k.compressed_bytes;
     py::dict s;
     s["skin"] = k.skin;
     s["targetSpace"] = "JointPalette";
     s["tracks"] = k.tracks;
     s["keys"] = k.keys;
+    if (k.compressed_bytes != 0) s["compressed_bytes"] = k.compressed_bytes;
     skeletal.append(s);
   }
   d["skeletal"] = skeletal;
+  if (compressed != 0) d["compressed_bytes"] = compressed;
   py::dict rigid;
   rigid["targetSpace"] = "SceneNode";
   rigid["tracks"] = c.rigid_tracks;

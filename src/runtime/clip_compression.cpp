@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,14 @@
 namespace marrow {
 
 namespace {
+
+// A length in messages: six significant digits (std::to_string's fixed six decimals print a
+// tolerance of 1e-9 as 0.000000).
+std::string number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", x);
+  return text;
+}
 
 using detail::ChannelKind;
 
@@ -383,7 +392,7 @@ RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleto
     throw std::invalid_argument("compress_clip: clip '" + clip.name + "' targets scene nodes, not a skeleton");
   }
   if (!(options.tolerance > 0.f) || !std::isfinite(options.tolerance)) {
-    throw std::invalid_argument("compress_clip: tolerance " + std::to_string(options.tolerance) + " is not positive and finite");
+    throw std::invalid_argument("compress_clip: tolerance " + number(options.tolerance) + " is not positive and finite");
   }
   if (!(options.distance >= 0.f) || !std::isfinite(options.distance)) {
     throw std::invalid_argument("compress_clip: distance " + std::to_string(options.distance) + " is not a finite length");
@@ -466,8 +475,8 @@ RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleto
       }
     }
     if (!shrunk || pass == kMaxPasses) {
-      refuse(clip, "the tolerance " + std::to_string(tolerance) + " cannot be met (joint " + std::to_string(r.max_error_joint) +
-                       " moves " + std::to_string(r.max_error) + " with every key kept)");
+      refuse(clip, "the tolerance " + number(tolerance) + " cannot be met (joint " + std::to_string(r.max_error_joint) +
+                       " moves " + number(r.max_error) + " with every key kept)");
     }
   }
   r.kept_keys = best.key_count();

@@ -21,6 +21,7 @@
 
 #include "commands.hpp"
 #include "loaded_file.hpp"
+#include "marrow/core/diagnostic.hpp"
 #include "marrow/io/gltf/gltf_writer.hpp"
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/compress_model_clips.hpp"
@@ -59,6 +60,7 @@ std::optional<Format> format_named(std::string name) {
 struct Job {
   fs::path in, out;
   std::string error;
+  std::vector<std::string> warnings;  // clips --compress left as they were, and why
 };
 
 void convert_one(Job& job, Format format, const ModelFileOptions& options, float unit_scale, const GltfWriteOptions& gltf,
@@ -66,7 +68,15 @@ void convert_one(Job& job, Format format, const ModelFileOptions& options, float
   try {
     Model model = load_model_file(job.in, options);
     if (unit_scale != 1.f) apply_unit_scale(model, unit_scale);
-    if (compression) compress_model_clips(model, *compression);
+    if (compression) {
+      compress_model_clips(model, *compression);
+      // A clip left uncompressed is no error (the file is written, the clip plays exactly), but
+      // whoever asked for compression must see it: stderr, not only the file's diagnostics.
+      for (const Diagnostic& d : model.diagnostics) {
+        if (d.code != DiagnosticCode::ClipNotCompressed) continue;
+        job.warnings.push_back(d.message + (d.count > 1 ? " (and " + std::to_string(d.count - 1) + " more clips)" : ""));
+      }
+    }
     if (format == Format::Marrow) {
       write_native_file(model, job.out);
     } else {
@@ -122,7 +132,7 @@ Plan plan(const std::vector<std::string>& inputs, const fs::path& out, std::opti
       throw UsageError(std::string("--format ") + (extension_of(*format) + 1) + " disagrees with OUT '" + text + "'");
     }
     p.format = *by_extension;
-    p.work.push_back(Job{inputs[0], out, {}});
+    p.work.push_back(Job{inputs[0], out, {}, {}});
   } else {
     if (fs::exists(out) && !fs::is_directory(out)) {
       throw UsageError("OUT '" + text + "' is a file; several inputs go into a folder");
@@ -134,7 +144,7 @@ Plan plan(const std::vector<std::string>& inputs, const fs::path& out, std::opti
     p.folder = true;
     p.format = format.value_or(Format::Marrow);
     for (const std::string& in : inputs) {
-      p.work.push_back(Job{in, out / (fs::path(in).stem().string() + extension_of(p.format)), {}});
+      p.work.push_back(Job{in, out / (fs::path(in).stem().string() + extension_of(p.format)), {}, {}});
     }
   }
   refuse_collisions(p.work);
@@ -201,6 +211,9 @@ int run_convert(const Args& arguments) {
 
   int failures = 0;
   for (const Job& job : work) {
+    for (const std::string& w : job.warnings) {
+      std::fprintf(stderr, "marrow convert: warning: %s: clip not compressed: %s\n", job.in.string().c_str(), w.c_str());
+    }
     if (job.error.empty()) {
       if (!p.folder) std::printf("%s -> %s\n", job.in.string().c_str(), job.out.string().c_str());
       continue;

@@ -52,12 +52,18 @@ void write_json(const LoadedFile& f, const InfoReport& r) {
   j.key("clips").begin_array();
   for (const InfoReport::Clip& c : r.clips) {
     j.begin_object().key("name").value(c.name).key("duration").value(c.duration);
+    // compressed_bytes: when a skin stores the clip compressed, its bytes (the clip's total beside).
+    std::size_t compressed = 0;
     j.key("skeletal").begin_array();
     for (const InfoReport::SkeletalClip& k : c.skeletal) {
       j.begin_object().key("skin").value(k.skin).key("targetSpace").value("JointPalette");
-      j.key("tracks").value(k.tracks).key("keys").value(k.keys).end_object();
+      j.key("tracks").value(k.tracks).key("keys").value(k.keys);
+      if (k.compressed_bytes != 0) j.key("compressed_bytes").value(k.compressed_bytes);
+      j.end_object();
+      compressed += k.compressed_bytes;
     }
     j.end_array();
+    if (compressed != 0) j.key("compressed_bytes").value(compressed);
     j.key("rigid").begin_object().key("targetSpace").value("SceneNode").key("tracks").value(c.rigid_tracks);
     j.key("keys").value(c.rigid_keys).end_object();
     j.key("morphChannels").value(c.morph_channels).end_object();
@@ -117,7 +123,10 @@ void write_text(const LoadedFile& f, const InfoReport& r) {
   for (const InfoReport::Clip& c : r.clips) {
     std::printf("clip \"%s\": %.4g s, %zu rigid tracks, %zu morph channels", c.name.c_str(), c.duration, c.rigid_tracks,
                 c.morph_channels);
-    for (const InfoReport::SkeletalClip& k : c.skeletal) std::printf(", skin %zu: %zu tracks / %zu keys", k.skin, k.tracks, k.keys);
+    for (const InfoReport::SkeletalClip& k : c.skeletal) {
+      std::printf(", skin %zu: %zu tracks / %zu keys", k.skin, k.tracks, k.keys);
+      if (k.compressed_bytes != 0) std::printf(" (compressed, %zu bytes)", k.compressed_bytes);
+    }
     std::printf("\n");
   }
   for (const InfoReport::Mesh& m : r.meshes) {

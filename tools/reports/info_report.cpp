@@ -81,7 +81,9 @@ InfoReport make_info_report(const Model& model) {
     for (std::size_t s = 0; s < model.skins.size(); ++s) {
       const auto it = model.skins[s].data.animation_clips.find(a.name);
       if (it == model.skins[s].data.animation_clips.end()) continue;
-      r.skeletal.push_back({s, it->second.tracks.size(), key_count(it->second)});
+      const auto compressed = model.skins[s].compressed_clips.find(a.name);
+      const std::size_t bytes = compressed != model.skins[s].compressed_clips.end() ? compressed->second.size_in_bytes() : 0;
+      r.skeletal.push_back({s, it->second.tracks.size(), key_count(it->second), bytes});
     }
     r.rigid_tracks = a.scene_clip.tracks.size();
     r.rigid_keys = key_count(a.scene_clip);

@@ -47,6 +47,7 @@ struct InfoReport {
   struct SkeletalClip {
     std::size_t skin = 0;     // index into Model::skins; target space JointPalette
     std::size_t tracks = 0, keys = 0;
+    std::size_t compressed_bytes = 0;  // the compressed clip's memory when stored compressed, else 0
   };
   struct Clip {
     std::string name;
