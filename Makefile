@@ -8,7 +8,7 @@ TARGET ?= import_gltf
 SECONDS ?= 60
 FUZZ_TARGETS := gltf_json glb import_gltf native compressed_clip assimp morph_blend player jobs animator draco meshopt
 
-.PHONY: deps configure build demo test bench test-sanitize test-tsan fuzz fuzz-smoke clean
+.PHONY: deps configure build demo test test-simd-levels bench test-sanitize test-tsan fuzz fuzz-smoke clean
 
 deps:
 	@scripts/install-deps
@@ -25,6 +25,10 @@ demo: build
 
 test: build
 	@ctest --test-dir build/$(PRESET) --output-on-failure -j $(JOBS)
+
+# The suite again at every other SIMD level: native where the processor has it, else emulated.
+test-simd-levels: build
+	@scripts/test-simd-levels build/$(PRESET) $(JOBS)
 
 bench: build
 	@build/$(PRESET)/bench/marrow_bench --benchmark_counters_tabular=true

@@ -6,18 +6,17 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_guard.hpp"
 #include "marrow/io/assimp/assimp_importer.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using marrow::bench::guarded;
+using marrow::bench::shared_asset;
 
 void BM_AssimpImport(benchmark::State& state, const std::string& relative, marrow::AssimpOptions::Isolation isolation) {
-  const fs::path path = fs::path(MARROW_SHARED_ASSETS) / relative;
-  if (!fs::exists(path)) {
-    state.SkipWithError(("missing " + path.string()).c_str());
-    return;
-  }
+  const fs::path path = shared_asset(relative);
   marrow::AssimpOptions options;
   options.isolation = isolation;
   for (auto _ : state) {
@@ -27,12 +26,20 @@ void BM_AssimpImport(benchmark::State& state, const std::string& relative, marro
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(fs::file_size(path)));
 }
 
-using I = marrow::AssimpOptions::Isolation;
-BENCHMARK_CAPTURE(BM_AssimpImport, seymour_dae_in_process, "dae/seymour.dae", I::InProcess)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AssimpImport, seymour_dae_child, "dae/seymour.dae", I::ChildProcess)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AssimpImport, jog_fbx_in_process, "fbx/pab/jog.fbx", I::InProcess)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AssimpImport, jog_fbx_child, "fbx/pab/jog.fbx", I::ChildProcess)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AssimpImport, cube_dae_in_process, "dae/cube.dae", I::InProcess)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_AssimpImport, cube_dae_child, "dae/cube.dae", I::ChildProcess)->Unit(benchmark::kMillisecond);
+[[maybe_unused]] const bool registered = [] {
+  const auto add = [](const char* name, const std::string& file, marrow::AssimpOptions::Isolation isolation) {
+    benchmark::RegisterBenchmark((std::string("BM_AssimpImport/") + name).c_str(),
+                                 guarded(file, BM_AssimpImport, file, isolation))
+        ->Unit(benchmark::kMillisecond);
+  };
+  using I = marrow::AssimpOptions::Isolation;
+  add("seymour_dae_in_process", "dae/seymour.dae", I::InProcess);
+  add("seymour_dae_child", "dae/seymour.dae", I::ChildProcess);
+  add("jog_fbx_in_process", "fbx/pab/jog.fbx", I::InProcess);
+  add("jog_fbx_child", "fbx/pab/jog.fbx", I::ChildProcess);
+  add("cube_dae_in_process", "dae/cube.dae", I::InProcess);
+  add("cube_dae_child", "dae/cube.dae", I::ChildProcess);
+  return true;
+}();
 
 }  // namespace

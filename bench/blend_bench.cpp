@@ -15,6 +15,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_guard.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/runtime/additive_pose.hpp"
 #include "marrow/runtime/blending_job.hpp"
@@ -24,6 +25,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace marrow;
+using marrow::bench::guarded;
+using marrow::bench::shared_asset;
 
 struct BlendAsset {
   std::size_t joints = 0;
@@ -38,11 +41,11 @@ std::vector<TrsBlock> sample(const RuntimeClip& clip, Ticks t) {
   return pose;
 }
 
-// Loaded once per process; null (benchmark skipped) when the shared assets are absent.
-const BlendAsset* big_skinned() {
-  static const std::unique_ptr<BlendAsset> asset = []() -> std::unique_ptr<BlendAsset> {
-    const fs::path file = fs::path(MARROW_SHARED_ASSETS) / "perf" / "big_skinned.glb";
-    if (!fs::exists(file)) return nullptr;
+// Loaded once per process. A load that throws leaves nothing behind: the next benchmark loads
+// (and reports) again.
+const BlendAsset& big_skinned() {
+  static const std::unique_ptr<BlendAsset> asset = [] {
+    const fs::path file = shared_asset("perf/big_skinned.glb");
     ModelFileOptions options;
     options.import.max_palette = 256;
     const Model model = load_model_file(file, options);
@@ -61,7 +64,7 @@ const BlendAsset* big_skinned() {
     for (std::size_t j = 0; j < a->joints; ++j) a->mask.push_back(j % 3 == 0 ? 0.f : 1.f);
     return a;
   }();
-  return asset.get();
+  return *asset;
 }
 
 void set_counters(benchmark::State& state, double joints_per_iteration) {
@@ -70,29 +73,29 @@ void set_counters(benchmark::State& state, double joints_per_iteration) {
 }
 
 void blend_layers(benchmark::State& state, bool masked, bool additive) {
-  const BlendAsset* a = big_skinned();
-  if (a == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
-  std::vector<TrsBlock> out(pose_block_count(a->joints));
-  const BlendingLayer layers[] = {{a->walk_a, 0.3f}, {a->walk_b, 0.7f, masked ? std::span<const float>(a->mask) : std::span<const float>()}};
-  const BlendingLayer additive_layers[] = {{a->delta, 0.5f}};
+  const BlendAsset& a = big_skinned();
+  std::vector<TrsBlock> out(pose_block_count(a.joints));
+  const BlendingLayer layers[] = {{a.walk_a, 0.3f}, {a.walk_b, 0.7f, masked ? std::span<const float>(a.mask) : std::span<const float>()}};
+  const BlendingLayer additive_layers[] = {{a.delta, 0.5f}};
   BlendingJob job;
   job.layers = layers;
   if (additive) job.additive_layers = additive_layers;
-  job.rest_pose = a->rest;
-  job.joint_count = a->joints;
+  job.rest_pose = a.rest;
+  job.joint_count = a.joints;
   job.output = out;
   for (auto _ : state) {
     job.run();
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  set_counters(state, static_cast<double>(a->joints));
+  set_counters(state, static_cast<double>(a.joints));
 }
 
 [[maybe_unused]] const bool registered = [] {
-  benchmark::RegisterBenchmark("blend_2_layers/big_skinned", [](benchmark::State& s) { blend_layers(s, false, false); });
-  benchmark::RegisterBenchmark("blend_2_layers_masked/big_skinned", [](benchmark::State& s) { blend_layers(s, true, false); });
-  benchmark::RegisterBenchmark("blend_2_layers_additive/big_skinned", [](benchmark::State& s) { blend_layers(s, false, true); });
+  const char* const file = "perf/big_skinned.glb";
+  benchmark::RegisterBenchmark("blend_2_layers/big_skinned", guarded(file, blend_layers, false, false));
+  benchmark::RegisterBenchmark("blend_2_layers_masked/big_skinned", guarded(file, blend_layers, true, false));
+  benchmark::RegisterBenchmark("blend_2_layers_additive/big_skinned", guarded(file, blend_layers, false, true));
   return true;
 }();
 

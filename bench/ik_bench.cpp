@@ -14,6 +14,7 @@
 #include <benchmark/benchmark.h>
 #include <glm/gtc/quaternion.hpp>
 
+#include "bench_guard.hpp"
 #include "marrow/core/trs.hpp"
 #include "marrow/runtime/aim_ik_job.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
@@ -22,6 +23,7 @@
 namespace {
 
 using namespace marrow;
+using marrow::bench::guarded;
 
 constexpr std::size_t kTargets = 64;
 
@@ -91,10 +93,10 @@ void aim_ik(benchmark::State& state, bool offset) {
 }
 
 [[maybe_unused]] const bool registered = [] {
-  benchmark::RegisterBenchmark("two_bone_ik/plain", [](benchmark::State& s) { two_bone_ik(s, false); });
-  benchmark::RegisterBenchmark("two_bone_ik/pole_soften", [](benchmark::State& s) { two_bone_ik(s, true); });
-  benchmark::RegisterBenchmark("aim_ik/plain", [](benchmark::State& s) { aim_ik(s, false); });
-  benchmark::RegisterBenchmark("aim_ik/offset", [](benchmark::State& s) { aim_ik(s, true); });
+  benchmark::RegisterBenchmark("two_bone_ik/plain", guarded("TwoBoneIkJob on the synthetic leg", two_bone_ik, false));
+  benchmark::RegisterBenchmark("two_bone_ik/pole_soften", guarded("TwoBoneIkJob on the synthetic leg", two_bone_ik, true));
+  benchmark::RegisterBenchmark("aim_ik/plain", guarded("AimIkJob on the synthetic leg", aim_ik, false));
+  benchmark::RegisterBenchmark("aim_ik/offset", guarded("AimIkJob on the synthetic leg", aim_ik, true));
   return true;
 }();
 

@@ -8,20 +8,18 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_guard.hpp"
 #include "marrow/io/file_bytes.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using marrow::bench::guarded;
+using marrow::bench::shared_asset;
 
-const fs::path kAssets = MARROW_SHARED_ASSETS;
-
-void import_file(benchmark::State& state, const fs::path& file, bool union_only) {
-  if (!fs::exists(file)) {
-    state.SkipWithError(("missing " + file.string()).c_str());
-    return;
-  }
+void import_file(benchmark::State& state, const std::string& relative, bool union_only) {
+  const fs::path file = shared_asset(relative);
   marrow::ImportOptions options;
   options.max_palette = 256;
   options.union_only = union_only;
@@ -36,11 +34,10 @@ void import_file(benchmark::State& state, const fs::path& file, bool union_only)
 }
 
 void register_all() {
-  benchmark::RegisterBenchmark("BM_Import/perf/big_skinned.glb", import_file, kAssets / "perf/big_skinned.glb", false)
-      ->Unit(benchmark::kMillisecond);
-  for (const char* file : {"gltf/CesiumMan/cesium_man.gltf", "gltf/Fox/Fox.gltf", "gltf/RiggedSimple/rigged_simple.gltf",
-                           "gltf/BoxAnimated/box_animated.gltf", "gltf/WebXRGenericHand/left.glb"}) {
-    benchmark::RegisterBenchmark((std::string("BM_Import/") + file).c_str(), import_file, kAssets / file, false)
+  for (const char* file : {"perf/big_skinned.glb", "gltf/CesiumMan/cesium_man.gltf", "gltf/Fox/Fox.gltf",
+                           "gltf/RiggedSimple/rigged_simple.gltf", "gltf/BoxAnimated/box_animated.gltf",
+                           "gltf/WebXRGenericHand/left.glb"}) {
+    benchmark::RegisterBenchmark((std::string("BM_Import/") + file).c_str(), guarded(file, import_file, file, false))
         ->Unit(benchmark::kMillisecond);
   }
 }

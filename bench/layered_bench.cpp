@@ -17,13 +17,13 @@
 //                               vertices that makes the per-joint boxes (part of every import)
 //
 // Counter: ns_per_joint (the skeleton's joints).
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
+#include "bench_guard.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/frame_bounds.hpp"
@@ -38,8 +38,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-namespace fs = std::filesystem;
 using namespace marrow;
+using marrow::bench::guarded;
+using marrow::bench::shared_asset;
 
 constexpr Ticks kFrame{kTicksPerSecond / 60};
 
@@ -51,17 +52,11 @@ struct Rig {
   int start = -1, mid = -1, end = -1;  // a chain parent -> child -> grandchild, deep in the tree
 };
 
-const Rig* rig() {
-  static std::unique_ptr<Rig> r;
-  static bool tried = false;
-  if (tried) return r.get();
-  tried = true;
-  const fs::path file = fs::path(MARROW_SHARED_ASSETS) / "perf/big_skinned.glb";
-  if (!fs::exists(file)) return nullptr;
-  r = std::make_unique<Rig>();
+std::unique_ptr<Rig> load_rig() {
+  auto r = std::make_unique<Rig>();
   ModelFileOptions options;
   options.import.max_palette = 256;
-  r->model = load_model_file(file, options);
+  r->model = load_model_file(shared_asset("perf/big_skinned.glb"), options);
   r->skin = &r->model.skins.at(0).data;
   const AnimationClip& authored = r->skin->animation_clips.begin()->second;
   r->clip = compile_clip(authored, *r->skin);
@@ -77,7 +72,14 @@ const Rig* rig() {
       break;
     }
   }
-  return r.get();
+  return r;
+}
+
+// Loaded once per process. A load that throws leaves nothing behind: the next benchmark loads
+// (and reports) again.
+const Rig& rig() {
+  static const std::unique_ptr<Rig> r = load_rig();
+  return *r;
 }
 
 void set_counters(benchmark::State& state, double joints) {
@@ -86,26 +88,25 @@ void set_counters(benchmark::State& state, double joints) {
 }
 
 void job_frame(benchmark::State& state, bool layered) {
-  const Rig* r = rig();
-  if (r == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
-  const std::size_t n = r->clip.joint_count();
-  const SkinningData& skin = *r->skin;
+  const Rig& r = rig();
+  const std::size_t n = r.clip.joint_count();
+  const SkinningData& skin = *r.skin;
   SamplingContext contexts[3] = {SamplingContext(n), SamplingContext(n), SamplingContext(n)};
   std::vector<TrsBlock> poses[3], blended(pose_block_count(n));
   for (auto& p : poses) p.resize(pose_block_count(n));
   std::vector<glm::mat4> models(n), palette(n);
-  const Ticks d = r->clip.duration();
+  const Ticks d = r.clip.duration();
   Ticks times[3] = {Ticks{0}, Ticks{d.count() / 3}, Ticks{2 * d.count() / 3}};
   const glm::vec3 target(0.f, 50.f, 20.f);
   for (auto _ : state) {
     for (Ticks& t : times) t = playback_time(t + kFrame, d, true);
     const int sources = layered ? 3 : 1;
-    for (int i = 0; i < sources; ++i) SamplingJob{i == 2 ? &r->additive : &r->clip, times[i], &contexts[i], poses[i]}.run();
+    for (int i = 0; i < sources; ++i) SamplingJob{i == 2 ? &r.additive : &r.clip, times[i], &contexts[i], poses[i]}.run();
     std::span<const TrsBlock> local = poses[0];
     if (layered) {
       const BlendingLayer normal[] = {{poses[0], 0.3f, {}}, {poses[1], 0.7f, {}}};
       const BlendingLayer additive[] = {{poses[2], 0.5f, {}}};
-      BlendingJob{normal, additive, r->rest, n, 0.1f, blended}.run();
+      BlendingJob{normal, additive, r.rest, n, 0.1f, blended}.run();
       local = blended;
     }
     LocalToModelJob compose;
@@ -117,16 +118,16 @@ void job_frame(benchmark::State& state, bool layered) {
     if (layered) {
       glm::quat start_correction, mid_correction;
       TwoBoneIkJob ik;
-      ik.start = &models[static_cast<std::size_t>(r->start)];
-      ik.mid = &models[static_cast<std::size_t>(r->mid)];
-      ik.end = &models[static_cast<std::size_t>(r->end)];
+      ik.start = &models[static_cast<std::size_t>(r.start)];
+      ik.mid = &models[static_cast<std::size_t>(r.mid)];
+      ik.end = &models[static_cast<std::size_t>(r.end)];
       ik.target = target;
       ik.start_correction = &start_correction;
       ik.mid_correction = &mid_correction;
       ik.run();
-      rotate_joint(blended, static_cast<std::size_t>(r->start), start_correction);
-      rotate_joint(blended, static_cast<std::size_t>(r->mid), mid_correction);
-      compose.from = static_cast<std::size_t>(r->start);
+      rotate_joint(blended, static_cast<std::size_t>(r.start), start_correction);
+      rotate_joint(blended, static_cast<std::size_t>(r.mid), mid_correction);
+      compose.from = static_cast<std::size_t>(r.start);
       compose.run();
     }
     SkinPaletteJob{models, skin.inverse_bind_pose, {}, nullptr, palette, {}}.run();
@@ -137,9 +138,8 @@ void job_frame(benchmark::State& state, bool layered) {
 }
 
 void animator_frame(benchmark::State& state, bool layered) {
-  const Rig* r = rig();
-  if (r == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
-  Animator a(r->model);
+  const Rig& r = rig();
+  Animator a(r.model);
   a.play(0);
   if (layered) {
     a.set_layer_weight(0, 0.3f);
@@ -147,8 +147,8 @@ void animator_frame(benchmark::State& state, bool layered) {
     a.play(0, {.start = 3s, .layer = 1});
     a.set_layer(2, {.weight = 0.5f, .mask = "", .additive = true});
     a.play(0, {.start = 6s, .layer = 2});
-    const auto node = [&](int joint) { return r->model.nodes[static_cast<std::size_t>(r->model.skins[0].palette_to_scene[static_cast<std::size_t>(joint)])].name; };
-    const std::size_t chain = a.add_two_bone_ik(node(r->start), node(r->mid), node(r->end));
+    const auto node = [&](int joint) { return r.model.nodes[static_cast<std::size_t>(r.model.skins[0].palette_to_scene[static_cast<std::size_t>(joint)])].name; };
+    const std::size_t chain = a.add_two_bone_ik(node(r.start), node(r.mid), node(r.end));
     a.set_two_bone_ik(chain, {0.f, 50.f, 20.f});
   }
   for (auto _ : state) {
@@ -156,28 +156,26 @@ void animator_frame(benchmark::State& state, bool layered) {
     benchmark::DoNotOptimize(a.player(0).skin_transforms().data());
     benchmark::ClobberMemory();
   }
-  set_counters(state, static_cast<double>(r->clip.joint_count()));
+  set_counters(state, static_cast<double>(r.clip.joint_count()));
 }
 
 void palette_export(benchmark::State& state) {
-  const Rig* r = rig();
-  if (r == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
-  Animator a(r->model);
+  const Rig& r = rig();
+  Animator a(r.model);
   a.play(0);
   a.update(kFrame);
-  std::vector<float> gpu(r->clip.joint_count() * 12);
+  std::vector<float> gpu(r.clip.joint_count() * 12);
   for (auto _ : state) {
     a.write_palette(0, PaletteFormat::RowMajor3x4, gpu);
     benchmark::DoNotOptimize(gpu.data());
     benchmark::ClobberMemory();
   }
-  set_counters(state, static_cast<double>(r->clip.joint_count()));
+  set_counters(state, static_cast<double>(r.clip.joint_count()));
 }
 
 void frame_bounds(benchmark::State& state) {
-  const Rig* r = rig();
-  if (r == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
-  Animator a(r->model);
+  const Rig& r = rig();
+  Animator a(r.model);
   a.play(0);
   a.update(kFrame);
   for (auto _ : state) {
@@ -185,26 +183,26 @@ void frame_bounds(benchmark::State& state) {
     benchmark::DoNotOptimize(box);
     benchmark::ClobberMemory();
   }
-  set_counters(state, static_cast<double>(r->clip.joint_count()));
+  set_counters(state, static_cast<double>(r.clip.joint_count()));
 }
 
 void frame_bounds_at_load(benchmark::State& state) {
-  const Rig* r = rig();
-  if (r == nullptr) return state.SkipWithError("missing perf/big_skinned.glb");
+  const Rig& r = rig();
   for (auto _ : state) {
-    FrameBounds bounds = make_frame_bounds(r->model);
+    FrameBounds bounds = make_frame_bounds(r.model);
     benchmark::DoNotOptimize(bounds.skins.data());
   }
 }
 
 [[maybe_unused]] const bool registered = [] {
-  benchmark::RegisterBenchmark("palette_export/big_skinned", palette_export);
-  benchmark::RegisterBenchmark("frame_bounds/big_skinned", frame_bounds);
-  benchmark::RegisterBenchmark("frame_bounds_at_load/big_skinned", frame_bounds_at_load);
-  benchmark::RegisterBenchmark("layered_frame/big_skinned", [](benchmark::State& s) { job_frame(s, true); });
-  benchmark::RegisterBenchmark("single_frame/big_skinned", [](benchmark::State& s) { job_frame(s, false); });
-  benchmark::RegisterBenchmark("animator_layered/big_skinned", [](benchmark::State& s) { animator_frame(s, true); });
-  benchmark::RegisterBenchmark("animator_single/big_skinned", [](benchmark::State& s) { animator_frame(s, false); });
+  const char* const file = "perf/big_skinned.glb";
+  benchmark::RegisterBenchmark("palette_export/big_skinned", guarded(file, palette_export));
+  benchmark::RegisterBenchmark("frame_bounds/big_skinned", guarded(file, frame_bounds));
+  benchmark::RegisterBenchmark("frame_bounds_at_load/big_skinned", guarded(file, frame_bounds_at_load));
+  benchmark::RegisterBenchmark("layered_frame/big_skinned", guarded(file, job_frame, true));
+  benchmark::RegisterBenchmark("single_frame/big_skinned", guarded(file, job_frame, false));
+  benchmark::RegisterBenchmark("animator_layered/big_skinned", guarded(file, animator_frame, true));
+  benchmark::RegisterBenchmark("animator_single/big_skinned", guarded(file, animator_frame, false));
   return true;
 }();
 

@@ -14,14 +14,15 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_guard.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/native/native_format.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kAssets = MARROW_SHARED_ASSETS;
+using marrow::bench::guarded;
+using marrow::bench::shared_asset;
 
 marrow::ImportOptions options_for_big() {
   marrow::ImportOptions options;
@@ -37,10 +38,6 @@ long minor_faults() {
 
 template <class Load>
 void run(benchmark::State& state, const fs::path& file, Load load) {
-  if (!fs::exists(file)) {
-    state.SkipWithError(("missing " + file.string()).c_str());
-    return;
-  }
   const long before = minor_faults();
   for (auto _ : state) {
     marrow::Model model = load(file);
@@ -51,41 +48,48 @@ void run(benchmark::State& state, const fs::path& file, Load load) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(fs::file_size(file)));
 }
 
-void import_path(benchmark::State& state, const fs::path& file, marrow::ImportOptions options) {
-  run(state, file, [&](const fs::path& path) { return marrow::import_gltf(path, options); });
+void import_path(benchmark::State& state, const std::string& relative, marrow::ImportOptions options) {
+  run(state, shared_asset(relative), [&](const fs::path& path) { return marrow::import_gltf(path, options); });
 }
 
-// big_skinned in the native format, written once per process.
-const fs::path& native_big_skinned() {
-  static const fs::path path = [] {
-    const fs::path glb = kAssets / "perf/big_skinned.glb";
-    const fs::path out = fs::temp_directory_path() / ("marrow_bench_big_skinned_" + std::to_string(::getpid()) + ".marrow");
-    if (fs::exists(glb)) marrow::write_native_file(marrow::import_gltf(glb, options_for_big()), out);
-    return out;
-  }();
-  return path;
-}
+// big_skinned converted to the native format, in a temporary file removed at exit. A conversion
+// that throws leaves no file behind (and, as a static, is tried again by the next benchmark).
+struct NativeBigSkinned {
+  const fs::path path =
+      fs::temp_directory_path() / ("marrow_bench_big_skinned_" + std::to_string(::getpid()) + ".marrow");
 
-struct RemoveNative {
-  ~RemoveNative() {
+  NativeBigSkinned() {
+    const marrow::Model model = marrow::import_gltf(shared_asset("perf/big_skinned.glb"), options_for_big());
+    try {
+      marrow::write_native_file(model, path);
+    } catch (...) {
+      remove();
+      throw;
+    }
+  }
+  ~NativeBigSkinned() { remove(); }
+  NativeBigSkinned(const NativeBigSkinned&) = delete;
+  NativeBigSkinned& operator=(const NativeBigSkinned&) = delete;
+
+  void remove() const {
     std::error_code ec;
-    if (!native_big_skinned().empty()) fs::remove(native_big_skinned(), ec);
+    fs::remove(path, ec);
   }
 };
 
 void native_load(benchmark::State& state) {
-  static RemoveNative remove_at_exit;
-  run(state, native_big_skinned(), [](const fs::path& path) { return marrow::read_native_file(path); });
+  static const NativeBigSkinned native;
+  run(state, native.path, [](const fs::path& path) { return marrow::read_native_file(path); });
 }
 
 void register_all() {
-  benchmark::RegisterBenchmark("import_path/big_skinned_glb", import_path, kAssets / "perf/big_skinned.glb",
-                               options_for_big())
+  const std::string big = "perf/big_skinned.glb", cesium = "gltf/CesiumMan/cesium_man.gltf";
+  benchmark::RegisterBenchmark("import_path/big_skinned_glb", guarded(big, import_path, big, options_for_big()))
       ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("import_path/cesium_man", import_path, kAssets / "gltf/CesiumMan/cesium_man.gltf",
-                               marrow::ImportOptions{})
+  benchmark::RegisterBenchmark("import_path/cesium_man", guarded(cesium, import_path, cesium, marrow::ImportOptions{}))
       ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("native_load/big_skinned", native_load)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("native_load/big_skinned", guarded(big + " in the native format", native_load))
+      ->Unit(benchmark::kMillisecond);
 }
 
 const int kRegistered = (register_all(), 0);

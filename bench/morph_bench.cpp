@@ -10,6 +10,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
+#include "bench_guard.hpp"
 #include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/runtime/morph_target_data.hpp"
 
@@ -63,6 +64,11 @@ void BM_MorphBlend(benchmark::State& state) {
                                                           benchmark::Counter::kIsIterationInvariantRate);
 }
 
-BENCHMARK(BM_MorphBlend)->Unit(benchmark::kMicrosecond);
+[[maybe_unused]] const bool registered = [] {
+  benchmark::RegisterBenchmark("BM_MorphBlend",
+                               marrow::bench::guarded("blend_morph_targets on 8 synthetic targets", BM_MorphBlend))
+      ->Unit(benchmark::kMicrosecond);
+  return true;
+}();
 
 }  // namespace

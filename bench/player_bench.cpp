@@ -12,6 +12,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 
+#include "bench_guard.hpp"
 #include "marrow/runtime/animation_player.hpp"
 #include "marrow/core/ticks.hpp"
 #include "marrow/core/trs.hpp"
@@ -91,6 +92,13 @@ void BM_PlayerUpdate(benchmark::State& state) {
   state.counters["bones/s"] = benchmark::Counter(bones, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-BENCHMARK(BM_PlayerUpdate)->Arg(32)->Arg(80)->Arg(256);
+[[maybe_unused]] const bool registered = [] {
+  benchmark::RegisterBenchmark("BM_PlayerUpdate",
+                               marrow::bench::guarded("AnimationPlayer on a synthetic skeleton", BM_PlayerUpdate))
+      ->Arg(32)
+      ->Arg(80)
+      ->Arg(256);
+  return true;
+}();
 
 }  // namespace

@@ -4,11 +4,10 @@
 // with the camera and renderer set up once, as a player drawing frame after frame would; the
 // sheet benchmark includes everything render_clip_sheet does (animated bounds, 16 renders,
 // labels), from a loaded model.
-#include <filesystem>
-#include <optional>
 
 #include <benchmark/benchmark.h>
 
+#include "bench_guard.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/animated_bounds.hpp"
@@ -17,27 +16,21 @@
 
 namespace {
 
-namespace fs = std::filesystem;
 using namespace marrow;
+using marrow::bench::guarded;
+using marrow::bench::shared_asset;
 
-const fs::path kAssets = MARROW_SHARED_ASSETS;
+const char* const kCesiumMan = "gltf/CesiumMan/cesium_man.gltf";
+const char* const kBigSkinned = "perf/big_skinned.glb";
 
-// The shared asset, or nothing (the benchmark is marked skipped) when it is missing.
-std::optional<Model> load(benchmark::State& state, const char* asset) {
-  const fs::path file = kAssets / asset;
-  if (!fs::exists(file)) {
-    state.SkipWithError(("missing " + file.string()).c_str());
-    return std::nullopt;
-  }
+Model load(const char* asset) {
   ModelFileOptions options;
   options.import.max_palette = 256;
-  return load_model_file(file, options);
+  return load_model_file(shared_asset(asset), options);
 }
 
 void BM_RenderFrame_CesiumMan512(benchmark::State& state) {
-  const std::optional<Model> loaded = load(state, "gltf/CesiumMan/cesium_man.gltf");
-  if (!loaded) return;
-  const Model& model = *loaded;
+  const Model model = load(kCesiumMan);
   render::RenderSettings settings;  // 512x512, 2x2 supersampling
   settings.samples = static_cast<int>(state.range(0));
   const render::Camera camera = render::frame_camera(
@@ -54,12 +47,9 @@ void BM_RenderFrame_CesiumMan512(benchmark::State& state) {
   }
   state.counters["triangles"] = static_cast<double>(model.meshes[0].parts[0].indices.size() / 3);
 }
-BENCHMARK(BM_RenderFrame_CesiumMan512)->Arg(1)->Arg(2)->Arg(4)->ArgName("samples")->Unit(benchmark::kMillisecond);
 
 void BM_ContactSheet_BigSkinned16(benchmark::State& state) {
-  const std::optional<Model> loaded = load(state, "perf/big_skinned.glb");
-  if (!loaded) return;
-  const Model& model = *loaded;
+  const Model model = load(kBigSkinned);
   std::size_t vertices = 0;
   for (const ModelMesh& mesh : model.meshes) {
     for (const ModelMeshPart& part : mesh.parts) vertices += part.vertex_count();
@@ -74,6 +64,17 @@ void BM_ContactSheet_BigSkinned16(benchmark::State& state) {
   }
   state.counters["vertices"] = static_cast<double>(vertices);
 }
-BENCHMARK(BM_ContactSheet_BigSkinned16)->Unit(benchmark::kMillisecond);
+
+[[maybe_unused]] const bool registered = [] {
+  benchmark::RegisterBenchmark("BM_RenderFrame_CesiumMan512", guarded(kCesiumMan, BM_RenderFrame_CesiumMan512))
+      ->Arg(1)
+      ->Arg(2)
+      ->Arg(4)
+      ->ArgName("samples")
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_ContactSheet_BigSkinned16", guarded(kBigSkinned, BM_ContactSheet_BigSkinned16))
+      ->Unit(benchmark::kMillisecond);
+  return true;
+}();
 
 }  // namespace

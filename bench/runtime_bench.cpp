@@ -23,7 +23,6 @@
 //
 // Counters: ns_per_joint (every joint of every instance), joints_per_second.
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <random>
@@ -32,6 +31,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_guard.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/update_instances.hpp"
 #include "marrow/runtime/animation_player.hpp"
@@ -42,8 +42,9 @@
 
 namespace {
 
-namespace fs = std::filesystem;
 using namespace marrow;
+using marrow::bench::guarded;
+using marrow::bench::shared_asset;
 
 constexpr Ticks kFrame{kTicksPerSecond / 60};
 
@@ -52,29 +53,32 @@ struct Asset {
   const SkinningData* skin = nullptr;
   const AnimationClip* clip = nullptr;
   RuntimeClip runtime;
-  RuntimeClip compressed;  // at the default tolerance
+  // At the default tolerance, made on first use: a clip compress_clip refuses fails only the
+  // benchmarks that play it compressed.
+  mutable std::optional<RuntimeClip> compressed_clip;
+
+  const RuntimeClip& compressed() const {
+    if (!compressed_clip) compressed_clip = compress_clip(*clip, *skin, ClipCompression{});
+    return *compressed_clip;
+  }
 };
 
-// Loaded once per process; null (benchmark skipped) when the shared assets are absent.
-const Asset* asset(const std::string& relative) {
+// Loaded once per process. A load that throws is not cached: the next benchmark loads (and
+// reports) again.
+const Asset& asset(const std::string& relative) {
   static std::vector<std::pair<std::string, std::unique_ptr<Asset>>> cache;
   for (const auto& [name, a] : cache) {
-    if (name == relative) return a.get();
+    if (name == relative) return *a;
   }
-  const fs::path file = fs::path(MARROW_SHARED_ASSETS) / relative;
-  std::unique_ptr<Asset> a;
-  if (fs::exists(file)) {
-    a = std::make_unique<Asset>();
-    ModelFileOptions options;
-    options.import.max_palette = 256;
-    a->model = load_model_file(file, options);
-    a->skin = &a->model.skins.at(0).data;
-    a->clip = &a->skin->animation_clips.begin()->second;
-    a->runtime = compile_clip(*a->clip, *a->skin);
-    a->compressed = compress_clip(*a->clip, *a->skin, ClipCompression{});
-  }
+  auto a = std::make_unique<Asset>();
+  ModelFileOptions options;
+  options.import.max_palette = 256;
+  a->model = load_model_file(shared_asset(relative), options);
+  a->skin = &a->model.skins.at(0).data;
+  a->clip = &a->skin->animation_clips.begin()->second;
+  a->runtime = compile_clip(*a->clip, *a->skin);
   cache.emplace_back(relative, std::move(a));
-  return cache.back().second.get();
+  return *cache.back().second;
 }
 
 void set_counters(benchmark::State& state, double joints_per_iteration) {
@@ -121,92 +125,87 @@ struct Instance {
   }
 };
 
-void sample_compose(benchmark::State& state, const std::string& file, bool skin, bool compressed = false) {
-  const Asset* a = asset(file);
-  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
-  const RuntimeClip* clip = compressed ? &a->compressed : &a->runtime;
-  Instance instance(*a, Ticks{0}, clip);
-  std::vector<TrsBlock> pose(pose_block_count(a->runtime.joint_count()));
+void sample_compose(benchmark::State& state, const std::string& file, bool skin, bool compressed) {
+  const Asset& a = asset(file);
+  const RuntimeClip* clip = compressed ? &a.compressed() : &a.runtime;
+  Instance instance(a, Ticks{0}, clip);
+  std::vector<TrsBlock> pose(pose_block_count(a.runtime.joint_count()));
   for (auto _ : state) {
-    instance.frame(*a, skin, pose, clip);
+    instance.frame(a, skin, pose, clip);
     benchmark::DoNotOptimize(instance.models.data());
     benchmark::DoNotOptimize(instance.palette.data());
     benchmark::ClobberMemory();
   }
-  set_counters(state, static_cast<double>(a->runtime.joint_count()));
+  set_counters(state, static_cast<double>(a.runtime.joint_count()));
 }
 
 void instances(benchmark::State& state, const std::string& file, int count, bool skin) {
-  const Asset* a = asset(file);
-  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
+  const Asset& a = asset(file);
   std::vector<Instance> all;
   all.reserve(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) all.emplace_back(*a, Ticks{a->runtime.duration().count() * i / count});
-  std::vector<TrsBlock> pose(pose_block_count(a->runtime.joint_count()));
+  for (int i = 0; i < count; ++i) all.emplace_back(a, Ticks{a.runtime.duration().count() * i / count});
+  std::vector<TrsBlock> pose(pose_block_count(a.runtime.joint_count()));
   for (auto _ : state) {
-    for (Instance& instance : all) instance.frame(*a, skin, pose);
+    for (Instance& instance : all) instance.frame(a, skin, pose);
     benchmark::ClobberMemory();
   }
-  set_counters(state, static_cast<double>(a->runtime.joint_count()) * count);
+  set_counters(state, static_cast<double>(a.runtime.joint_count()) * count);
 }
 
 void random_seek(benchmark::State& state, const std::string& file) {
-  const Asset* a = asset(file);
-  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
-  Instance instance(*a, Ticks{0});
-  std::vector<TrsBlock> pose(pose_block_count(a->runtime.joint_count()));
+  const Asset& a = asset(file);
+  Instance instance(a, Ticks{0});
+  std::vector<TrsBlock> pose(pose_block_count(a.runtime.joint_count()));
   std::mt19937 rng(42);
-  std::uniform_int_distribution<std::int64_t> when(0, a->runtime.duration().count());
+  std::uniform_int_distribution<std::int64_t> when(0, a.runtime.duration().count());
   std::vector<Ticks> times(1024);
   for (Ticks& t : times) t = Ticks{when(rng)};
   std::size_t i = 0;
   for (auto _ : state) {
     instance.context.invalidate();
-    SamplingJob{&a->runtime, times[i++ & 1023], &instance.context, pose}.run();
+    SamplingJob{&a.runtime, times[i++ & 1023], &instance.context, pose}.run();
     benchmark::DoNotOptimize(pose.data());
     benchmark::ClobberMemory();
   }
-  set_counters(state, static_cast<double>(a->runtime.joint_count()));
+  set_counters(state, static_cast<double>(a.runtime.joint_count()));
 }
 
 void clip_bytes(benchmark::State& state, const std::string& file) {
-  const Asset* a = asset(file);
-  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
-  for (auto _ : state) benchmark::DoNotOptimize(a->compressed.size_in_bytes());
-  state.counters["bytes"] = static_cast<double>(a->compressed.size_in_bytes());
-  state.counters["uncompressed"] = static_cast<double>(a->runtime.size_in_bytes());
+  const Asset& a = asset(file);
+  const RuntimeClip& compressed = a.compressed();
+  for (auto _ : state) benchmark::DoNotOptimize(compressed.size_in_bytes());
+  state.counters["bytes"] = static_cast<double>(compressed.size_in_bytes());
+  state.counters["uncompressed"] = static_cast<double>(a.runtime.size_in_bytes());
 }
 
 void player_update(benchmark::State& state, const std::string& file) {
-  const Asset* a = asset(file);
-  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
-  AnimationPlayer player(*a->skin);
-  player.start_clip(*a->clip);
+  const Asset& a = asset(file);
+  AnimationPlayer player(*a.skin);
+  player.start_clip(*a.clip);
   for (auto _ : state) {
     player.update(kFrame, true, true);
     benchmark::DoNotOptimize(player.skin_transforms().data());
     benchmark::ClobberMemory();
   }
-  set_counters(state, static_cast<double>(a->skin->bone_count));
+  set_counters(state, static_cast<double>(a.skin->bone_count));
 }
 
 void update_many(benchmark::State& state, const std::string& file, int count) {
-  const Asset* a = asset(file);
-  if (a == nullptr) return state.SkipWithError(("missing " + file).c_str());
-  const auto clips = compile_animations(a->model);
+  const Asset& a = asset(file);
+  const auto clips = compile_animations(a.model);
   std::vector<Animator> animators;
   animators.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
-    Animator& animator = animators.emplace_back(a->model, clips);
+    Animator& animator = animators.emplace_back(a.model, clips);
     animator.play(0);
-    animator.update(Ticks{a->runtime.duration().count() * i / count}, false);
+    animator.update(Ticks{a.runtime.duration().count() * i / count}, false);
   }
   ThreadPool pool(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
     update_instances(animators, kFrame, &pool);
     benchmark::ClobberMemory();
   }
-  set_counters(state, static_cast<double>(a->model.nodes.size()) * count);
+  set_counters(state, static_cast<double>(a.model.nodes.size()) * count);
 }
 
 const char* const kCesium = "gltf/CesiumMan/cesium_man.gltf";
@@ -215,24 +214,23 @@ const char* const kBig = "perf/big_skinned.glb";
 [[maybe_unused]] const bool registered = [] {
   for (const auto& [name, file] : {std::pair{"cesium_man", kCesium}, std::pair{"big_skinned", kBig}}) {
     const std::string n = name, f = file;
-    benchmark::RegisterBenchmark(("sample_compose/" + n).c_str(), [f](benchmark::State& s) { sample_compose(s, f, false); });
-    benchmark::RegisterBenchmark(("sample_compose_skin/" + n).c_str(), [f](benchmark::State& s) { sample_compose(s, f, true); });
-    benchmark::RegisterBenchmark(("sample_compose_compressed/" + n).c_str(),
-                                 [f](benchmark::State& s) { sample_compose(s, f, false, true); });
-    benchmark::RegisterBenchmark(("clip_bytes/" + n).c_str(), [f](benchmark::State& s) { clip_bytes(s, f); });
-    benchmark::RegisterBenchmark(("instances_1000/" + n).c_str(), [f](benchmark::State& s) { instances(s, f, 1000, false); })
+    benchmark::RegisterBenchmark(("sample_compose/" + n).c_str(), guarded(f, sample_compose, f, false, false));
+    benchmark::RegisterBenchmark(("sample_compose_skin/" + n).c_str(), guarded(f, sample_compose, f, true, false));
+    benchmark::RegisterBenchmark(("sample_compose_compressed/" + n).c_str(), guarded(f, sample_compose, f, false, true));
+    benchmark::RegisterBenchmark(("clip_bytes/" + n).c_str(), guarded(f, clip_bytes, f));
+    benchmark::RegisterBenchmark(("instances_1000/" + n).c_str(), guarded(f, instances, f, 1000, false))
         ->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("instances_1000_skin/" + n).c_str(), [f](benchmark::State& s) { instances(s, f, 1000, true); })
+    benchmark::RegisterBenchmark(("instances_1000_skin/" + n).c_str(), guarded(f, instances, f, 1000, true))
         ->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("player_update/" + n).c_str(), [f](benchmark::State& s) { player_update(s, f); });
-    benchmark::RegisterBenchmark(("update_instances_1000/" + n).c_str(), [f](benchmark::State& s) { update_many(s, f, 1000); })
+    benchmark::RegisterBenchmark(("player_update/" + n).c_str(), guarded(f, player_update, f));
+    benchmark::RegisterBenchmark(("update_instances_1000/" + n).c_str(), guarded(f, update_many, f, 1000))
         ->ArgName("threads")
         ->Arg(1)
         ->Arg(2)
         ->UseRealTime()
         ->Unit(benchmark::kMicrosecond);
   }
-  benchmark::RegisterBenchmark("random_seek/big_skinned", [](benchmark::State& s) { random_seek(s, kBig); });
+  benchmark::RegisterBenchmark("random_seek/big_skinned", guarded(kBig, random_seek, std::string(kBig)));
   return true;
 }();
 

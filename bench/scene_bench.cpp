@@ -1,13 +1,15 @@
 // The asset API: one shared-table evaluation posing 1000 instances versus 1000 separate
 // evaluations (T10), and building file meshes with bounds that cover their animations (T14).
 #include <cmath>
-#include <filesystem>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "bench_guard.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/asset/asset_loader.hpp"
 #include "marrow/asset/mesh_builder.hpp"
@@ -16,6 +18,8 @@
 namespace {
 
 using namespace marrow::asset;
+using marrow::bench::guarded;
+using marrow::bench::shared_asset;
 
 constexpr int kBones = 64;
 constexpr int kInstances = 1000;
@@ -66,7 +70,6 @@ void BM_GroupSharedTable1000(benchmark::State& state) {
   }
   state.counters["instances/s"] = benchmark::Counter(kInstances, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_GroupSharedTable1000)->Unit(benchmark::kMicrosecond);
 
 void BM_SeparateEvaluations1000(benchmark::State& state) {
   MeshBuilder builder;
@@ -84,23 +87,30 @@ void BM_SeparateEvaluations1000(benchmark::State& state) {
   }
   state.counters["instances/s"] = benchmark::Counter(kInstances, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_SeparateEvaluations1000)->Unit(benchmark::kMicrosecond);
 
 // Building the asset API's meshes of a file (bounds over every animation included).
 void BM_BundleWithBounds(benchmark::State& state, const char* file) {
-  const std::filesystem::path path = std::filesystem::path(MARROW_SHARED_ASSETS) / file;
-  if (!std::filesystem::exists(path)) {
-    state.SkipWithError("shared assets missing");
-    return;
-  }
-  const marrow::Model model = marrow::import_gltf(path);
+  const marrow::Model model = marrow::import_gltf(shared_asset(file));
   AssetLoader loader([](const std::string&) {});
   for (auto _ : state) {
     ModelBundle bundle = loader.bundle_from_model(model);
     benchmark::DoNotOptimize(bundle.meshes.data());
   }
 }
-BENCHMARK_CAPTURE(BM_BundleWithBounds, fox, "gltf/Fox/Fox.gltf")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_BundleWithBounds, cesium_man, "gltf/CesiumMan/cesium_man.gltf")->Unit(benchmark::kMillisecond);
+
+[[maybe_unused]] const bool registered = [] {
+  const char* const chain = "the 64-bone synthetic chain";
+  benchmark::RegisterBenchmark("BM_GroupSharedTable1000", guarded(chain, BM_GroupSharedTable1000))
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_SeparateEvaluations1000", guarded(chain, BM_SeparateEvaluations1000))
+      ->Unit(benchmark::kMicrosecond);
+  for (const auto& [name, file] :
+       {std::pair{"fox", "gltf/Fox/Fox.gltf"}, std::pair{"cesium_man", "gltf/CesiumMan/cesium_man.gltf"}}) {
+    benchmark::RegisterBenchmark((std::string("BM_BundleWithBounds/") + name).c_str(),
+                                 guarded(file, BM_BundleWithBounds, file))
+        ->Unit(benchmark::kMillisecond);
+  }
+  return true;
+}();
 
 }  // namespace

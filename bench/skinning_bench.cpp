@@ -37,6 +37,7 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "bench_guard.hpp"
 #include "marrow/core/strided_span.hpp"
 #include "marrow/core/trs.hpp"
 #include "marrow/core/vertex_layout.hpp"
@@ -45,6 +46,8 @@
 #include "marrow/runtime/skinning_job.hpp"
 
 namespace {
+
+using marrow::bench::guarded;
 
 constexpr std::size_t k100k = 100'000;
 constexpr std::size_t k1m = 1'000'000;
@@ -286,20 +289,20 @@ void register_all() {
       {"skinning_pn_interleaved/100k", BM_InterleavedToInterleaved, k100k, Attributes::PN, false},
       {"skinning_pn_interleaved_to_separate/100k", BM_InterleavedToSeparate, k100k, Attributes::PN, true},
   };
+  const char* const step = "SkinningJob on a synthetic mesh";
   for (const Row& row : rows) {
-    benchmark::RegisterBenchmark(row.name, [row](benchmark::State& state) {
-      row.fn(state, row.vertices, row.attributes, row.normalize);
-    })->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(row.name, guarded(step, row.fn, row.vertices, row.attributes, row.normalize))
+        ->Unit(benchmark::kMicrosecond);
   }
-  benchmark::RegisterBenchmark("skinning_pn8/100k", [](benchmark::State& s) { BM_Influences(s, k100k, 8); })
+  benchmark::RegisterBenchmark("skinning_pn8/100k", guarded(step, BM_Influences, k100k, std::size_t{8}))
       ->Unit(benchmark::kMicrosecond);
-  benchmark::RegisterBenchmark("skinning_pn12/100k", [](benchmark::State& s) { BM_Influences(s, k100k, 12); })
+  benchmark::RegisterBenchmark("skinning_pn12/100k", guarded(step, BM_Influences, k100k, std::size_t{12}))
       ->Unit(benchmark::kMicrosecond);
-  benchmark::RegisterBenchmark("skinning_pn_nonuniform/100k", [](benchmark::State& s) { BM_NonUniform(s, k100k); })
+  benchmark::RegisterBenchmark("skinning_pn_nonuniform/100k", guarded(step, BM_NonUniform, k100k))
       ->Unit(benchmark::kMicrosecond);
-  benchmark::RegisterBenchmark("skinning_pn_dqs/100k", [](benchmark::State& s) { BM_DualQuaternion(s, k100k, true); })
+  benchmark::RegisterBenchmark("skinning_pn_dqs/100k", guarded(step, BM_DualQuaternion, k100k, true))
       ->Unit(benchmark::kMicrosecond);
-  benchmark::RegisterBenchmark("skinning_pn_dqs_scaled/100k", [](benchmark::State& s) { BM_DualQuaternion(s, k100k, false); })
+  benchmark::RegisterBenchmark("skinning_pn_dqs_scaled/100k", guarded(step, BM_DualQuaternion, k100k, false))
       ->Unit(benchmark::kMicrosecond);
 }
 

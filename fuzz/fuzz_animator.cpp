@@ -18,6 +18,7 @@
 
 #include "marrow/model/animator.hpp"
 #include "demo/demo_character.hpp"
+#include "simd_choice.hpp"
 
 namespace {
 
@@ -141,6 +142,7 @@ void step(FuzzedDataProvider& in, Animator& a) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  marrow::fuzz::use_simd_choice_of(size);
   FuzzedDataProvider in(data, size);
   Animator a(character());
   for (int i = 0; i < 24 && in.remaining_bytes() > 0; ++i) {

@@ -20,6 +20,7 @@
 #include "marrow/model/compress_model_clips.hpp"
 #include "marrow/runtime/sampling_job.hpp"
 #include "demo/demo_character.hpp"
+#include "simd_choice.hpp"
 
 namespace {
 
@@ -130,6 +131,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  marrow::fuzz::use_simd_choice_of(size);
   const Bytes file = with_payload(base_file(), base_sections(), {reinterpret_cast<const std::byte*>(data), size});
   marrow::Model model;
   try {

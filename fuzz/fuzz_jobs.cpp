@@ -29,6 +29,7 @@
 #include "marrow/runtime/skin_palette_job.hpp"
 #include "marrow/runtime/skinning_job.hpp"
 #include "marrow/runtime/two_bone_ik_job.hpp"
+#include "simd_choice.hpp"
 
 namespace {
 
@@ -404,6 +405,7 @@ void clock(FuzzedDataProvider& in) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  marrow::fuzz::use_simd_choice_of(size);
   FuzzedDataProvider in(data, size);
   switch (in.ConsumeIntegralInRange<int>(0, 9)) {
     case 0: local_to_model(in); break;

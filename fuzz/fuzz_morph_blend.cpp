@@ -10,6 +10,7 @@
 
 #include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/runtime/morph_target_data.hpp"
+#include "simd_choice.hpp"
 
 namespace {
 
@@ -20,6 +21,7 @@ glm::vec3 vec3(FuzzedDataProvider& in) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  marrow::fuzz::use_simd_choice_of(size);
   FuzzedDataProvider in(data, size);
   marrow::MorphTargetData m;
   m.layout.stride = in.ConsumeIntegralInRange<std::uint32_t>(0, 96);

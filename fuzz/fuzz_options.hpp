@@ -7,6 +7,7 @@
 
 #include "marrow/io/import_options.hpp"
 #include "marrow/model/animator.hpp"
+#include "simd_choice.hpp"
 
 namespace marrow::fuzz {
 
@@ -38,6 +39,7 @@ inline void pose_all(const Model& model, Animator& animator, std::vector<glm::ve
 // switched to the other skinning mode (S3); any exception other than the ones documented for
 // valid models is a finding (it propagates and aborts the run).
 inline void work_out(const Model& model) {
+  use_simd_choice_of(model.nodes.size() + model.meshes.size());  // a kernel copy per input
   {
     Model other = model;
     for (ModelMesh& mesh : other.meshes) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "marrow/runtime/animation_player.hpp"
+#include "simd_choice.hpp"
 
 namespace {
 
@@ -23,6 +24,7 @@ glm::mat4 matrix(FuzzedDataProvider& in) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  marrow::fuzz::use_simd_choice_of(size);
   FuzzedDataProvider in(data, size);
   marrow::SkinningData d;
   d.bone_count = in.ConsumeIntegralInRange<int>(-3, 40);

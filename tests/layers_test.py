@@ -16,6 +16,8 @@ ALLOWED = {
 }
 PUBLIC = re.compile(r'#\s*include\s*[<"]marrow/(\w+)/')
 PRIVATE = re.compile(r'#\s*include\s*"(?:\.\./)+(\w+)/')
+# Private headers named by their layer from src/ (the layers' private include folder).
+PRIVATE_BY_LAYER = re.compile(r'#\s*include\s*"(core|runtime|model|io|render|asset)/')
 UMBRELLA = re.compile(r'#\s*include\s*[<"]marrow/(marrow|render)\.hpp')
 
 
@@ -27,7 +29,7 @@ def main(root):
                 if path.suffix not in (".hpp", ".cpp", ".inl", ".h"):
                     continue
                 for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
-                    for pattern in (PUBLIC, PRIVATE):
+                    for pattern in (PUBLIC, PRIVATE, PRIVATE_BY_LAYER):
                         match = pattern.search(line)
                         if match and match.group(1) in ALLOWED and match.group(1) not in allowed:
                             offences.append(f"{path.relative_to(root)}:{number}: {layer} includes {match.group(1)}: {line.strip()}")

@@ -28,7 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(SimdLevels, X3_EveryLevelRunsHereNativelyOrEmulated) {
-  const std::vector<SimdChoice> choices = test::testable_simd_choices();
+  const std::vector<SimdChoice> choices = runnable_simd_choices();
   for (const SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
     const bool covered = std::any_of(choices.begin(), choices.end(), [&](const SimdChoice& c) { return c.level == level; });
     EXPECT_TRUE(covered) << to_string(level) << " runs in no test here: the processor lacks it and this build has no "
@@ -124,7 +124,7 @@ TEST(SimdLevels, X1_S1_EveryCopyPlaysTheFramesOfTheOthers) {
       for (const glm::vec3& p : f.positions) size = std::max(size, glm::length(p));
     }
     std::vector<std::pair<SimdChoice, std::vector<Frame>>> played;
-    for (const SimdChoice& c : test::testable_simd_choices()) {
+    for (const SimdChoice& c : runnable_simd_choices()) {
       set_simd_choice(c);
       played.emplace_back(c, play(model, clips));
       EXPECT_LE(largest_difference(played.back().second, reference), 2e-5f * std::max(1.f, size)) << to_string(c) << " against sse2";

@@ -98,23 +98,12 @@ inline glm::quat random_rotation_from_box(std::mt19937& rng) {
   return glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.01f));
 }
 
-// Every kernel copy this build can run here: each native level the processor has, then the
-// AVX2 and AVX-512 kernels through SIMDe (simd_level.hpp), which run on any x86-64 processor. So
-// every level's logic is tested on every host.
-inline std::vector<SimdChoice> testable_simd_choices() {
-  std::vector<SimdChoice> choices;
-  for (const SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
-    if (static_cast<int>(level) <= static_cast<int>(supported_simd_level())) choices.push_back({level, false});
-  }
-  if (simd_emulation_built()) choices.insert(choices.end(), {{SimdLevel::Avx2, true}, {SimdLevel::Avx512, true}});
-  return choices;
-}
-
-// Runs `body` once per kernel copy of testable_simd_choices() (SCOPED_TRACE names it), then
-// restores the choice in force before.
+// Runs `body` once per kernel copy runnable here (runnable_simd_choices: each native level the
+// processor has, then the AVX2 and AVX-512 kernels through SIMDe, so every level's logic is
+// tested on every host; SCOPED_TRACE names it), then restores the choice in force before.
 inline void for_each_simd_level(const std::function<void(SimdChoice)>& body) {
   const SimdChoice saved = simd_choice();
-  for (const SimdChoice choice : testable_simd_choices()) {
+  for (const SimdChoice choice : runnable_simd_choices()) {
     set_simd_choice(choice);
     SCOPED_TRACE(to_string(choice));
     body(choice);

@@ -1,7 +1,8 @@
 // marrow_first_load FILE [--max-palette N] [--repeat K]: times the first load of FILE in this
 // process (a fresh process: nothing of it is warm but the page cache), then K more loads, and
-// prints "first <ms> warm <median ms> minflt-first <n>". Run it several times (hyperfine, or a
-// loop) to compare a cold start with the warm benchmark figures.
+// prints "first <ms> warm <median ms> minflt-first <n> simd <level>" (the level last: it may hold
+// spaces). Run it several times (hyperfine, or a loop) to compare a cold start with the warm
+// benchmark figures, at the same SIMD level (MARROW_SIMD can lower it).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "marrow/io/model_file.hpp"
+#include "marrow/runtime/simd_level.hpp"
 
 namespace {
 
@@ -49,7 +51,8 @@ int main(int argc, char** argv) try {
     warm.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
   }
   std::sort(warm.begin(), warm.end());
-  std::printf("first %.3f warm %.3f minflt-first %ld\n", first, warm.empty() ? 0.0 : warm[warm.size() / 2], first_faults);
+  std::printf("first %.3f warm %.3f minflt-first %ld simd %s\n", first, warm.empty() ? 0.0 : warm[warm.size() / 2],
+              first_faults, marrow::to_string(marrow::simd_choice()).c_str());
   return 0;
 } catch (const std::exception& e) {  // a refused file (e.g. over the palette limit without --max-palette)
   std::fprintf(stderr, "marrow_first_load: %s\n", e.what());

@@ -66,6 +66,15 @@ bool simd_emulation_built() noexcept {
 #endif
 }
 
+std::vector<SimdChoice> runnable_simd_choices() {
+  std::vector<SimdChoice> choices;
+  for (const SimdLevel level : {SimdLevel::Sse2, SimdLevel::Avx2, SimdLevel::Avx512}) {
+    if (static_cast<int>(level) <= static_cast<int>(supported_simd_level())) choices.push_back({level, false});
+  }
+  if (simd_emulation_built()) choices.insert(choices.end(), {{SimdLevel::Avx2, true}, {SimdLevel::Avx512, true}});
+  return choices;
+}
+
 SimdLevel supported_simd_level() noexcept {
   static const SimdLevel best = detect();
   return best;

@@ -16,6 +16,7 @@
 //             estimates are computed another way), never by more than the documented tolerance.
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace marrow {
 
@@ -40,6 +41,10 @@ SimdLevel supported_simd_level() noexcept;
 
 // Whether this build holds the emulated kernels (CMake option MARROW_SIMD_EMULATION).
 bool simd_emulation_built() noexcept;
+
+// Every choice that can run here: each native level the processor has, then, when built, the
+// emulated AVX2 and AVX-512 kernels. The tests and fuzz targets run each of them.
+std::vector<SimdChoice> runnable_simd_choices();
 
 // Forces native kernels of a level for the rest of the process (tests and benchmarks); clamped
 // to what the processor supports. Returns the level now in use. Not thread-safe against running
