@@ -49,6 +49,13 @@ for v in --version version; do
   done
   grep -q "usage" "$work/out" && fail "marrow $v prints the usage"
 done
+# MARROW_SIMD chooses the kernels, and the version names the choice (emulated copies on any host).
+for choice in sse2 avx2-emulated avx512-emulated; do
+  MARROW_SIMD=$choice "$marrow" version >"$work/out"
+  level=${choice%-emulated}
+  if [ "$choice" = "$level" ]; then want="^SIMD level: $level"; else want="^SIMD level: $level (emulated through SIMDe)"; fi
+  grep -q "$want" "$work/out" || fail "MARROW_SIMD=$choice: marrow version shows '$want': $(sed -n 2p "$work/out")"
+done
 check "missing file" 1 "$marrow" info "$work/nope.glb"
 # Bytes of another kind are named, not parsed: one line, exit 1.
 check "a PNG named .glb" 1 "$marrow" info "$data/malformed/png_named_glb.glb"
