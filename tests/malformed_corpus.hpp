@@ -12,7 +12,7 @@
 namespace marrow::test {
 
 struct MalformedFile {
-  std::string name;           // file name with .glb or .gltf
+  std::string name;           // file name with .glb, .gltf, .marrow or .bvh
   std::vector<std::byte> bytes;
   ImportErrorCode code;       // the code the import must throw
   std::string why;            // one line for the manifest
@@ -21,5 +21,7 @@ struct MalformedFile {
 std::vector<MalformedFile> malformed_corpus();
 // The native (.marrow) files of the corpus, appended to out (malformed_native_corpus.cpp).
 void append_malformed_native(std::vector<MalformedFile>& out);
+// The BVH (.bvh) files of the corpus, appended to out (malformed_bvh_corpus.cpp).
+void append_malformed_bvh(std::vector<MalformedFile>& out);
 
 }  // namespace marrow::test

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "malformed_corpus.hpp"
+#include "marrow/io/bvh/bvh_importer.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/io/native/native_format.hpp"
@@ -44,7 +45,9 @@ void expect_each_refused_with_its_code(const fs::path& dir, const std::map<std::
       // Files named palette_split_* show a refusal of PalettePolicy::Split (S4).
       ImportOptions options;
       if (file.rfind("palette_split_", 0) == 0) options.palette_policy = PalettePolicy::Split;
-      const Model model = path.extension() == ".marrow" ? read_native_file(path) : import_gltf(path, options);
+      const Model model = path.extension() == ".marrow" ? read_native_file(path)
+                          : path.extension() == ".bvh" ? import_bvh(path, options)
+                                                        : import_gltf(path, options);
       if (code == "accepted") {
         EXPECT_NO_THROW(validate(model));
         continue;

@@ -51,6 +51,7 @@ Container detect_container(std::span<const std::byte> bytes) noexcept {
     const auto c = static_cast<char>(bytes[i]);
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
     if (c == '{') return {ContainerKind::GltfJson, "glTF JSON"};
+    if (starts_with(bytes.subspan(i), "HIERARCHY")) return {ContainerKind::Bvh, "BVH"};
     break;
   }
   return {ContainerKind::Unknown, {}};

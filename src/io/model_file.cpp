@@ -6,6 +6,7 @@
 
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/assimp/assimp_importer.hpp"
+#include "marrow/io/bvh/bvh_importer.hpp"
 #include "marrow/io/file_bytes.hpp"
 #include "marrow/io/file_signature.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
@@ -38,7 +39,9 @@ ModelFormat detect_model_format(std::span<const std::byte> bytes, std::string_vi
   const Container container = detect_container(bytes);
   if (container.kind == ContainerKind::Glb) return ModelFormat::Gltf;
   if (container.kind == ContainerKind::Native) return ModelFormat::Native;
+  if (container.kind == ContainerKind::Bvh) return ModelFormat::Bvh;
   const std::string ext = lower(extension);
+  if (ext == "bvh") return ModelFormat::Bvh;
   if (ext == "gltf" || ext == "glb") return ModelFormat::Gltf;
   if (ext == "marrow") return ModelFormat::Native;
   // A JSON object without a model extension of its own (scene.json, a file without extension).
@@ -57,6 +60,9 @@ void refuse_foreign_bytes(std::span<const std::byte> head, bool empty, ModelForm
   const std::string signature = " (" + std::string(container.name) + " signature)";
   if (format == ModelFormat::Native && container.kind != ContainerKind::Native) {
     throw ImportError(ImportErrorCode::UnsupportedFormat, "not a marrow native file" + signature);
+  }
+  if (format == ModelFormat::Bvh && container.kind != ContainerKind::Bvh) {
+    throw ImportError(ImportErrorCode::UnsupportedFormat, "not a BVH file" + signature);
   }
   if (format == ModelFormat::Assimp && container.kind == ContainerKind::NotAModel) {
     const std::string ext = lower(extension);
@@ -77,6 +83,7 @@ Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extens
       if (options.import.compression) compress_model_clips(model, *options.import.compression);
       return model;
     }
+    case ModelFormat::Bvh: return import_bvh(bytes, options.import);
     case ModelFormat::Assimp: return import_assimp(bytes, extension, assimp_options(options));
   }
   throw ImportError(ImportErrorCode::UnsupportedFormat, "unknown format");
@@ -102,6 +109,7 @@ Model load_model_file(const std::filesystem::path& path, const ModelFileOptions&
       if (options.import.compression) compress_model_clips(model, *options.import.compression);
       return model;
     }
+    case ModelFormat::Bvh: return import_bvh(path, options.import);
     case ModelFormat::Assimp: return import_assimp(path, assimp_options(options));
   }
   throw ImportError(ImportErrorCode::UnsupportedFormat, path.string() + ": unknown format");

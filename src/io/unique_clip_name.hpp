@@ -1,5 +1,5 @@
 #pragma once
-// Private: the one rule for naming imported animations (glTF and Assimp alike), so a clip can
+// Private: the one rule for naming imported animations (glTF, Assimp and BVH alike), so a clip can
 // be asked for by name: the file's name, or "animation_<i>" when it has none; a name already
 // taken gets "_<i>" appended, then "_2", "_3", ... until it is free.
 #include <cstddef>

@@ -11,7 +11,6 @@ from .marrow_cli import Report, run
 # other refusal is a failure; a file listed here that loads is tested like the others.
 KNOWN_REFUSALS = (
     ("fbx/cube.fbx", "FBX 6.1 (version 6100): Assimp reads FBX 2011 (7.1) and later only"),
-    ("*.bvh", "BVH is not supported yet (Assimp's BVH scene has no mesh and fails its validation)"),
 )
 MODEL_EXTENSIONS = (".gltf", ".glb", ".vrm", ".dae", ".fbx", ".bvh", ".obj")
 # The 200-joint perf/big_skinned.glb exceeds the default palette limit: it is loaded with the

@@ -51,6 +51,17 @@ def scene_unit(asset, pose):
     elif ext == ".fbx":
         f = fbx_unit_scale_factor(asset.path)
         file_unit, declared = f * 0.01, f"UnitScaleFactor {f:g} (cm per unit)"
+    elif ext == ".bvh":
+        # BVH declares no unit and marrow keeps the file's (docs/formats.md, "BVH"); the shared
+        # folders' manifests name theirs. The three.js CMU file names none: its figure stands about
+        # 165 units tall, a person in centimetres.
+        folder_units = {"bandai-locomotion": (0.01, "cm (bandai MANIFEST.md)"),
+                        "animateddrawings": (0.0254, "inches (assets MANIFEST.md)"),
+                        "threejs": (0.01, "cm (figure height; not declared)")}
+        folder = asset.rel.split("/")[-2]
+        if folder not in folder_units:
+            return None, "no declared unit in .bvh files"
+        file_unit, declared = folder_units[folder]
     else:
         return None, f"no declared unit in {ext} files"
     roots = root_nodes(asset.info)

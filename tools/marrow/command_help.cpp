@@ -128,7 +128,7 @@ std::string_view general_usage() noexcept {
          "  demo [FILE] [--out DIR]        play every clip of a model (default: the built-in character)\n"
          "  version                        version, build, SIMD level, library versions (also --version)\n"
          "  help [COMMAND]                 this text, or a command's\n"
-         "FILE may be glTF (.gltf/.glb), native (.marrow) or any format Assimp reads (.fbx, .dae, ...).\n"
+         "FILE may be glTF (.gltf/.glb), native (.marrow), BVH (.bvh) or any format Assimp reads (.fbx, .dae, ...).\n"
          "Errors are one line on stderr; exit code 2 for usage, 1 for a refused file.\n";
 }
 

@@ -13,6 +13,7 @@ enum class ContainerKind {
   Glb,        // "glTF" magic
   GltfJson,   // a JSON object (optional UTF-8 byte order mark and whitespace, then '{')
   Native,     // marrow's "MRRW" magic
+  Bvh,        // BVH motion capture: text starting with HIERARCHY (after a byte order mark and whitespace)
   Model,      // another model format that carries a signature (binary FBX)
   NotAModel,  // an image, archive, document or executable (PNG, JPEG, GIF, ZIP, PDF, ...)
   Unknown,    // no signature marrow knows: text formats (Collada, OBJ, ...) and garbage
@@ -20,7 +21,7 @@ enum class ContainerKind {
 
 struct Container {
   ContainerKind kind = ContainerKind::Unknown;
-  std::string_view name;  // "PNG", "binary FBX", "GLB", ...; empty for Unknown and Empty
+  std::string_view name;  // "PNG", "binary FBX", "GLB", "BVH", ...; empty for Unknown and Empty
 };
 
 // Looks at the first bytes only (at most 32).

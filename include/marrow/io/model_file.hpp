@@ -1,7 +1,8 @@
 #pragma once
 // One entry point for every format marrow loads: glTF (.gltf, .glb) through marrow's importer,
-// the native format (.marrow) through its reader, anything else through Assimp. The format is
-// recognised by content first (GLB and native magic, file_signature.hpp), then by extension; empty
+// the native format (.marrow) through its reader, BVH (.bvh) through marrow's BVH reader,
+// anything else through Assimp. The format is recognised by content first (GLB and native magic,
+// BVH's HIERARCHY, file_signature.hpp), then by extension; empty
 // files and files of another kind (a PNG named .fbx) are refused naming what they are. And one
 // entry point for the two formats it writes.
 #include <cstddef>
@@ -15,7 +16,7 @@
 
 namespace marrow {
 
-enum class ModelFormat { Gltf, Native, Assimp };
+enum class ModelFormat { Gltf, Native, Bvh, Assimp };
 
 struct ModelFileOptions {
   ImportOptions import;
