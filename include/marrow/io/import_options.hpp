@@ -15,7 +15,7 @@ namespace marrow {
 struct ImportLimits {
   std::uint64_t max_file_bytes = 2ull << 30;         // input file or byte span
   std::uint64_t max_total_bytes = 4ull << 30;        // buffers plus decoded data, summed
-  std::uint64_t max_nodes = 1'000'000;               // glTF nodes
+  std::uint64_t max_nodes = 1'000'000;               // glTF nodes, BVH joints
   std::uint64_t max_accessor_elements = 1ull << 28;  // elements of one accessor (count)
   std::uint64_t max_animation_keys = 50'000'000;     // keys over all animation samplers
   std::uint32_t max_json_depth = 64;                 // nesting of JSON objects and arrays
