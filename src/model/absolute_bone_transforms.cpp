@@ -37,12 +37,6 @@ void check_size(const char* who, std::size_t size, std::size_t bones) {
 
 }  // namespace
 
-void compose_absolute_transforms(const Model& model, std::span<const glm::mat4> locals, std::span<glm::mat4> out) {
-  check_size("compose_absolute_transforms (locals)", locals.size(), model.nodes.size());
-  check_size("compose_absolute_transforms (out)", out.size(), model.nodes.size());
-  compose(model, locals, out, "compose_absolute_transforms");
-}
-
 void copy_absolute_bone_transforms(const Model& model, std::span<glm::mat4> out) {
   check_size("copy_absolute_bone_transforms", out.size(), model.nodes.size());
   std::vector<glm::mat4> locals(model.nodes.size());

@@ -9,11 +9,9 @@
 
 namespace marrow {
 
-// out[i] = out[parent(i)] * locals[i]; roots take locals[i]. Sizes must match the bone count
-// (std::invalid_argument otherwise). locals and out may not alias.
-void compose_absolute_transforms(const Model& model, std::span<const glm::mat4> locals, std::span<glm::mat4> out);
-
-// The same from the model's own bone transforms.
+// out[i] = out[parent(i)] * transform[i] from the model's own bone transforms; roots take their
+// transform. out's size must match the bone count (std::invalid_argument otherwise). An
+// instance's pose: Animator::absolute_bone_transforms.
 void copy_absolute_bone_transforms(const Model& model, std::span<glm::mat4> out);
 
 }  // namespace marrow

@@ -2,24 +2,27 @@
 // One model instance's frame (G20) with layered playback (B2-B7), root motion (R1) and IK
 // (K1, K2), as a facade over the runtime jobs (X4).
 //
-//   update():            advance every playing clip's clock (rate, loop mode, sync groups,
-//                        cross-fades), collecting the markers crossed (events())
-//                        5. sample each clip's rigid scene-node part (SamplingJob)
-//                        1. sample each clip's skeletal part per skin (SamplingJob); blend the
-//                           layers (BlendingJob: normal layers with weights and masks, then
-//                           additive ones); take root motion out; the joints' scene nodes take
-//                           the result
-//                        2. compose the whole scene once (LocalToModelJob): skeletons follow
+// The frame, in the order it runs (G20 numbers the seven steps of the seed's frame; its step
+// numbers are given in brackets):
+//   update():            a. advance every playing clip's clock (rate, loop mode, sync groups,
+//                           cross-fades), collecting the markers crossed (events())
+//                        b. sample every playing clip (SamplingJob): its skeletal part per skin
+//                           and its rigid scene-node part
+//                        c. [5] blend the rigid scene nodes' layers like joints
+//                        d. [1] blend each skin's layers (BlendingJob: normal layers with weights
+//                           and masks, then additive ones); take root motion out; the joints'
+//                           scene nodes take the result
+//                        e. [2] compose the whole scene once (LocalToModelJob): skeletons follow
 //                           animated ancestors as glTF says; then IK chains, recomposing below
 //                           them
-//                        3. form each skin's palette once (SkinPaletteJob): the glTF joint
+//                        f. [3] form each skin's palette once (SkinPaletteJob): the glTF joint
 //                           matrix inverse(W_meshNode) * W_joint * IBM
-//                        6. evaluate morph weights (blended like joints: a weighted mean); blend
-//                           the targets (and bump the revision) only when they changed
-//   install_palettes():  4. install each skin's palette on its meshes' skinned materials; the
+//                        g. [6] evaluate morph weights (blended like joints: a weighted mean);
+//                           blend the targets (and bump the revision) only when they changed
+//   install_palettes():  [4] install each skin's palette on its meshes' skinned materials; the
 //                           materials are shared by every instance of the model, so call it
 //                           immediately before this instance is drawn or skinned
-//   draw()/pose_part():  7. visit the parts (drawing never installs palettes, M1)
+//   draw()/pose_part():  [7] visit the parts (drawing never installs palettes, M1)
 //
 // One clip on layer 0 at full weight is exactly the seed's single-clip frame: no blending job
 // runs and the pose is bit for bit the sampled one.
