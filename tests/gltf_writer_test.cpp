@@ -34,6 +34,24 @@ TEST(GltfWriter, DemoCharacterRoundTripsThroughGlb) {
   expect_same_poses(original, imported, 2e-5f);
 }
 
+// glTF has no clip duration: a clip longer than its keys (an FBX take, a BVH clip whose last
+// frames hold) keeps its length through the file, its tracks holding their last keys to the end.
+TEST(GltfWriter, AClipLongerThanItsKeysKeepsItsDuration) {
+  Model original = make_demo_character();
+  ModelAnimation& clip = original.animations[0];
+  const Ticks longer = clip.duration + ticks_from_seconds(0.75);
+  clip.duration = longer;
+  clip.scene_clip.duration = longer;
+  for (Skin& skin : original.skins) {
+    if (auto it = skin.data.animation_clips.find(clip.name); it != skin.data.animation_clips.end()) it->second.duration = longer;
+  }
+  const Model imported = import_gltf(model_to_gltf(original));
+  ASSERT_EQ(imported.animations[0].name, clip.name);
+  EXPECT_NEAR(seconds_from_ticks(imported.animations[0].duration), seconds_from_ticks(longer), 1e-6);
+  EXPECT_EQ(imported.animations[1].duration, original.animations[1].duration);  // a clip as long as its keys is unchanged
+  expect_same_poses(original, imported, 2e-5f);
+}
+
 TEST(GltfWriter, WritesGlbAndEmbeddedGltfFiles) {
   const Model original = make_demo_character();
   const auto dir = std::filesystem::temp_directory_path() / "marrow_writer_test";

@@ -264,15 +264,20 @@ class ModelWriter {
     }
   }
 
-  void write_track(gltf::Animation& anim, std::uint32_t node, const BoneTrack& track) {
+  // `end`: the clip's duration. glTF has none (a reader takes the last key time), so a track that
+  // ends before it holds its last key there: the same pose (a clip holds its last key past it),
+  // and the clip keeps its length, which looping depends on.
+  void write_track(gltf::Animation& anim, std::uint32_t node, const BoneTrack& track, Ticks end) {
     if (track.keys.empty()) return;
     std::vector<float> times, t, r, s;
-    for (const Keyframe& k : track.keys) {
-      times.push_back(static_cast<float>(seconds_from_ticks(k.time)));
+    const auto add = [&](Ticks time, const Keyframe& k) {
+      times.push_back(static_cast<float>(seconds_from_ticks(time)));
       t.insert(t.end(), {k.translation.x, k.translation.y, k.translation.z});
       r.insert(r.end(), {k.rotation.x, k.rotation.y, k.rotation.z, k.rotation.w});
       s.insert(s.end(), {k.scale.x, k.scale.y, k.scale.z});
-    }
+    };
+    for (const Keyframe& k : track.keys) add(k.time, k);
+    if (track.keys.back().time < end && static_cast<float>(seconds_from_ticks(end)) > times.back()) add(end, track.keys.back());
     const std::uint32_t input = builder_.add_floats(times, AccessorType::Scalar);
     const std::pair<const char*, std::pair<std::vector<float>*, AccessorType>> outputs[] = {
         {"translation", {&t, AccessorType::Vec3}}, {"rotation", {&r, AccessorType::Vec4}}, {"scale", {&s, AccessorType::Vec3}}};
@@ -314,13 +319,13 @@ class ModelWriter {
       for (const BoneTrack& track : it->second.tracks) {
         if (track.bone_index < 0 || track.bone_index >= skin.data.bone_count) continue;
         const std::uint32_t node = node_of_joint(skin, static_cast<std::size_t>(track.bone_index));
-        if (written.insert(node).second) write_track(anim, node, track);
+        if (written.insert(node).second) write_track(anim, node, track, source.duration);
       }
     }
     for (const BoneTrack& track : source.scene_clip.tracks) {
       if (track.bone_index < static_cast<int>(first_bone_) || static_cast<std::size_t>(track.bone_index) >= model_.nodes.size()) continue;
       const std::uint32_t node = bone_node_[static_cast<std::size_t>(track.bone_index)];
-      if (written.insert(node).second) write_track(anim, node, track);
+      if (written.insert(node).second) write_track(anim, node, track, source.duration);
     }
     for (const MorphWeightChannel& channel : source.morph_channels) {
       write_weights(anim, mesh_node_[static_cast<std::size_t>(channel.mesh)], channel.track);
