@@ -55,8 +55,10 @@ constexpr std::array kNames = {
     std::string_view("non-finite-normals"),
     std::string_view("mesh-without-node"),
     std::string_view("ambiguous-node-name"),
+    std::string_view("vrm-humanoid-entry-ignored"),
+    std::string_view("vrm-humanoid-dropped"),
 };
-static_assert(kNames.size() == static_cast<std::size_t>(DiagnosticCode::AmbiguousNodeName) + 1);
+static_assert(kNames.size() == static_cast<std::size_t>(DiagnosticCode::VrmHumanoidDropped) + 1);
 
 }  // namespace
 

@@ -61,6 +61,9 @@ enum class DiagnosticCode : std::uint8_t {
   NonFiniteNormals,
   MeshWithoutNode,
   AmbiguousNodeName,
+  // glTF: VRM's humanoid map (Model::humanoid)
+  VrmHumanoidEntryIgnored,
+  VrmHumanoidDropped,
 };
 
 // The stable name, e.g. "channel-target-outside-scene".

@@ -21,6 +21,7 @@
 #include "marrow/core/diagnostic.hpp"
 #include "marrow/core/vertex_layout.hpp"
 #include "marrow/model/animation_marker.hpp"
+#include "marrow/model/humanoid_map.hpp"
 #include "marrow/model/material.hpp"
 #include "marrow/model/skin.hpp"
 #include "marrow/model/skinned_material.hpp"
@@ -118,6 +119,9 @@ struct Model {
   std::vector<ModelAnimation> animations;
   std::vector<Diagnostic> diagnostics;
   ModelSource source;
+  // The file's own humanoid map (RT1), from VRM's extension (`VRMC_vrm` or 0.x's `VRM`); empty
+  // otherwise (humanoid_map then finds one from the node names).
+  std::optional<HumanoidMap> humanoid;
 
   // Index of the animation with that name, or -1.
   int find_animation(std::string_view name) const noexcept;

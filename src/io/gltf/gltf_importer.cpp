@@ -11,6 +11,7 @@
 #include "gltf_meshopt.hpp"
 #include "gltf_scene_graph.hpp"
 #include "gltf_skeleton.hpp"
+#include "gltf_vrm_humanoid.hpp"
 #include "../import_unit_scale.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/file_bytes.hpp"
@@ -97,6 +98,7 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
   }
   model.source.scene = graph.scene;
   model.source.node_to_bone = graph.node_to_bone;
+  model.humanoid = gltf::vrm_humanoid_map(doc, model, diagnostics);  // RT1: VRM's own map
 
   // G2-G4, G8: skins, one per (file skin, mesh-node transform).
   std::vector<gltf::BuiltSkin> built;
@@ -229,7 +231,9 @@ Model import_gltf(std::span<const std::byte> bytes, const ImportOptions& options
   // The asset lives only inside this call, so the GLB's binary chunk is read in place.
   const gltf::GltfAsset asset = load_asset(bytes, options, base_dir, true, diagnostics);
   Model model = import_gltf(asset, options);
-  diagnostics.insert(diagnostics.end(), model.diagnostics.begin(), model.diagnostics.end());
+  // One entry per code (add_diagnostic): the reader and the importer may both report one (VRM's
+  // humanoid map: entries of the wrong shape, then entries naming no bone of the scene).
+  for (const Diagnostic& d : model.diagnostics) add_diagnostic(diagnostics, d.code, d.message, d.count);
   model.diagnostics = std::move(diagnostics);
   return model;
 }

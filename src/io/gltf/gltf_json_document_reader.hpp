@@ -77,6 +77,10 @@ class DocumentReader {
   Animation read_animation(object o, const std::string& where);
   Scene read_scene(object o, const std::string& where);
   Image read_image(object o, const std::string& where);
+  // VRM's humanoid map, read without ever refusing the file (gltf_json_vrm_reader.cpp).
+  void read_vrm_humanoid(object root);
+  void read_vrm_entry(object entry, std::string bone, const std::string& where, VrmHumanoid& out);
+  void ignore_vrm_entry(const std::string& why);
 
   const ImportLimits& limits_;
   std::vector<Diagnostic>& diagnostics_;

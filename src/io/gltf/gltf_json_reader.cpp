@@ -53,6 +53,7 @@ Document DocumentReader::read(element root_element) {
   for_each(root, "textures", [](object, const std::string&) {});
   for_each(root, "cameras", [](object, const std::string&) {});
   if (std::optional<element> e = member(root, "scene")) doc_.scene = as_index(*e, "scene", counts_.scenes, "scenes");
+  read_vrm_humanoid(root);
   doc_.texture_count = static_cast<std::uint32_t>(counts_.textures);
   doc_.camera_count = static_cast<std::uint32_t>(counts_.cameras);
   check_animation_keys();

@@ -301,6 +301,39 @@ void write_list(JsonWriter& w, std::string_view key, const std::vector<T>& items
   w.end_array();
 }
 
+// VRM's humanoid map where the reader found it: VRMC_vrm's object of bones, or 0.x's array.
+void write_vrm_humanoid(JsonWriter& w, const VrmHumanoid& h) {
+  w.key("extensions");
+  w.begin_object();
+  w.key(h.version == 0 ? "VRM" : "VRMC_vrm");
+  w.begin_object();
+  w.key("humanoid");
+  w.begin_object();
+  w.key("humanBones");
+  if (h.version == 0) {
+    w.begin_array();
+    for (const VrmHumanBone& b : h.bones) {
+      w.begin_object();
+      w.field("bone", b.bone);
+      w.field_uint("node", b.node);
+      w.end_object();
+    }
+    w.end_array();
+  } else {
+    w.begin_object();
+    for (const VrmHumanBone& b : h.bones) {
+      w.key(b.bone);
+      w.begin_object();
+      w.field_uint("node", b.node);
+      w.end_object();
+    }
+    w.end_object();
+  }
+  w.end_object();
+  w.end_object();
+  w.end_object();
+}
+
 }  // namespace
 
 std::string serialize_gltf_json(const Document& d) {
@@ -353,6 +386,7 @@ std::string serialize_gltf_json(const Document& d) {
     }
     w.end_array();
   }
+  if (d.vrm_humanoid) write_vrm_humanoid(w, *d.vrm_humanoid);
   w.end_object();
   return w.take();
 }

@@ -54,6 +54,9 @@ inline constexpr std::uint32_t kTagCompressedClips = make_tag("CCLP");
 // Optional, not required (older readers skip it and make the boxes themselves): the frame bounds
 // (S5, frame_bounds.hpp) the reader would otherwise make from every vertex, after MESH.
 inline constexpr std::uint32_t kTagFrameBounds = make_tag("FBND");
+// Optional, not required (older readers skip it: the model then has no file map, RT1): the
+// file's humanoid map (Model::humanoid), after SRCE.
+inline constexpr std::uint32_t kTagHumanoid = make_tag("HUMN");
 
 // Explicit record sizes (never sizeof of an in-memory struct).
 inline constexpr std::size_t kMat4Bytes = 64;      // 16 f32, column-major

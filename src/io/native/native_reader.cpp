@@ -378,6 +378,33 @@ void read_source(SectionReader& r, Model& model) {
   }
 }
 
+// HUMN: the file's humanoid map, each node checked against BONE, then the map as a whole
+// (validate(HumanoidMap, Model): required bones, no node twice, all below hips).
+void read_humanoid(SectionReader& r, Model& model) {
+  const std::uint64_t bones = r.u64("bone count");
+  if (bones != kHumanoidBoneCount) {
+    r.fail(ImportErrorCode::InvalidDocument,
+           "bone count " + std::to_string(bones) + " is not the humanoid profile's " + std::to_string(kHumanoidBoneCount));
+  }
+  HumanoidMap map;
+  for (std::size_t b = 0; b < kHumanoidBoneCount; ++b) {
+    map.nodes[b] = r.i32("node");
+    if (map.nodes[b] != -1) {
+      const auto scope = r.enter("bone", b);
+      check_index(r, "node", map.nodes[b], -1, model.nodes.size(), "bone");
+    }
+  }
+  const std::size_t notes = object_count(r, "note count", kStringMinBytes);
+  map.notes.resize(notes);
+  for (std::size_t i = 0; i < notes; ++i) map.notes[i] = r.string("note");
+  try {
+    validate(map, model);
+  } catch (const std::invalid_argument& e) {
+    r.fail(ImportErrorCode::InvalidDocument, e.what());
+  }
+  model.humanoid = std::move(map);
+}
+
 // The sections, in the order they are parsed (references point backwards), and the version
 // that introduced each: an older file's reader does not know it.
 struct SectionSpec {
@@ -385,7 +412,7 @@ struct SectionSpec {
   bool required;
   std::uint32_t since = 1;
 };
-constexpr std::array<SectionSpec, 11> kSections{{{kTagMaterials, true},
+constexpr std::array<SectionSpec, 12> kSections{{{kTagMaterials, true},
                                                  {kTagSkinnedMaterials, true},
                                                  {kTagBones, true},
                                                  {kTagSkins, true},
@@ -395,7 +422,8 @@ constexpr std::array<SectionSpec, 11> kSections{{{kTagMaterials, true},
                                                  {kTagFrameBounds, false, 3},
                                                  {kTagAnimations, true},
                                                  {kTagDiagnostics, true},
-                                                 {kTagSource, true}}};
+                                                 {kTagSource, true},
+                                                 {kTagHumanoid, false, 3}}};
 
 struct Found {
   bool present = false;
@@ -508,6 +536,7 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
     else if (tag == kTagAnimations) read_animations(r, model);
     else if (tag == kTagDiagnostics) read_diagnostics(r, model);
     else if (tag == kTagSource) read_source(r, model);
+    else if (tag == kTagHumanoid) read_humanoid(r, model);
     r.finish();
   }
   // The model must be one every consumer can use; then each skin's bind palette goes onto exactly

@@ -274,6 +274,13 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
   if (const std::string problem = model_problem(model); !problem.empty()) {
     throw std::invalid_argument("write_native: " + problem);
   }
+  if (model.humanoid) {
+    try {
+      validate(*model.humanoid, model);  // what the reader checks
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("write_native: ") + e.what());
+    }
+  }
   ByteWriter w(estimate_bytes(model));
   w.append(kMagic, 4);
   w.u32(kNativeVersion);
@@ -407,6 +414,15 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
   w.i32(model.source.scene);
   w.ints(model.source.node_to_bone);
   w.end_section();
+
+  if (model.humanoid) {  // HUMN: not required, a reader that predates it loads the model without it
+    w.begin_section(kTagHumanoid, false);
+    w.u64(kHumanoidBoneCount);
+    for (int node : model.humanoid->nodes) w.i32(node);
+    w.u64(model.humanoid->notes.size());
+    for (const std::string& note : model.humanoid->notes) w.string(note, "a humanoid map note");
+    w.end_section();
+  }
 
   std::vector<std::byte>& out = w.bytes();
   const std::uint32_t sections = w.sections();

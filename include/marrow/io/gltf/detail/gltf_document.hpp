@@ -235,6 +235,28 @@ struct Image {
   friend bool operator==(const Image&, const Image&) = default;
 };
 
+// One entry of VRM's humanoid bone map, as the file gives it: the bone's name (VRM 1.0's, or
+// 0.x's when version is 0) and its node. The importer reads the names (humanoid_bone_named) and
+// places the nodes in the model (ModelSource::node_to_bone).
+struct VrmHumanBone {
+  std::string bone;
+  std::uint32_t node = 0;
+
+  friend bool operator==(const VrmHumanBone&, const VrmHumanBone&) = default;
+};
+
+// VRM's humanoid map: extensions.VRMC_vrm.humanoid.humanBones (VRM 1.0: an object
+// {"hips": {"node": 3}, ...}), or, in a file without it, extensions.VRM.humanoid.humanBones
+// (VRM 0.x: an array [{"bone": "hips", "node": 3}, ...]). Entries the reader could not use (a
+// wrong type, a node out of range) are left out with a vrm-humanoid-entry-ignored diagnostic;
+// the order is the file's.
+struct VrmHumanoid {
+  int version = 1;  // 1 (VRMC_vrm) or 0 (VRM 0.x)
+  std::vector<VrmHumanBone> bones;
+
+  friend bool operator==(const VrmHumanoid&, const VrmHumanoid&) = default;
+};
+
 struct Document {
   Asset asset;
   std::uint32_t scene = kNone;  // the default scene, kNone when absent
@@ -252,6 +274,7 @@ struct Document {
   std::uint32_t camera_count = 0;   // cameras are not read; kept so node.camera indices validate
   std::vector<std::string> extensions_used;
   std::vector<std::string> extensions_required;
+  std::optional<VrmHumanoid> vrm_humanoid;  // VRM's humanoid map, when the file has one
 
   friend bool operator==(const Document&, const Document&) = default;
 };
