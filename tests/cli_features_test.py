@@ -23,8 +23,10 @@ file on some processors) is covered too. Checks:
    non-empty PNG (`--frames` on a file without clips: exit 2, "no animations", nothing written).
 4. pose: `--layer` (weights 1 and 0; a `/NODE` mask), `--additive` (a clip at its first frame),
    `--two-bone-ik` (a leg chain), `--root-motion`, on the Fox, CesiumMan and a KayKit rig.
+5. retarget: `marrow retarget` from every humanoid clip source (BVH, FBX, Collada, glTF) onto the
+   KayKit and ProAnimationBank rigs, checked from outside (cli_features/retarget_steps.py).
 
-Usage: cli_features_test.py MARROW_BINARY SHARED_ASSETS_DIR [--only compress,gltf,render,pose]
+Usage: cli_features_test.py MARROW_BINARY SHARED_ASSETS_DIR [--only compress,gltf,render,pose,retarget]
                             [--keep DIR]
 Prints one line per failed check, a summary per asset and `N passed, M failed` last; exits 1 when
 a check failed, 77 (CTest's SKIP_RETURN_CODE) when the shared assets are absent.
@@ -56,6 +58,7 @@ from cli_features.png import png_problem, png_size  # noqa: E402
 from cli_features.pose_steps import PoseCheck  # noqa: E402
 from cli_features.poses import (check_affine_layout, compare_poses, match_meshes, model_size,  # noqa: E402
                                 worst_translation)
+from cli_features.retarget_steps import plans as retarget_plans, retarget_check, usage_checks  # noqa: E402
 from cli_features.scene_unit import scene_unit  # noqa: E402
 
 MM = 0.001  # the compression tolerance: 1 mm, in metres
@@ -312,7 +315,7 @@ def load_assets(pool, root):
     return reports, loaded
 
 
-def submit_checks(pool, loaded, work, only):
+def submit_checks(pool, loaded, work, only, root=None):
     """Starts the checks of the sections asked for: (reports already done, futures of the others)."""
     reports, jobs = [], []
     # Slowest first, so the two cores stay busy to the end.
@@ -337,6 +340,9 @@ def submit_checks(pool, loaded, work, only):
                 reports[-1].check(False, "the asset is present and loads")
             else:
                 jobs.append(pool.submit(pose_check, a, work, plan))
+    if only is None or "retarget" in only:
+        jobs += [pool.submit(retarget_check, root, s, c, t, work) for s, c, t in retarget_plans(root)]
+        jobs.append(pool.submit(usage_checks, root, work))
     return reports, jobs
 
 
@@ -370,11 +376,11 @@ def main(argv):
     workers = max(2, os.cpu_count() or 2)
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         reports, loaded = load_assets(pool, root)
-        done, jobs = submit_checks(pool, loaded, work, only)
+        done, jobs = submit_checks(pool, loaded, work, only, root)
         reports += done + [job_report(j) for j in jobs]
     passed = sum(r.passed for r in reports)
     failed = sum(r.failed for r in reports)
-    order = {"load": 0, "compress": 1, "gltf": 2, "render": 3, "pose": 4, "error": 5}
+    order = {"load": 0, "compress": 1, "gltf": 2, "render": 3, "pose": 4, "retarget": 5, "error": 6}
     for r in sorted(reports, key=lambda r: order.get(r.section, 9)):
         for line in r.lines:
             print(line)

@@ -461,6 +461,7 @@ std::vector<MalformedFile> malformed_corpus() {
       C::InvalidCompression, "NORMAL decodes to 3 components, its accessor is VEC4");
   append_malformed_native(out);
   append_malformed_bvh(out);
+  append_malformed_bone_maps(out);
   return out;
 }
 

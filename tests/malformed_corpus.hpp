@@ -12,7 +12,7 @@
 namespace marrow::test {
 
 struct MalformedFile {
-  std::string name;           // file name with .glb, .gltf, .marrow or .bvh
+  std::string name;           // file name with .glb, .gltf, .marrow, .bvh or .json (a bone map)
   std::vector<std::byte> bytes;
   ImportErrorCode code;       // the code the import must throw
   std::string why;            // one line for the manifest
@@ -23,5 +23,7 @@ std::vector<MalformedFile> malformed_corpus();
 void append_malformed_native(std::vector<MalformedFile>& out);
 // The BVH (.bvh) files of the corpus, appended to out (malformed_bvh_corpus.cpp).
 void append_malformed_bvh(std::vector<MalformedFile>& out);
+// The retarget bone maps (.json) of the corpus (malformed_bone_map_corpus.cpp).
+void append_malformed_bone_maps(std::vector<MalformedFile>& out);
 
 }  // namespace marrow::test

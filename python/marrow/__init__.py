@@ -36,7 +36,8 @@ from ._marrow import (  # noqa: E402
     load,
     pose,
     render,
+    retarget,
     sample,
 )
 
-__all__ = ["Instance", "LoadError", "Model", "convert", "load", "pose", "render", "sample"]
+__all__ = ["Instance", "LoadError", "Model", "convert", "load", "pose", "render", "retarget", "sample"]

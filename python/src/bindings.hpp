@@ -13,5 +13,6 @@ void bind_pose(py::module_& m);      // pose_binding.cpp: pose()
 void bind_sample(py::module_& m);    // sample_binding.cpp: sample()
 void bind_render(py::module_& m);    // render_binding.cpp: render()
 void bind_convert(py::module_& m);   // convert_binding.cpp: convert()
+void bind_retarget(py::module_& m);  // retarget_binding.cpp: retarget()
 
 }  // namespace marrow::python

@@ -12,6 +12,7 @@ PYBIND11_MODULE(_marrow, m) {
   bind_sample(m);
   bind_render(m);
   bind_convert(m);
+  bind_retarget(m);
   // Users meet the classes as marrow.Model and marrow.Instance (the package re-exports them).
   for (const char* name : {"Model", "Instance"}) m.attr(name).attr("__module__") = "marrow";
 }

@@ -160,3 +160,30 @@ def test_long_calls_release_the_gil(assets, fox, tmp_path, name):
     duration, during = python_runs_during(calls[name])
     assert duration > 0.008, f"{name} took {duration:.3f} s: too short to tell"
     assert during > 0, f"no Python ran during the middle of {name} ({duration:.3f} s): the GIL was held"
+
+
+def test_RT1_RT4_retarget_returns_the_target_with_the_clips(assets, tmp_path):
+    mocap = assets / "bvh" / "animateddrawings" / "jumping.bvh"
+    rig = assets / "gltf" / "KayKitRigMedium" / "manny_med_mod.gltf"
+    out = marrow.retarget(str(mocap), str(rig), prefix="mocap_")
+    assert out.animations == ["mocap_jumping"]
+    # Bone lengths stay the target's (RT4): the lower leg's distance to the upper leg.
+    names = out.joint_names(None)
+    rest = marrow.pose(marrow.load(str(rig)))
+    moved = marrow.pose(out, "mocap_jumping", 2.0)
+
+    def length(p, child, parent):
+        nodes = {n["name"]: n["world"] for n in p["nodes"] if n.get("name")}
+        a, b = nodes[child], nodes[parent]
+        return float(np.linalg.norm(np.array(a[12:15]) - np.array(b[12:15])))
+
+    assert "lowerleg.l" in names
+    assert length(moved, "lowerleg.l", "upperleg.l") == pytest.approx(length(rest, "lowerleg.l", "upperleg.l"), rel=1e-4)
+    with pytest.raises(ValueError, match="hips"):
+        marrow.retarget(str(mocap), str(assets / "gltf" / "Fox" / "Fox.gltf"))
+    with pytest.raises(ValueError, match="no clip named"):
+        marrow.retarget(str(mocap), str(rig), clips=["nope"])
+    bad = tmp_path / "map.json"
+    bad.write_text('{"hips": 1}')
+    with pytest.raises(marrow.LoadError):
+        marrow.retarget(str(mocap), str(rig), map=str(bad))

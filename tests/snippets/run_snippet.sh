@@ -11,6 +11,6 @@ if [ ! -d "$assets" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-find "$(readlink -f "$assets")" -type f \( -name '*.gltf' -o -name '*.glb' -o -name '*.bin' -o -name '*.dae' -o -name '*.fbx' \) \
+find "$(readlink -f "$assets")" -type f \( -name '*.gltf' -o -name '*.glb' -o -name '*.bin' -o -name '*.dae' -o -name '*.fbx' -o -name '*.bvh' \) \
   -exec ln -sf {} "$work/" \;
 cd "$work" && "$binary" "$id"

@@ -19,7 +19,7 @@ namespace {
   "  --ticks-per-second T     the key rate of formats that count in ticks (Assimp's; default: the\n" \
   "                           file's, else 25)\n"
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kHelp{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kHelp{{
     {"demo",
      "usage: marrow demo [FILE] [--out DIR] [loading options]\n"
      "Plays every clip of FILE (default: the built-in character, written with marrow's glTF writer\n"
@@ -104,6 +104,27 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kHelp{{
      "examples:\n"
      "  marrow convert ../shared/assets/dae/seymour.dae seymour.glb\n"
      "  marrow convert ../shared/assets/gltf/*/*.gltf converted --format glb --jobs 2\n"},
+    {"retarget",
+     "usage: marrow retarget SOURCE TARGET OUT [--clip NAME]... [--map auto|FILE.json] [--source-rest CLIP@S]\n"
+     "                       [--target-rest CLIP@S] [--feet-ik] [--prefix P] [--json]\n"
+     "Plays SOURCE's clips on TARGET's rig (humanoids of any format) and writes OUT (.glb, .gltf or\n"
+     ".marrow, by its extension): TARGET's nodes, meshes, skins and clips plus each retargeted clip\n"
+     "under its source name. Rotations transfer as model-space deltas from rest, the target keeps its\n"
+     "bone lengths and the hips' motion is scaled by the ratio of the hips' heights (docs/retargeting.md).\n"
+     "options:\n"
+     "  --clip NAME              retarget this clip (repeatable; default: every clip of SOURCE)\n"
+     "  --map auto|FILE.json     bone pairs: found from the names (auto, the default) or a JSON object\n"
+     "                           {\"target node\": \"source node or humanoid bone\", ...}\n"
+     "  --source-rest CLIP@S     SOURCE's rest pose: that clip at S seconds (e.g. a T-pose clip of an\n"
+     "                           A-pose rig); tpose: a T-pose made from the bind pose; bind (default)\n"
+     "  --target-rest CLIP@S     TARGET's rest pose, likewise\n"
+     "  --feet-ik                pin the feet to the source's (scaled) foot positions with two-bone IK\n"
+     "  --prefix P               name the new clips P + source name\n"
+     "  --json                   print {\"map\": {target: source}, \"root_scale\": S, \"clips\": [...]}\n"
+     "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
+     "example:\n"
+     "  marrow retarget ../shared/assets/bvh/bandai-locomotion/dataset-2_walk_normal_001.bvh \\\n"
+     "      ../shared/assets/gltf/KayKitRigMedium/manny_med_mod.gltf walk.glb --feet-ik\n"},
     {"version",
      "usage: marrow version   (or marrow --version)\n"
      "marrow's version, build type, the SIMD level its kernels use on this processor (MARROW_SIMD=\n"
@@ -125,6 +146,8 @@ std::string_view general_usage() noexcept {
          "                                 a picture of a pose, a contact sheet or an animated GIF\n"
          "  convert IN... OUT [--format marrow|glb|gltf]\n"
          "                                 to marrow's native format or glTF; several inputs into a folder\n"
+         "  retarget SOURCE TARGET OUT [--clip NAME]... [--map auto|FILE.json] [--feet-ik] [--json]\n"
+         "                                 SOURCE's clips on TARGET's humanoid rig, written to OUT\n"
          "  demo [FILE] [--out DIR]        play every clip of a model (default: the built-in character)\n"
          "  version                        version, build, SIMD level, library versions (also --version)\n"
          "  help [COMMAND]                 this text, or a command's\n"

@@ -13,6 +13,7 @@ int run_info(const Args& args);
 int run_pose(const Args& args);
 int run_convert(const Args& args);
 int run_render(const Args& args);
+int run_retarget(const Args& args);
 int run_version(const Args& args);
 
 }  // namespace marrow::cli

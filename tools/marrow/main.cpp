@@ -41,6 +41,7 @@ int run(const std::string& command, const Args& args) {
   if (command == "info") return run_info(args);
   if (command == "pose") return run_pose(args);
   if (command == "convert") return run_convert(args);
+  if (command == "retarget") return run_retarget(args);
   return run_render(args);
 }
 
