@@ -91,7 +91,7 @@ void add_animation(Model& model, const RetargetMap& map, const ModelAnimation& s
 
 }  // namespace
 
-void pin_feet(const Model& target, const RetargetMap& map, const RetargetContext& context, std::span<TrsBlock> target_pose,
+void pin_feet(const Model& target, const RetargetMap& map, std::span<const TrsBlock> source_pose, std::span<TrsBlock> target_pose,
               std::span<glm::mat4> node_locals, std::span<glm::mat4> node_worlds) {
   const std::span<const int> nodes = map.target_nodes();
   const std::span<const glm::mat4> rest = map.target_rest();
@@ -105,7 +105,8 @@ void pin_feet(const Model& target, const RetargetMap& map, const RetargetContext
   for (const RetargetLeg& leg : map.legs()) {
     if (leg.upper < 0 || leg.lower < 0 || leg.foot < 0) continue;
     const auto node = [&](int joint) { return static_cast<std::size_t>(nodes[static_cast<std::size_t>(joint)]); };
-    const glm::vec3 goal = leg.target_rest + map.root_scale() * (context.source_positions()[static_cast<std::size_t>(leg.source_foot)] - leg.source_rest);
+    const glm::vec3 source_foot = retarget_source_position(map.rig(), source_pose, static_cast<std::size_t>(leg.source_foot));
+    const glm::vec3 goal = leg.target_rest + map.root_scale() * (source_foot - leg.source_rest);
     const glm::mat4 foot_world = node_worlds[node(leg.foot)];
     glm::quat upper_correction, lower_correction;
     TwoBoneIkJob ik{.start = &node_worlds[node(leg.upper)], .mid = &node_worlds[node(leg.lower)], .end = &node_worlds[node(leg.foot)],
@@ -153,7 +154,7 @@ Model retarget_clips(const Model& source, const Model& target, const RetargetMap
       animator.update(time, false, false);
       map.gather_source(animator.bone_transforms(), source_pose);
       RetargetJob{.rig = &rig, .context = &context, .source_pose = source_pose, .target_pose = target_pose}.run();
-      if (options.feet_ik) pin_feet(target, map, context, target_pose, node_locals, node_worlds);
+      if (options.feet_ik) pin_feet(target, map, source_pose, target_pose, node_locals, node_worlds);
       for (std::size_t d = 0; d < driven.size(); ++d) {
         const Trs trs = pose_joint(target_pose, driven[d]);
         keys[d].push_back(Keyframe{time, trs.translation, trs.rotation, trs.scale});

@@ -347,7 +347,6 @@ RetargetMap::RetargetMap(const Model& source, const Model& target, const Retarge
       rig_.chains.push_back(std::move(chain));
     }
   }
-  for (const RetargetLeg& leg : legs_) rig_.source_tracked.push_back(leg.source_foot);
   prepare_retarget_rig(rig_);
   throw_if_invalid(rig_.validate(), "retarget rig");
 }

@@ -40,6 +40,24 @@ void write_lane(std::span<TrsBlock> pose, std::size_t j, const glm::vec3& t, con
   b.q[3][l] = q.w;
 }
 
+// Joint j of a pose composed onto its parent p (the header's composition; a root turned by
+// root_rotation).
+void compose_joint(std::span<const TrsBlock> pose, std::size_t j, int p, const glm::quat& root_rotation,
+                   std::span<glm::quat> rotations, std::span<glm::vec3> positions, std::span<glm::vec3> scales) noexcept {
+  const glm::quat q = lane_rotation(pose, j);
+  const glm::vec3 t = lane_translation(pose, j), s = lane_scale(pose, j);
+  if (p < 0) {
+    rotations[j] = root_rotation * q;
+    positions[j] = root_rotation * t;
+    scales[j] = s;
+  } else {
+    const auto parent = static_cast<std::size_t>(p);
+    rotations[j] = rotations[parent] * q;
+    positions[j] = positions[parent] + rotations[parent] * (scales[parent] * t);
+    scales[j] = scales[parent] * s;
+  }
+}
+
 bool finite(const glm::vec3& v) noexcept { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 bool finite(const glm::quat& q) noexcept { return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w); }
 
@@ -144,8 +162,6 @@ JobStatus RetargetRig::validate() const noexcept {
     return job_error("hips_scale", "(or the hips' rest positions, or the alignment) is not finite");
   for (const RetargetChain& chain : chains)
     if (const JobStatus s = validate_chain(*this, chain); !s) return s;
-  for (const int j : source_tracked)
-    if (j < 0 || j >= static_cast<int>(source_parents.size())) return job_error("source_tracked", "names a source joint out of range");
   if (fast) return validate_fast_path(*this);
   return kJobOk;
 }
@@ -244,19 +260,7 @@ void compose_retarget_space(std::span<const int> parents, std::span<const TrsBlo
                             std::span<glm::vec3> scales) noexcept {
   for (std::size_t j = 0; j < parents.size(); ++j) {
     const int p = parents[j];
-    const glm::quat q = lane_rotation(pose, j);
-    const glm::vec3 t = lane_translation(pose, j);
-    const glm::vec3 s = lane_scale(pose, j);
-    if (p < 0) {
-      rotations[j] = root_rotation * q;
-      positions[j] = root_rotation * t;
-      scales[j] = s;
-    } else {
-      const auto parent = static_cast<std::size_t>(p);
-      rotations[j] = rotations[parent] * q;
-      positions[j] = positions[parent] + rotations[parent] * (scales[parent] * t);
-      scales[j] = scales[parent] * s;
-    }
+    compose_joint(pose, j, p, root_rotation, rotations, positions, scales);
   }
 }
 
@@ -358,7 +362,6 @@ void prepare_retarget_rig(RetargetRig& rig) {
       wanted[static_cast<std::size_t>(j)] = 1;
   };
   want(rig.source_hips);
-  for (const int j : rig.source_tracked) want(j);
   for (std::size_t j = 0; j < sources; ++j)
     if (wanted[j] != 0) rig.position_joints.push_back(static_cast<std::uint32_t>(j));
 
@@ -433,7 +436,8 @@ MARROW_INLINE void turn_quad(const RetargetRig::Quad& quad, std::span<const TrsB
   Float4 lq[4], out[4];
   mul(left, q, lq);
   mul(lq, offset, out);
-  const Float4 scale = Float4::splat(1.f) / sqrt_of(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+  // Unit inputs give a unit product up to rounding; one Newton step on rsqrt keeps it so.
+  const Float4 scale = rsqrt_of(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
   const Float4 mask = Float4::load(quad.mask);
   TrsBlock& block = target[quad.first / kPoseLanes];
   const std::size_t lane = quad.first % kPoseLanes;
@@ -445,19 +449,7 @@ MARROW_INLINE void turn_quad(const RetargetRig::Quad& quad, std::span<const TrsB
 void run_fast(const RetargetRig& r, std::span<const TrsBlock> source, std::span<TrsBlock> target, std::span<glm::quat> rotations,
               std::span<glm::vec3> positions, std::span<glm::vec3> scales) noexcept {
   for (const std::uint32_t j : r.position_joints) {
-    const int p = r.source_parents[j];
-    const glm::quat q = lane_rotation(source, j);
-    const glm::vec3 t = lane_translation(source, j), s = lane_scale(source, j);
-    if (p < 0) {
-      rotations[j] = r.alignment * q;
-      positions[j] = r.alignment * t;
-      scales[j] = s;
-    } else {
-      const auto parent = static_cast<std::size_t>(p);
-      rotations[j] = rotations[parent] * q;
-      positions[j] = positions[parent] + rotations[parent] * (scales[parent] * t);
-      scales[j] = scales[parent] * s;
-    }
+    compose_joint(source, j, r.source_parents[j], r.alignment, rotations, positions, scales);
   }
   glm::vec3 hips_local(0.f);
   if (r.target_hips >= 0) {
@@ -480,6 +472,24 @@ void run_fast(const RetargetRig& r, std::span<const TrsBlock> source, std::span<
 }
 
 }  // namespace
+
+glm::vec3 retarget_source_position(const RetargetRig& rig, std::span<const TrsBlock> source_pose, std::size_t joint) noexcept {
+  // The path from the root, then composed down it.
+  std::uint32_t path[64];
+  std::size_t n = 0;
+  for (int j = static_cast<int>(joint); j >= 0; j = rig.source_parents[static_cast<std::size_t>(j)]) {
+    if (n == 64) return glm::vec3(0.f);  // deeper than any rig the job is given in practice
+    path[n++] = static_cast<std::uint32_t>(j);
+  }
+  glm::quat rotation = rig.alignment;
+  glm::vec3 position(0.f), scale(1.f);
+  for (std::size_t k = n; k-- > 0;) {
+    position += rotation * (scale * lane_translation(source_pose, path[k]));
+    rotation = rotation * lane_rotation(source_pose, path[k]);
+    scale *= lane_scale(source_pose, path[k]);
+  }
+  return position;
+}
 
 bool RetargetJob::run() const noexcept {
   if (!validate()) return false;

@@ -71,8 +71,6 @@ struct RetargetRig {
   float hips_scale = 1.f;
 
   std::vector<RetargetChain> chains;        // in target joint order (an ancestor chain first)
-  std::vector<int> source_tracked;          // source joints whose positions a run must leave in
-                                            // the context (the feet, for contacts)
 
   // Made by prepare_retarget_rig() from the fields above: the fast path (header).
   bool fast = false;
@@ -80,7 +78,7 @@ struct RetargetRig {
   std::vector<std::uint32_t> path_offsets;    // per target joint + 1: its path in source_path
   std::vector<std::uint32_t> source_path;     // per mapped target joint: source joints, rootmost first
   std::vector<std::uint32_t> position_joints; // source joints composed for positions: the
-                                              // ancestors of hips and source_tracked, in order
+                                              // hips and its ancestors, in order
   // The mapped joints whose path is one source joint, by aligned groups of four target joints
   // (joints 4k..4k+3: half a pose block), SoA [component][lane] (x y z w); lanes of other joints
   // have mask 0 and keep their rest. The other mapped joints go one by one.
@@ -103,17 +101,14 @@ struct RetargetRig {
   JobStatus validate() const noexcept;
 };
 
-// One instance's scratch: model-space rotations and positions of both skeletons. After a run,
-// the source's aligned model positions (e.g. a foot's, for contacts) and the target's model
-// rotations and positions before the chains' last bones (positions may be stale below a chain).
+// One instance's scratch: model-space rotations and positions of both skeletons (the general
+// path's; the fast path composes the hips' ancestors only).
 class RetargetContext {
  public:
   RetargetContext() = default;
   explicit RetargetContext(const RetargetRig& rig) { resize(rig); }
   void resize(const RetargetRig& rig);  // allocates
 
-  std::span<const glm::vec3> source_positions() const noexcept { return source_positions_; }
-  std::span<const glm::quat> source_rotations() const noexcept { return source_rotations_; }
 
  private:
   friend struct RetargetJob;
@@ -133,8 +128,8 @@ class RetargetContext {
 // mapped ancestor, p_1 is the source root and L[i] = inverse(R_t_rest(parent)) * A. It equals
 // the rule above whenever it applies: no chains, no mapped ancestor of the hips, and every
 // mapped ancestor's source joint an ancestor of the joint's own (rigs where it does not apply
-// run the general path, with the same results). Only the hips' and source_tracked's ancestors
-// are composed, for their positions. Call after any change to the rig; validate() refuses a rig
+// run the general path, with the same results). Only the hips and its ancestors are composed,
+// for the hips' position. Call after any change to the rig; validate() refuses a rig
 // whose fast-path fields do not match its joints.
 void prepare_retarget_rig(RetargetRig& rig);
 
@@ -144,6 +139,10 @@ void prepare_retarget_rig(RetargetRig& rig);
 void compose_retarget_space(std::span<const int> parents, std::span<const TrsBlock> pose, const glm::quat& root_rotation,
                             std::span<glm::quat> rotations, std::span<glm::vec3> positions,
                             std::span<glm::vec3> scales) noexcept;
+
+// One source joint's aligned model-space position in a source pose (its ancestors composed as
+// above), e.g. a foot's for contacts. The joint must be in range (unchecked).
+glm::vec3 retarget_source_position(const RetargetRig& rig, std::span<const TrsBlock> source_pose, std::size_t joint) noexcept;
 
 struct RetargetJob {
   const RetargetRig* rig = nullptr;
