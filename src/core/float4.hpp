@@ -42,7 +42,6 @@ struct Float4 {
     return {_mm_movelh_ps(xy, _mm_load_ss(static_cast<const float*>(p) + 2))};
   }
   static Float4 splat(float x) { return {_mm_set1_ps(x)}; }
-  static Float4 set(float a, float b, float c, float d) { return {_mm_setr_ps(a, b, c, d)}; }
   void store(float* p) const { _mm_storeu_ps(p, v); }
   // Lane i in every lane.
   template <int i>
@@ -107,7 +106,6 @@ struct Float4 {
     return r;
   }
   static Float4 splat(float x) { return {{x, x, x, x}}; }
-  static Float4 set(float a, float b, float c, float d) { return {{a, b, c, d}}; }
   void store(float* p) const { std::memcpy(p, v, sizeof v); }
   void store3(void* p) const { std::memcpy(p, v, 3 * sizeof(float)); }
   template <int i>

@@ -1,9 +1,11 @@
 #include "marrow/runtime/retarget_job.hpp"
 
-#include "core/float4.hpp"
+#include "marrow/runtime/simd_level.hpp"
+#include "runtime/kernels/retarget_kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 namespace marrow {
@@ -127,10 +129,14 @@ JobStatus validate_fast_path(const RetargetRig& rig) noexcept {
       return job_error("position_joints", "leave out a parent of one of them");
   }
   if (rig.rest_pose.size() != pose_block_count(targets)) return job_error("rest_pose", "does not match the target joints");
-  for (const RetargetRig::Quad& quad : rig.quads) {
-    if (quad.first % 4 != 0 || quad.first >= targets) return job_error("quads", "start at a joint that is not 4k within the target");
-    for (int lane = 0; lane < 4; ++lane)
-      if (quad.source[lane] >= sources) return job_error("quads", "name a source joint out of range");
+  if (rig.blocks.size() != rig.rest_pose.size()) return job_error("blocks", "do not match the target pose blocks");
+  const std::size_t source_floats = pose_block_count(sources) * (sizeof(TrsBlock) / sizeof(float));
+  for (std::size_t k = 0; k < rig.blocks.size(); ++k) {
+    const RetargetRig::Block& b = rig.blocks[k];
+    if (b.block != k || b.mapped > kPoseLanes) return job_error("blocks", "are not the target's blocks in order");
+    for (std::size_t lane = 0; lane < kPoseLanes && b.mapped > 0; ++lane)
+      if (b.source[lane] < 0 || static_cast<std::size_t>(b.source[lane]) + 3 * kPoseLanes >= source_floats)
+        return job_error("blocks", "read a source rotation out of the source pose");
   }
   for (const std::uint32_t i : rig.single_joints)
     if (i >= targets || rig.target_source[i] < 0) return job_error("single_joints", "name a joint out of range or unmapped");
@@ -299,48 +305,44 @@ bool append_source_path(const RetargetRig& rig, int from, int to, std::vector<st
 
 namespace {
 
-// The fast path's groups of four one-step joints, the other mapped joints, the rest image.
+// The fast path's blocks (one-step joints), the other mapped joints, the rest image.
 void group_joints(RetargetRig& rig) {
-  rig.quads.clear();
+  rig.blocks.clear();
   rig.single_joints.clear();
   const std::size_t targets = rig.target_parents.size();
   rig.rest_pose.assign(pose_block_count(targets), TrsBlock{});
   for (std::size_t i = 0; i < targets; ++i) set_pose_joint(rig.rest_pose, i, rig.target_rest[i]);
-  // (Sized by resize: GCC 12 warns about a fill bound it cannot prove in vector(n, 0) here.)
-  std::vector<std::uint8_t> one_step;
-  one_step.resize(targets);
-  for (std::size_t i = 0; i < targets; ++i) {
-    if (rig.target_source[i] < 0) continue;
-    if (rig.path_offsets[i + 1] - rig.path_offsets[i] == 1) {
-      one_step[i] = 1;
-    } else {
-      rig.single_joints.push_back(static_cast<std::uint32_t>(i));
-    }
-  }
   float all_bits;
   const std::uint32_t ones = 0xffffffffu;
   std::memcpy(&all_bits, &ones, sizeof all_bits);
-  for (std::size_t first = 0; first < targets; first += 4) {
-    RetargetRig::Quad quad{};
-    quad.first = static_cast<std::uint32_t>(first);
-    bool any = false;
-    for (std::size_t lane = 0; lane < 4; ++lane) {
-      const std::size_t i = first + lane;
+  constexpr std::size_t kBlockFloats = sizeof(TrsBlock) / sizeof(float);
+  constexpr std::size_t kRotationFloat = offsetof(TrsBlock, q) / sizeof(float);
+  for (std::size_t block = 0; block < rig.rest_pose.size(); ++block) {
+    RetargetRig::Block b;
+    b.block = static_cast<std::uint32_t>(block);
+    for (std::size_t lane = 0; lane < kPoseLanes; ++lane) {
+      const std::size_t i = block * kPoseLanes + lane;
       glm::quat l(1.f, 0.f, 0.f, 0.f), o(1.f, 0.f, 0.f, 0.f);
-      if (i < targets && one_step[i] != 0) {
-        l = rig.target_left[i];
-        o = rig.target_offset[i];
-        quad.source[lane] = rig.source_path[rig.path_offsets[i]];
-        quad.mask[lane] = all_bits;
-        any = true;
+      b.source[lane] = static_cast<std::int32_t>(kRotationFloat);  // joint 0's: read, never used
+      if (i < targets && rig.target_source[i] >= 0) {
+        if (rig.path_offsets[i + 1] - rig.path_offsets[i] == 1) {
+          const std::size_t j = rig.source_path[rig.path_offsets[i]];
+          l = rig.target_left[i];
+          o = rig.target_offset[i];
+          b.source[lane] = static_cast<std::int32_t>(j / kPoseLanes * kBlockFloats + kRotationFloat + j % kPoseLanes);
+          b.mask[lane] = all_bits;
+          ++b.mapped;
+        } else {
+          rig.single_joints.push_back(static_cast<std::uint32_t>(i));
+        }
       }
       const float lc[4] = {l.x, l.y, l.z, l.w}, oc[4] = {o.x, o.y, o.z, o.w};
-      for (int c = 0; c < 4; ++c) {
-        quad.left[c][lane] = lc[c];
-        quad.offset[c][lane] = oc[c];
+      for (std::size_t c = 0; c < 4; ++c) {
+        b.left[c][lane] = lc[c];
+        b.offset[c][lane] = oc[c];
       }
     }
-    if (any) rig.quads.push_back(quad);
+    rig.blocks.push_back(b);
   }
 }
 
@@ -411,39 +413,6 @@ void write_rotation(std::span<TrsBlock> pose, std::size_t j, const glm::quat& q)
   b.q[3][l] = q.w;
 }
 
-using detail::Float4;
-
-// Target joints 4k..4k+3: local = normalize(L * q_s * offset) where the mask is set, four lanes
-// at once, written over the rest already in the pose.
-MARROW_INLINE void turn_quad(const RetargetRig::Quad& quad, std::span<const TrsBlock> source, std::span<TrsBlock> target) noexcept {
-  Float4 q[4];
-  const TrsBlock* b[4];
-  std::size_t l[4];
-  for (int lane = 0; lane < 4; ++lane) {
-    b[lane] = &source[quad.source[lane] / kPoseLanes];
-    l[lane] = quad.source[lane] % kPoseLanes;
-  }
-  for (int c = 0; c < 4; ++c) q[c] = Float4::set(b[0]->q[c][l[0]], b[1]->q[c][l[1]], b[2]->q[c][l[2]], b[3]->q[c][l[3]]);
-  const auto mul = [](const Float4 (&x)[4], const Float4 (&y)[4], Float4 (&out)[4]) {
-    out[0] = x[3] * y[0] + x[0] * y[3] + x[1] * y[2] - x[2] * y[1];
-    out[1] = x[3] * y[1] - x[0] * y[2] + x[1] * y[3] + x[2] * y[0];
-    out[2] = x[3] * y[2] + x[0] * y[1] - x[1] * y[0] + x[2] * y[3];
-    out[3] = x[3] * y[3] - x[0] * y[0] - x[1] * y[1] - x[2] * y[2];
-  };
-  const Float4 left[4] = {Float4::load(quad.left[0]), Float4::load(quad.left[1]), Float4::load(quad.left[2]), Float4::load(quad.left[3])};
-  const Float4 offset[4] = {Float4::load(quad.offset[0]), Float4::load(quad.offset[1]), Float4::load(quad.offset[2]),
-                            Float4::load(quad.offset[3])};
-  Float4 lq[4], out[4];
-  mul(left, q, lq);
-  mul(lq, offset, out);
-  // Unit inputs give a unit product up to rounding; one Newton step on rsqrt keeps it so.
-  const Float4 scale = rsqrt_of(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
-  const Float4 mask = Float4::load(quad.mask);
-  TrsBlock& block = target[quad.first / kPoseLanes];
-  const std::size_t lane = quad.first % kPoseLanes;
-  for (int c = 0; c < 4; ++c) select(mask, out[c] * scale, Float4::load(&block.q[c][lane])).store(&block.q[c][lane]);
-}
-
 // The fast path (prepare_retarget_rig): no skeleton is composed but the hips' and the tracked
 // joints' ancestors.
 void run_fast(const RetargetRig& r, std::span<const TrsBlock> source, std::span<TrsBlock> target, std::span<glm::quat> rotations,
@@ -458,8 +427,7 @@ void run_fast(const RetargetRig& r, std::span<const TrsBlock> source, std::span<
     const Trs& rest = r.target_rest[static_cast<std::size_t>(r.target_hips)];
     for (int k = 0; k < 3; ++k) hips_local[k] = r.hips_parent_scale[k] != 0.f ? local[k] / r.hips_parent_scale[k] : rest.translation[k];
   }
-  std::copy(r.rest_pose.begin(), r.rest_pose.end(), target.begin());
-  for (const RetargetRig::Quad& quad : r.quads) turn_quad(quad, source, target);
+  detail::retarget_kernels(simd_choice()).turn(r.blocks.data(), r.blocks.size(), r.rest_pose.data(), source.data(), target.data());
   for (const std::uint32_t i : r.single_joints) {
     glm::quat q = r.target_left[i];
     for (std::uint32_t k = r.path_offsets[i]; k < r.path_offsets[i + 1]; ++k) q = q * lane_rotation(source, r.source_path[k]);

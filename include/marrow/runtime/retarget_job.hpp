@@ -79,18 +79,19 @@ struct RetargetRig {
   std::vector<std::uint32_t> source_path;     // per mapped target joint: source joints, rootmost first
   std::vector<std::uint32_t> position_joints; // source joints composed for positions: the
                                               // hips and its ancestors, in order
-  // The mapped joints whose path is one source joint, by aligned groups of four target joints
-  // (joints 4k..4k+3: half a pose block), SoA [component][lane] (x y z w); lanes of other joints
-  // have mask 0 and keep their rest. The other mapped joints go one by one.
-  struct Quad {
-    std::uint32_t first;       // 4k
-    std::uint32_t source[4];
-    float mask[4];             // all bits set: a one-step mapped joint
-    float left[4][4], offset[4][4];
+  // Every target pose block as the fast path's kernel reads it (SoA [component][lane], x y z w):
+  // its one-step mapped lanes (mask all bits) turn, the others keep the rest; the mapped joints
+  // whose path is longer go one by one.
+  struct Block {
+    std::uint32_t block = 0;       // its index in the target pose
+    std::uint32_t mapped = 0;      // lanes to turn (0: the block is its rest)
+    std::int32_t source[kPoseLanes]{};  // per lane: the float index of its source rotation's x in the source pose
+    float mask[kPoseLanes]{};
+    float left[4][kPoseLanes]{}, offset[4][kPoseLanes]{};
   };
-  std::vector<Quad> quads;
+  std::vector<Block> blocks;
   std::vector<std::uint32_t> single_joints;
-  std::vector<TrsBlock> rest_pose;            // the target's rest, copied before the rotations
+  std::vector<TrsBlock> rest_pose;            // the target's rest
   glm::quat hips_parent_inverse{1.f, 0.f, 0.f, 0.f};  // the target hips' parent at rest:
   glm::vec3 hips_parent_position{0.f}, hips_parent_scale{1.f};  // its model rotation (inverse), position, scale
 

@@ -1,6 +1,6 @@
 #pragma once
 // Private: which compiled copy of a kernel family runs. Each family (pose, blend, skinning,
-// dual-quaternion) is one source compiled once per level (*_sse2.cpp, *_avx2.cpp,
+// dual-quaternion, retarget) is one source compiled once per level (*_sse2.cpp, *_avx2.cpp,
 // *_avx512.cpp) and, with MARROW_SIMD_EMULATION, once more per wider level through SIMDe
 // (*_avx2_emulated.cpp, *_avx512_emulated.cpp; lanes.hpp). Each copy defines its table in a
 // namespace of its own: sse2, avx2, avx512, avx2_emulated, avx512_emulated.
