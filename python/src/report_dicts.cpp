@@ -167,6 +167,16 @@ py::dict info_dict(const std::string& file, const InfoReport& r) {
   d["skins"] = skins;
   d["clips"] = clips;
   d["diagnostics"] = diagnostics;
+  if (r.humanoid.found) {
+    py::dict humanoid, map;
+    for (const auto& [bone, node] : r.humanoid.bones) map[py::str(bone)] = r.bones[node].name;
+    humanoid["source"] = r.humanoid.from_file ? "file" : "names";
+    humanoid["bones"] = map;
+    humanoid["notes"] = r.humanoid.notes;
+    d["humanoid"] = humanoid;
+  } else {
+    d["humanoid"] = py::none();
+  }
   return d;
 }
 

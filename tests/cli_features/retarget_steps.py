@@ -2,6 +2,7 @@
 clip source of the shared assets (BVH, FBX, Collada, glTF) onto the humanoid rigs (glTF, FBX),
 as a user runs it, checked from outside (docs/retargeting.md):
 
+- `marrow info SOURCE --json` reports a humanoid map (RT1);
 - exit 0; `--json` prints {"map": {target: source}, "root_scale": S, "clips": [name]}, the map
   pairs at least ten bones, S is finite and > 0;
 - `marrow info OUT --json` has the clip with the source clip's duration;
@@ -66,6 +67,8 @@ def retarget_check(root, source, clip, target, work):
     info = r.run_json(["info", src, "--json"])
     if info is None:
         return r
+    r.check(info.get("humanoid") is not None, "`marrow info --json` of the source reports its humanoid map",
+            f"humanoid: {info.get('humanoid')}")
     source_clip = next((c for c in info["clips"] if clip is None or c["name"] == clip), None)
     if not r.check(source_clip is not None, f"{source} has the clip {clip or '(first)'}"):
         return r

@@ -69,6 +69,16 @@ void write_json(const LoadedFile& f, const InfoReport& r) {
     j.key("morphChannels").value(c.morph_channels).end_object();
   }
   j.end_array();
+  j.key("humanoid");
+  if (r.humanoid.found) {
+    j.begin_object().key("source").value(r.humanoid.from_file ? "file" : "names").key("bones").begin_object();
+    for (const auto& [bone, node] : r.humanoid.bones) j.key(bone).value(f.model.nodes[node].name);
+    j.end_object().key("notes").begin_array();
+    for (const std::string& note : r.humanoid.notes) j.value(note);
+    j.end_array().end_object();
+  } else {
+    j.null();
+  }
   j.key("diagnostics").begin_array();
   for (const Diagnostic& d : r.diagnostics) {
     j.begin_object().key("code").value(to_string(d.code)).key("count").value(d.count).key("message").value(d.message).end_object();
@@ -134,6 +144,14 @@ void write_text(const LoadedFile& f, const InfoReport& r) {
     std::printf("mesh %d \"%s\": %zu morph targets, initial weights", m.mesh, m.name.c_str(), m.initial_weights.size());
     for (float w : m.initial_weights) std::printf(" %.4g", w);
     std::printf("\n");
+  }
+  if (r.humanoid.found) {
+    std::printf("humanoid (%s):", r.humanoid.from_file ? "the file's map" : "found from the names");
+    for (const auto& [bone, node] : r.humanoid.bones) std::printf(" %s=%s", bone.c_str(), model.nodes[node].name.c_str());
+    std::printf("\n");
+    for (const std::string& note : r.humanoid.notes) std::printf("  note: %s\n", note.c_str());
+  } else {
+    std::printf("humanoid: none (%s)\n", r.humanoid.missing.c_str());
   }
   for (const Diagnostic& d : r.diagnostics) std::printf("diagnostic %s (x%d): %s\n", std::string(to_string(d.code)).c_str(), d.count, d.message.c_str());
 }

@@ -1,6 +1,9 @@
 #include "reports/info_report.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include "marrow/model/humanoid_map.hpp"
 
 namespace marrow {
 
@@ -32,11 +35,29 @@ std::size_t triangle_count(const ModelMeshPart& part) {
   }
 }
 
+InfoReport::Humanoid humanoid_of(const Model& model) {
+  InfoReport::Humanoid h;
+  try {
+    const HumanoidMap map = humanoid_map(model);
+    h.found = true;
+    h.from_file = model.humanoid.has_value();
+    for (std::size_t b = 0; b < kHumanoidBoneCount; ++b) {
+      const int node = map.nodes[b];
+      if (node >= 0) h.bones.emplace_back(std::string(to_string(static_cast<HumanoidBone>(b))), static_cast<std::size_t>(node));
+    }
+    h.notes = map.notes;
+  } catch (const std::invalid_argument& e) {
+    h.missing = e.what();
+  }
+  return h;
+}
+
 }  // namespace
 
 InfoReport make_info_report(const Model& model) {
   InfoReport out;
   out.scene = model.source.scene;
+  out.humanoid = humanoid_of(model);
   for (std::size_t b = 0; b < model.nodes.size(); ++b) {
     const ModelNode& bone = model.nodes[b];
     out.bones.push_back({b, bone.source_node, bone.name, bone.parent, is_joint(model, b)});

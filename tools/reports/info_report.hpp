@@ -5,6 +5,7 @@
 // index of the Model, mesh i == Model::meshes[i]); the source_* fields carry the file's indices.
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "marrow/core/diagnostic.hpp"
@@ -57,7 +58,18 @@ struct InfoReport {
     std::size_t morph_channels = 0;
   };
 
+  // The rig's humanoid map (RT1): the file's (VRM) or found from the names; none when a required
+  // bone is missing (`missing` says which, with the candidates seen).
+  struct Humanoid {
+    bool found = false;
+    bool from_file = false;
+    std::vector<std::pair<std::string, std::size_t>> bones;  // VRM bone name, model bone
+    std::vector<std::string> notes;
+    std::string missing;
+  };
+
   int scene = -1;
+  Humanoid humanoid;
   std::vector<Bone> bones;
   std::vector<Mesh> meshes;
   std::vector<Skin> skins;
