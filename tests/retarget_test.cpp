@@ -9,6 +9,10 @@
 #include "marrow/core/trs.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/animator.hpp"
+#include "marrow/io/gltf/gltf_writer.hpp"
+#include "marrow/io/native/native_format.hpp"
+#include "marrow/model/animation_marker.hpp"
+#include "marrow/model/live_retarget.hpp"
 #include "marrow/model/retarget_clips.hpp"
 #include "marrow/model/retarget_map.hpp"
 #include "shared_assets.hpp"
@@ -329,6 +333,83 @@ TEST(Retarget, RT7_PinnedFeetSlideNoMoreThanWithout) {
   // Measured: 0.52 m without, 0.05 m with (KayKit's legs are proportioned unlike the actor's).
   EXPECT_LT(s.pinned, 0.2 * s.plain);
   std::printf("foot sliding over %d planted frames: %.4f m without contacts, %.4f m with\n", s.planted_frames, s.plain, s.pinned);
+}
+
+}  // namespace
+}  // namespace marrow
+
+namespace marrow {
+namespace {
+
+// Live retargeting (live_retarget.hpp): the Animator plays the source clip through the map each
+// frame; at the source's key times that is exactly the baked clip's pose.
+void expect_live_equals_baked(bool feet_ik, int spines) {
+  auto source = std::make_shared<Model>(source_rig());
+  add_marker(*source, "walk", "step", ticks_from_seconds(0.45));
+  const Model target = demo::humanoid_rig(target_spec(spines));
+  const auto map = std::make_shared<const RetargetMap>(*source, target);
+  const Model baked = retarget_clips(*source, target, *map, {.feet_ik = feet_ik});
+  const Model live = retarget_live(source, target, map, {.feet_ik = feet_ik});
+  ASSERT_TRUE(live.animations.back().live);
+  EXPECT_NO_THROW(validate(live));
+  Animator a(baked), b(live);
+  a.play("walk");
+  b.play("walk");
+  for (const double t : kKeyTimes) {
+    a.update(ticks_from_seconds(t), false, false);
+    b.update(ticks_from_seconds(t), false, false);
+    for (std::size_t n = 0; n < target.nodes.size(); ++n)
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 3; ++r)
+          ASSERT_NEAR(a.absolute_bone_transforms()[n][c][r], b.absolute_bone_transforms()[n][c][r], 1e-4f * 60.f)
+              << target.nodes[n].name << " at " << t << (feet_ik ? " with contacts" : "");
+  }
+  // The source's markers are the live animation's events.
+  Animator events(live);
+  events.play("walk");
+  events.update(ticks_from_seconds(0.5));
+  ASSERT_EQ(events.events().size(), 1u);
+  EXPECT_EQ(events.events()[0].name, "step");
+}
+
+TEST(Retarget, RT3_ALiveAnimationPlaysTheBakedPoseAtEveryKey) {
+  expect_live_equals_baked(false, 3);
+  expect_live_equals_baked(false, 2);  // a torso chain: the general path
+}
+
+TEST(Retarget, RT7_ALiveAnimationPinsTheFeetAsTheBakedOne) { expect_live_equals_baked(true, 3); }
+
+TEST(Retarget, RT4_ALiveAnimationTakesRootMotionAsTheBakedOne) {
+  auto source = std::make_shared<Model>(source_rig());
+  const Model target = demo::humanoid_rig(target_spec(3));
+  const auto map = std::make_shared<const RetargetMap>(*source, target);
+  const Model baked = retarget_clips(*source, target, *map);
+  const Model live = retarget_live(source, target, map);
+  Animator a(baked), b(live);
+  for (Animator* x : {&a, &b}) {
+    x->enable_root_motion({.joint = "Hips"});
+    x->play("walk");
+  }
+  for (int frame = 0; frame < 20; ++frame) {
+    a.update(ticks_from_seconds(0.05));
+    b.update(ticks_from_seconds(0.05));
+  }
+  const glm::vec3 moved = a.accumulated_root_motion().translation;
+  EXPECT_GT(glm::length(moved), 1.f);  // centimetres: the hips walk forward
+  EXPECT_LT(glm::length(moved - b.accumulated_root_motion().translation), 1e-3f * glm::length(moved));
+}
+
+TEST(Retarget, RT1_WritersRefuseALiveAnimation) {
+  auto source = std::make_shared<Model>(source_rig());
+  const Model target = demo::humanoid_rig(target_spec(3));
+  const Model live = retarget_live(source, target, std::make_shared<const RetargetMap>(*source, target));
+  try {
+    (void)write_native(live);
+    FAIL() << "a live animation was written";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("\"walk\" plays live"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)model_to_gltf(live), std::invalid_argument);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "loaded_model.hpp"
 #include "marrow/io/bone_map_file.hpp"
 #include "marrow/io/model_file.hpp"
+#include "marrow/model/live_retarget.hpp"
 #include "marrow/model/retarget_clips.hpp"
 #include "marrow/model/retarget_map.hpp"
 
@@ -50,7 +51,7 @@ void bind_retarget(py::module_& m) {
       "retarget",
       [](const py::object& source, const py::object& target, std::optional<std::vector<std::string>> clips,
          const py::object& map, std::optional<std::string> source_rest, std::optional<std::string> target_rest,
-         bool feet_ik, const std::string& prefix) {
+         bool feet_ik, const std::string& prefix, bool live) {
         const std::shared_ptr<LoadedModel> from = model_argument(source);
         const std::shared_ptr<LoadedModel> onto = model_argument(target);
         RetargetOptions options;
@@ -59,18 +60,26 @@ void bind_retarget(py::module_& m) {
         if (target_rest) options.target_rest = parse_rest_pose(*target_rest);
         RetargetClipsOptions bake{.clips = clips.value_or(std::vector<std::string>{}), .prefix = prefix, .feet_ik = feet_ik};
         py::gil_scoped_release unlocked;
+        if (live) {
+          // The source stays alive as long as the returned model's animations play it.
+          const std::shared_ptr<const Model> source(from, &from->model());
+          auto map = std::make_shared<const RetargetMap>(*source, onto->model(), options);
+          return std::make_shared<LoadedModel>(onto->path(), retarget_live(source, onto->model(), std::move(map), bake));
+        }
         const RetargetMap retarget_map(from->model(), onto->model(), options);
         return std::make_shared<LoadedModel>(onto->path(), retarget_clips(from->model(), onto->model(), retarget_map, bake));
       },
       py::arg("source"), py::arg("target"), py::kw_only(), py::arg("clips") = py::none(), py::arg("map") = py::none(),
       py::arg("source_rest") = py::none(), py::arg("target_rest") = py::none(), py::arg("feet_ik") = false,
-      py::arg("prefix") = "",
+      py::arg("prefix") = "", py::arg("live") = false,
       R"(Retargets clips of one humanoid rig onto another (any formats marrow loads; a Model or a
 path each) and returns the target as a new Model with the clips added, each named prefix +
 its source name, as `marrow retarget` writes it. clips: source clip names (default: all).
 map: None or "auto" (bones found from their names), a dict {target node: source node or
 humanoid bone name}, or the path of such a JSON object. source_rest, target_rest:
 "CLIP@SECONDS" rest poses (default: the bind poses). feet_ik: pin the feet with two-bone IK.
+live=True: the clips play the source through the map each frame instead of being baked
+(one copy of the source's keys for every rig; convert() refuses such a model).
 Raises ValueError naming what cannot be mapped.)");
 }
 

@@ -3,6 +3,8 @@
 // posed vertices, bounds, draw items) animator_outputs.cpp.
 #include "marrow/model/animator.hpp"
 
+#include "model/retarget_plan.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -188,6 +190,8 @@ void Animator::play(int index, const PlayOptions& options) {
   }
   if (index >= 0) {
     Action* action = take_action(index);
+    const LiveRetarget* live = animations_->animations[static_cast<std::size_t>(index)].live;
+    if (live != nullptr) action->live = std::make_unique<LiveRetargetSampler>(*live);
     const Ticks duration = model_.animations[static_cast<std::size_t>(index)].duration;
     action->clock = PlaybackClock(duration, options.rate, options.loop, options.start);
     action->weight = layer.fade_duration > 0.0 ? 0.f : 1.f;
@@ -374,6 +378,8 @@ Animator::Action* Animator::take_action(int animation) {
   action->sync_group = -1;
   action->step = ClockStep{};
   action->root = RootMotionTrack{};
+  action->live.reset();
+  action->live_root_keys.clear();
   return action;
 }
 
@@ -399,7 +405,26 @@ void Animator::attach_root_motion(Action& action) {
       if (track.bone_index == target && !track.keys.empty()) keys = track.keys;  // the later wins
     }
   }
+  if (action.live) keys = live_root_keys(action);
   action.root = RootMotionTrack(keys, rest, root_.parent_world);
+}
+
+// A live animation's root-motion joint keyed at its source's key times (the motion the baked
+// clip would hold), made when it starts playing.
+std::span<const Keyframe> Animator::live_root_keys(Action& action) {
+  const LiveRetarget& live = *animations_->animations[static_cast<std::size_t>(action.animation)].live;
+  std::vector<std::vector<TrsBlock>> skin_poses(skins_.size());
+  for (std::size_t s = 0; s < skins_.size(); ++s) skin_poses[s] = skins_[s].rest;
+  std::vector<TrsBlock> scene_pose = scene_rest_;
+  action.live_root_keys.clear();
+  const ModelAnimation& source = live.source->animations[static_cast<std::size_t>(live.source_animation)];
+  for (const Ticks t : detail::key_times(*live.source, source)) {
+    action.live->sample(t, skin_poses, scene_pose);
+    const Trs trs = root_.skin >= 0 ? pose_joint(skin_poses[static_cast<std::size_t>(root_.skin)], root_.joint)
+                                    : pose_joint(scene_pose, static_cast<std::size_t>(root_.node));
+    action.live_root_keys.push_back(Keyframe{t, trs.translation, trs.rotation, trs.scale});
+  }
+  return action.live_root_keys;
 }
 
 }  // namespace marrow

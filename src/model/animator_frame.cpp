@@ -200,7 +200,7 @@ void Animator::refresh_action_sets() {
       const CompiledAnimation& c = animations_->animations[static_cast<std::size_t>(a->animation)];
       if (!c.has_scene_tracks) continue;
       for (std::size_t i = 0; i < locals_.size(); ++i) {
-        if (c.scene_clip.animated(i)) moving_[i] = 1;
+        if (c.drives_node(i)) moving_[i] = 1;
       }
     }
   }
@@ -220,9 +220,9 @@ void Animator::refresh_action_sets() {
       bool driven = false;
       for (const Layer& layer : layers_) {
         for (const Action* a : layer.actions) {
-          const auto& clip = animations_->animations[static_cast<std::size_t>(a->animation)].skin_clips[s];
-          driven |= clip.has_value() && clip->animated(p);
-          any |= clip.has_value();
+          const CompiledAnimation& c = animations_->animations[static_cast<std::size_t>(a->animation)];
+          driven |= c.drives_joint(s, p);
+          any |= c.drives_skin(s);
         }
       }
       (driven ? state.animated : state.still).push_back(p);
@@ -260,14 +260,15 @@ void Animator::sample_actions() {
       if (action_weight(layer, *a) <= 0.f) continue;
       const CompiledAnimation& c = animations_->animations[static_cast<std::size_t>(a->animation)];
       const Ticks t = a->clock.time();
+      if (a->live) sample_live(*a, c, t);
       for (std::size_t s = 0; s < skins_.size(); ++s) {
-        if (!c.skin_clips[s]) continue;
+        if (!c.drives_skin(s)) continue;
         std::vector<TrsBlock>& pose = a->skin_poses[s];
-        SamplingJob{&*c.skin_clips[s], t, &a->skin_contexts[s], pose}.run();
-        if (layer.additive) make_additive_pose(pose, c.skin_references[s], c.skin_clips[s]->joint_count(), pose);
+        if (!a->live) SamplingJob{&*c.skin_clips[s], t, &a->skin_contexts[s], pose}.run();
+        if (layer.additive) make_additive_pose(pose, c.skin_references[s], static_cast<std::size_t>(model_.skins[s].data.bone_count), pose);
       }
       if (c.has_scene_tracks) {
-        SamplingJob{&c.scene_clip, t, &a->scene_context, a->scene_pose}.run();
+        if (!a->live) SamplingJob{&c.scene_clip, t, &a->scene_context, a->scene_pose}.run();
         if (layer.additive) make_additive_pose(a->scene_pose, c.scene_reference, locals_.size(), a->scene_pose);
       }
       std::fill(a->morph_driven.begin(), a->morph_driven.end(), std::uint8_t{0});
@@ -286,6 +287,14 @@ void Animator::sample_actions() {
   }
 }
 
+// A live retargeted animation (live_retarget.hpp): the rest, then what the map drives.
+void Animator::sample_live(Action& a, const CompiledAnimation& c, Ticks t) {
+  for (std::size_t s = 0; s < skins_.size(); ++s)
+    if (c.drives_skin(s)) std::copy(skins_[s].rest.begin(), skins_[s].rest.end(), a.skin_poses[s].begin());
+  if (c.has_scene_tracks) std::copy(scene_rest_.begin(), scene_rest_.end(), a.scene_pose.begin());
+  a.live->sample(t, a.skin_poses, a.scene_pose);
+}
+
 std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
   SkinState& state = skins_[s];
   blend_layers_.clear();
@@ -295,7 +304,7 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
     for (Action* a : layer.actions) {
       const float w = action_weight(layer, *a);
       if (w <= 0.f) continue;
-      const bool has_clip = animations_->animations[static_cast<std::size_t>(a->animation)].skin_clips[s].has_value();
+      const bool has_clip = animations_->animations[static_cast<std::size_t>(a->animation)].drives_skin(s);
       if (layer.additive) {
         if (has_clip) blend_additive_.push_back(BlendingLayer{a->skin_poses[s], w, layer.skin_masks[s]});
       } else {

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "marrow/core/trs.hpp"
+#include "marrow/model/live_retarget.hpp"
 #include "marrow/runtime/sampling_job.hpp"
 
 namespace marrow {
@@ -28,7 +30,46 @@ std::vector<TrsBlock> pose_at_zero(const RuntimeClip& clip) {
   return pose;
 }
 
+// A live animation (live_retarget.hpp): the rest where it drives nothing, its pose at 0 as the
+// additive reference.
+void compile_live(const Model& model, const LiveRetarget& live, CompiledAnimation& compiled) {
+  compiled.live = &live;
+  std::vector<glm::mat4> rest(model.nodes.size());
+  for (std::size_t i = 0; i < rest.size(); ++i) rest[i] = model.nodes[i].transform;
+  compiled.scene_clip = compile_clip(AnimationClip{{}, {}, {}, ClipTargetSpace::SceneNode}, rest);
+  for (std::size_t i = 0; i < rest.size(); ++i) compiled.has_scene_tracks |= live.scene_node_driven[i] != 0;
+  std::vector<std::vector<TrsBlock>> skin_poses(model.skins.size());
+  for (std::size_t s = 0; s < model.skins.size(); ++s) {
+    const SkinningData& data = model.skins[s].data;
+    skin_poses[s].resize(pose_block_count(data.bind_pose.size()));
+    for (std::size_t p = 0; p < data.bind_pose.size(); ++p) set_pose_joint(skin_poses[s], p, decompose_trs(data.bind_pose[p]));
+  }
+  std::vector<TrsBlock> scene_pose(pose_block_count(rest.size()));
+  for (std::size_t i = 0; i < rest.size(); ++i) set_pose_joint(scene_pose, i, decompose_trs(rest[i]));
+  LiveRetargetSampler(live).sample(Ticks{0}, skin_poses, scene_pose);
+  for (std::size_t s = 0; s < model.skins.size(); ++s) {
+    compiled.skin_clips.emplace_back();
+    compiled.skin_sources.push_back(nullptr);
+    compiled.skin_references.push_back(compiled.drives_skin(s) ? std::move(skin_poses[s]) : std::vector<TrsBlock>{});
+  }
+  if (compiled.has_scene_tracks) compiled.scene_reference = std::move(scene_pose);
+}
+
 }  // namespace
+
+bool CompiledAnimation::drives_skin(std::size_t s) const noexcept {
+  return skin_clips[s].has_value() || (live != nullptr && !live->skin_writes[s].empty());
+}
+
+bool CompiledAnimation::drives_joint(std::size_t s, std::size_t p) const noexcept {
+  if (live != nullptr) return live->skin_joint_driven[s][p] != 0;
+  return skin_clips[s].has_value() && skin_clips[s]->animated(p);
+}
+
+bool CompiledAnimation::drives_node(std::size_t i) const noexcept {
+  if (live != nullptr) return live->scene_node_driven[i] != 0;
+  return has_scene_tracks && scene_clip.animated(i);
+}
 
 std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model) {
   auto out = std::make_shared<CompiledAnimations>();
@@ -37,6 +78,11 @@ std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model)
   out->animations.reserve(model.animations.size());
   for (const ModelAnimation& animation : model.animations) {
     CompiledAnimation& compiled = out->animations.emplace_back();
+    if (animation.live) {
+      compile_live(model, *animation.live, compiled);
+      for (const AnimationMarker& marker : animation.markers) compiled.marker_times.push_back(marker.time);
+      continue;
+    }
     for (const Skin& skin : model.skins) {
       const auto it = skin.data.animation_clips.find(animation.name);
       if (it == skin.data.animation_clips.end()) {

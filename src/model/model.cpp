@@ -1,5 +1,7 @@
 #include "marrow/model/model.hpp"
 
+#include "marrow/model/live_retarget.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -210,6 +212,9 @@ void validate(const Model& model) {
     const ModelAnimation& anim = model.animations[a];
     if (anim.scene_clip.target_space != ClipTargetSpace::SceneNode) {
       fail("animation " + std::to_string(a) + " scene_clip does not target scene nodes");
+    }
+    if (anim.live && !live_retarget_fits(*anim.live, model)) {
+      fail("animation " + std::to_string(a) + " plays live through a retarget map made for another model");
     }
     try {
       validate_clip(anim.scene_clip);

@@ -9,11 +9,40 @@
 #include "marrow/model/compiled_animations.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
 #include "marrow/runtime/two_bone_ik_job.hpp"
+#include "model/retarget_plan.hpp"
 
 namespace marrow {
 namespace {
 
-// Every key time of an animation's parts (skeletal per skin, rigid), sorted, once each.
+// The keys of the driven joints as clips of the target: per skin (its joints) and rigid.
+void add_animation(Model& model, const RetargetMap& map, const ModelAnimation& source_animation, const std::string& name,
+                   const std::vector<std::size_t>& driven, std::vector<std::vector<Keyframe>>& keys) {
+  ModelAnimation animation;
+  animation.name = name;
+  animation.duration = source_animation.duration;
+  animation.markers = source_animation.markers;
+  animation.scene_clip = AnimationClip{name, source_animation.duration, {}, ClipTargetSpace::SceneNode};
+  std::vector<AnimationClip> skin_clips(model.skins.size(), AnimationClip{name, source_animation.duration, {}, ClipTargetSpace::JointPalette});
+  for (std::size_t d = 0; d < driven.size(); ++d) {
+    const auto node = static_cast<std::size_t>(map.target_nodes()[driven[d]]);
+    bool joint = false;
+    for (std::size_t k = 0; k < model.skins.size(); ++k) {
+      const int palette = model.skins[k].scene_to_palette[node];
+      if (palette < 0) continue;
+      skin_clips[k].tracks.push_back(BoneTrack{palette, keys[d]});
+      joint = true;
+    }
+    if (!joint) animation.scene_clip.tracks.push_back(BoneTrack{static_cast<int>(node), std::move(keys[d])});
+  }
+  for (std::size_t k = 0; k < model.skins.size(); ++k)
+    if (!skin_clips[k].tracks.empty()) model.skins[k].data.animation_clips[name] = std::move(skin_clips[k]);
+  model.animations.push_back(std::move(animation));
+}
+
+}  // namespace
+
+namespace detail {
+
 std::vector<Ticks> key_times(const Model& model, const ModelAnimation& animation) {
   std::vector<Ticks> times{Ticks{0}};
   const auto add = [&](const AnimationClip& clip) {
@@ -51,7 +80,6 @@ std::vector<int> asked_clips(const Model& source, const Model& target, const Ret
   return indices;
 }
 
-// The target joints a retargeted clip keys: mapped, the chains' bones, the hips.
 std::vector<std::size_t> driven_joints(const RetargetRig& rig) {
   std::vector<std::uint8_t> driven(rig.target_joint_count(), 0);
   for (std::size_t i = 0; i < driven.size(); ++i) driven[i] = rig.target_source[i] >= 0 ? 1 : 0;
@@ -64,42 +92,15 @@ std::vector<std::size_t> driven_joints(const RetargetRig& rig) {
   return out;
 }
 
-// The keys of the driven joints as clips of the target: per skin (its joints) and rigid.
-void add_animation(Model& model, const RetargetMap& map, const ModelAnimation& source_animation, const std::string& name,
-                   const std::vector<std::size_t>& driven, std::vector<std::vector<Keyframe>>& keys) {
-  ModelAnimation animation;
-  animation.name = name;
-  animation.duration = source_animation.duration;
-  animation.markers = source_animation.markers;
-  animation.scene_clip = AnimationClip{name, source_animation.duration, {}, ClipTargetSpace::SceneNode};
-  std::vector<AnimationClip> skin_clips(model.skins.size(), AnimationClip{name, source_animation.duration, {}, ClipTargetSpace::JointPalette});
-  for (std::size_t d = 0; d < driven.size(); ++d) {
-    const auto node = static_cast<std::size_t>(map.target_nodes()[driven[d]]);
-    bool joint = false;
-    for (std::size_t k = 0; k < model.skins.size(); ++k) {
-      const int palette = model.skins[k].scene_to_palette[node];
-      if (palette < 0) continue;
-      skin_clips[k].tracks.push_back(BoneTrack{palette, keys[d]});
-      joint = true;
-    }
-    if (!joint) animation.scene_clip.tracks.push_back(BoneTrack{static_cast<int>(node), std::move(keys[d])});
-  }
-  for (std::size_t k = 0; k < model.skins.size(); ++k)
-    if (!skin_clips[k].tracks.empty()) model.skins[k].data.animation_clips[name] = std::move(skin_clips[k]);
-  model.animations.push_back(std::move(animation));
-}
+}  // namespace detail
 
-}  // namespace
-
-void pin_feet(const Model& target, const RetargetMap& map, std::span<const TrsBlock> source_pose, std::span<TrsBlock> target_pose,
-              std::span<glm::mat4> node_locals, std::span<glm::mat4> node_worlds) {
+void pin_feet(std::span<const int> parents, const RetargetMap& map, std::span<const TrsBlock> source_pose,
+              std::span<TrsBlock> target_pose, std::span<glm::mat4> node_locals, std::span<glm::mat4> node_worlds) {
   const std::span<const int> nodes = map.target_nodes();
   const std::span<const glm::mat4> rest = map.target_rest();
   std::copy(rest.begin(), rest.end(), node_locals.begin());
   for (std::size_t i = 0; i < nodes.size(); ++i)
     node_locals[static_cast<std::size_t>(nodes[i])] = compose_trs(pose_joint(target_pose, i));
-  std::vector<int> parents(target.nodes.size());
-  for (std::size_t n = 0; n < parents.size(); ++n) parents[n] = target.nodes[n].parent;
   LocalToModelJob compose{.parents = parents, .local_matrices = node_locals, .models = node_worlds};
   compose.run();
   for (const RetargetLeg& leg : map.legs()) {
@@ -119,7 +120,7 @@ void pin_feet(const Model& target, const RetargetMap& map, std::span<const TrsBl
     compose.from = node(leg.upper);
     compose.run();
     // The foot keeps its model rotation: its local is taken again from its (moved) parent.
-    const int parent = target.nodes[node(leg.foot)].parent;
+    const int parent = parents[node(leg.foot)];
     const glm::mat4 parent_world = parent < 0 ? glm::mat4(1.f) : node_worlds[static_cast<std::size_t>(parent)];
     glm::mat4 wanted = foot_world;
     wanted[3] = node_worlds[node(leg.foot)][3];
@@ -133,7 +134,7 @@ void pin_feet(const Model& target, const RetargetMap& map, std::span<const TrsBl
 }
 
 Model retarget_clips(const Model& source, const Model& target, const RetargetMap& map, const RetargetClipsOptions& options) {
-  const std::vector<int> clips = asked_clips(source, target, options);
+  const std::vector<int> clips = detail::asked_clips(source, target, options);
   Model out = target;
   if (clips.empty()) return out;
 
@@ -143,10 +144,12 @@ Model retarget_clips(const Model& source, const Model& target, const RetargetMap
   std::vector<TrsBlock> source_pose(pose_block_count(rig.source_joint_count()));
   std::vector<TrsBlock> target_pose(pose_block_count(rig.target_joint_count()));
   std::vector<glm::mat4> node_locals(target.nodes.size()), node_worlds(target.nodes.size());
-  const std::vector<std::size_t> driven = driven_joints(rig);
+  std::vector<int> parents(target.nodes.size());
+  for (std::size_t n = 0; n < parents.size(); ++n) parents[n] = target.nodes[n].parent;
+  const std::vector<std::size_t> driven = detail::driven_joints(rig);
   for (const int a : clips) {
     const ModelAnimation& animation = source.animations[static_cast<std::size_t>(a)];
-    const std::vector<Ticks> times = key_times(source, animation);
+    const std::vector<Ticks> times = detail::key_times(source, animation);
     std::vector<std::vector<Keyframe>> keys(driven.size());
     for (auto& k : keys) k.reserve(times.size());
     animator.play(a);
@@ -154,7 +157,7 @@ Model retarget_clips(const Model& source, const Model& target, const RetargetMap
       animator.update(time, false, false);
       map.gather_source(animator.bone_transforms(), source_pose);
       RetargetJob{.rig = &rig, .context = &context, .source_pose = source_pose, .target_pose = target_pose}.run();
-      if (options.feet_ik) pin_feet(target, map, source_pose, target_pose, node_locals, node_worlds);
+      if (options.feet_ik) pin_feet(parents, map, source_pose, target_pose, node_locals, node_worlds);
       for (std::size_t d = 0; d < driven.size(); ++d) {
         const Trs trs = pose_joint(target_pose, driven[d]);
         keys[d].push_back(Keyframe{time, trs.translation, trs.rotation, trs.scale});

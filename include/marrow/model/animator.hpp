@@ -56,6 +56,7 @@
 #include "marrow/model/draw_item.hpp"
 #include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/ik_chain.hpp"
+#include "marrow/model/live_retarget.hpp"
 #include "marrow/model/model.hpp"
 #include "marrow/model/play_options.hpp"
 #include "marrow/model/root_motion.hpp"
@@ -270,6 +271,8 @@ class Animator {
     std::vector<std::vector<float>> morph_weights;    // per mesh (deltas on an additive layer)
     std::vector<std::uint8_t> morph_driven;           // per mesh: the animation has its channel
     RootMotionTrack root;                              // of the root-motion joint
+    std::unique_ptr<LiveRetargetSampler> live;         // a live retargeted animation's scratch
+    std::vector<Keyframe> live_root_keys;              // its root-motion joint's keys (root's view)
   };
   struct Layer {
     float weight = 1.f;
@@ -300,11 +303,13 @@ class Animator {
   void release(Action* action);
   void join_sync_group(Action& action);
   void attach_root_motion(Action& action);
+  std::span<const Keyframe> live_root_keys(Action& action);
   void refresh_action_sets();  // animated joints and nodes, after the playing clips change
   void advance_clocks(Ticks time, bool relative, bool loop);
   void advance_sync_groups(Ticks time, bool loop);
   void collect_events(std::size_t layer, const Action& action);
   void sample_actions();
+  void sample_live(Action& action, const CompiledAnimation& compiled, Ticks t);
   std::span<TrsBlock> blend_skin(std::size_t skin);
   std::span<TrsBlock> blend_scene();
   // blend_layers_ and blend_additive_ (as blend_skin or blend_scene collected them) blended

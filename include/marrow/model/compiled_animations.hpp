@@ -28,6 +28,16 @@ struct CompiledAnimation {
   std::vector<TrsBlock> scene_reference;
   std::vector<std::vector<float>> morph_references;  // parallel to ModelAnimation::morph_channels
   std::vector<Ticks> marker_times;                    // of ModelAnimation::markers
+  // A live retargeted animation (ModelAnimation::live): no clips of its own; its Animator actions
+  // sample the source through the map. References (additive) are its pose at 0.
+  const LiveRetarget* live = nullptr;
+
+  // Whether the animation moves skin s (a clip of it, or live joints of it).
+  bool drives_skin(std::size_t s) const noexcept;
+  // Whether it moves palette entry p of skin s.
+  bool drives_joint(std::size_t s, std::size_t p) const noexcept;
+  // Whether it moves scene node i (a rigid track, or a live node of no skin).
+  bool drives_node(std::size_t i) const noexcept;
 };
 
 struct CompiledAnimations {

@@ -31,6 +31,8 @@
 
 namespace marrow {
 
+struct LiveRetarget;
+
 // A scene node (joints of skins are nodes too; Skin maps them to palette entries). Node 0 of an
 // imported or built model is a synthetic root. Per-node arrays elsewhere (Animator's
 // bone_transforms, rigid clips' bone_index, the M4 rule's "bone") use the node index.
@@ -104,6 +106,9 @@ struct ModelAnimation {
   AnimationClip scene_clip;  // target_space SceneNode; may have no tracks
   std::vector<MorphWeightChannel> morph_channels;
   std::vector<AnimationMarker> markers{};  // sorted by time, within [0, duration] (add_marker)
+  // Set for an animation that plays another model's clip through a retarget map each frame
+  // (live_retarget.hpp): it has no keys of its own, and the writers refuse it.
+  std::shared_ptr<const LiveRetarget> live{};
 };
 
 // Where an imported model came from, so tools can report in the file's own index spaces.

@@ -36,9 +36,10 @@ Model retarget_clips(const Model& source, const Model& target, const RetargetMap
                      const RetargetClipsOptions& options = {});
 
 // One frame's contacts (RT7) on a target pose in the job's target joints (the job's output for
-// source_pose): bends the legs so the feet reach their scaled source positions.
-// `node_locals` and `node_worlds` are scratch of one matrix per target scene node.
-void pin_feet(const Model& target, const RetargetMap& map, std::span<const TrsBlock> source_pose, std::span<TrsBlock> target_pose,
-              std::span<glm::mat4> node_locals, std::span<glm::mat4> node_worlds);
+// source_pose): bends the legs so the feet reach their scaled source positions. `parents` are
+// the target's scene nodes' parents; `node_locals` and `node_worlds` are scratch of one matrix
+// per target scene node. Allocates nothing.
+void pin_feet(std::span<const int> parents, const RetargetMap& map, std::span<const TrsBlock> source_pose,
+              std::span<TrsBlock> target_pose, std::span<glm::mat4> node_locals, std::span<glm::mat4> node_worlds);
 
 }  // namespace marrow

@@ -1,4 +1,5 @@
 #include "marrow/io/gltf/gltf_writer.hpp"
+#include "marrow/model/live_retarget.hpp"
 #include "marrow/io/gltf/gltf_meshopt_compress.hpp"
 
 #include <cstring>
@@ -343,7 +344,10 @@ class ModelWriter {
 
 }  // namespace
 
-gltf::GltfAsset model_to_gltf(const Model& model) { return ModelWriter(model).write(); }
+gltf::GltfAsset model_to_gltf(const Model& model) {
+  require_no_live_animations(model, "glTF writer");
+  return ModelWriter(model).write();
+}
 
 void write_gltf(const Model& model, const std::filesystem::path& path, const GltfWriteOptions& options) {
   const std::string ext = path.extension().string();

@@ -15,6 +15,7 @@
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/frame_bounds.hpp"
+#include "marrow/model/live_retarget.hpp"
 #include "marrow/runtime/compressed_clip_data.hpp"
 #include "native_layout.hpp"
 
@@ -271,6 +272,7 @@ void write_frame_bounds(ByteWriter& w, const Model& model) {
 
 std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions& options) {
   validate(model);
+  require_no_live_animations(model, "write_native");
   if (const std::string problem = model_problem(model); !problem.empty()) {
     throw std::invalid_argument("write_native: " + problem);
   }
