@@ -55,6 +55,7 @@
 #include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/humanoid_bone.hpp"
 #include "marrow/model/humanoid_map.hpp"
+#include "marrow/model/live_retarget.hpp"
 #include "marrow/model/rest_pose.hpp"
 #include "marrow/model/retarget_clips.hpp"
 #include "marrow/model/retarget_map.hpp"

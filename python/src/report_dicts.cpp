@@ -172,7 +172,9 @@ py::dict info_dict(const std::string& file, const InfoReport& r) {
     for (const auto& [bone, node] : r.humanoid.bones) map[py::str(bone)] = r.bones[node].name;
     humanoid["source"] = r.humanoid.from_file ? "file" : "names";
     humanoid["bones"] = map;
-    humanoid["notes"] = r.humanoid.notes;
+    py::list notes;
+    for (const std::string& note : r.humanoid.notes) notes.append(note);
+    humanoid["notes"] = notes;
     d["humanoid"] = humanoid;
   } else {
     d["humanoid"] = py::none();
