@@ -1,12 +1,15 @@
 // Retargeting (issue 27's targets): the job alone per frame on a 65-joint humanoid
 // (retarget_frame/humanoid, <= 3 ns per target joint), beside sampling and composing the same
 // rig (sample_compose/humanoid), and baking a 30 s clip at 30 Hz onto it
-// (retarget_bake/humanoid_30s, <= 20 ms). The rigs are Mixamo's layout built in code
+// (retarget_bake/humanoid_30s, <= 20 ms); and an Animator frame of the clip baked or played
+// live (animator_update_baked|live/humanoid). The rigs are Mixamo's layout built in code
 // (tools/demo/humanoid_rig.hpp): different proportions, up axes, units and local frames.
 #include <benchmark/benchmark.h>
 
 #include "bench_guard.hpp"
 #include "demo/humanoid_rig.hpp"
+#include "marrow/model/animator.hpp"
+#include "marrow/model/live_retarget.hpp"
 #include "marrow/model/retarget_clips.hpp"
 #include "marrow/model/retarget_map.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
@@ -107,10 +110,30 @@ void retarget_bake(benchmark::State& state) {
   state.counters["target_joints"] = static_cast<double>(rigs.map->target_nodes().size());
 }
 
+// One Animator frame of the retargeted clip on the target, baked (its own keys) or live (the
+// source sampled and retargeted each frame, live_retarget.hpp): what live retargeting costs.
+void animator_update(benchmark::State& state, bool live) {
+  const RetargetPairOfRigs& rigs = humanoids(1.0, 30.0);
+  static const auto source = std::make_shared<const Model>(rigs.source);
+  static const auto map = std::make_shared<const RetargetMap>(*source, rigs.target);
+  static const Model baked = retarget_clips(*source, rigs.target, *map);
+  static const Model played = retarget_live(source, rigs.target, map);
+  Animator animator(live ? played : baked);
+  animator.play("clip");
+  for (auto _ : state) {
+    animator.update(Ticks{166'667});
+    benchmark::DoNotOptimize(animator.absolute_bone_transforms().data());
+    benchmark::ClobberMemory();
+  }
+  per_joint(state, static_cast<double>(rigs.target.nodes.size() - 2));
+}
+
 [[maybe_unused]] const bool registered = [] {
   benchmark::RegisterBenchmark("retarget_frame/humanoid", guarded("retarget_frame", retarget_frame));
   benchmark::RegisterBenchmark("sample_compose/humanoid", guarded("sample_compose", sample_compose_humanoid));
   benchmark::RegisterBenchmark("retarget_bake/humanoid_30s", guarded("retarget_bake", retarget_bake))->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("animator_update_baked/humanoid", guarded("animator_update", animator_update, false));
+  benchmark::RegisterBenchmark("animator_update_live/humanoid", guarded("animator_update", animator_update, true));
   return true;
 }();
 
