@@ -35,6 +35,7 @@
 #include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/runtime/morph_target_data.hpp"
 #include "marrow/runtime/morph_weight_track.hpp"
+#include "marrow/runtime/blend_space.hpp"
 #include "marrow/runtime/inertialization_job.hpp"
 #include "marrow/runtime/retarget_job.hpp"
 
