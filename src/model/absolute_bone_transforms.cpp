@@ -44,4 +44,10 @@ void copy_absolute_bone_transforms(const Model& model, std::span<glm::mat4> out)
   compose(model, locals, out, "copy_absolute_bone_transforms");
 }
 
+void compose_node_transforms(const Model& model, std::span<const glm::mat4> locals, std::span<glm::mat4> out) {
+  check_size("compose_node_transforms", locals.size(), model.nodes.size());
+  check_size("compose_node_transforms", out.size(), model.nodes.size());
+  compose(model, locals, out, "compose_node_transforms");
+}
+
 }  // namespace marrow

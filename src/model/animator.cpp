@@ -326,9 +326,7 @@ void Animator::disable_root_motion() {
 }
 
 int Animator::node_named(std::string_view name, const char* what) const {
-  for (std::size_t b = 0; b < model_.nodes.size(); ++b) {
-    if (model_.nodes[b].name == name) return static_cast<int>(b);
-  }
+  if (const int node = model_.find_node(name); node >= 0) return node;
   throw std::out_of_range(std::string("Animator::") + what + " names no node '" + std::string(name) + "'");
 }
 

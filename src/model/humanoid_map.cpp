@@ -405,15 +405,6 @@ std::string AutoMapper::candidates_for(B bone) const {
   return out;
 }
 
-// node lies strictly below ancestor, by parents (a parent not below its node ends the walk).
-bool below_by_parents(const Model& model, int node, int ancestor) {
-  while (true) {
-    const int parent = model.nodes[static_cast<std::size_t>(node)].parent;
-    if (parent < 0 || parent >= node) return false;
-    if (parent == ancestor) return true;
-    node = parent;
-  }
-}
 
 }  // namespace
 
@@ -460,7 +451,7 @@ void validate(const HumanoidMap& map, const Model& model) {
                                     " name the same node");
       }
     }
-    if (bone != B::Hips && !below_by_parents(model, map.node(bone), map.node(B::Hips))) {
+    if (bone != B::Hips && !model.descends_from(map.node(bone), map.node(B::Hips))) {
       throw std::invalid_argument("humanoid map: " + named(bone) + " is not below hips, " + named(B::Hips));
     }
   }

@@ -21,6 +21,22 @@ int Model::find_animation(std::string_view name) const noexcept {
   return -1;
 }
 
+int Model::find_node(std::string_view name) const noexcept {
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+bool Model::descends_from(int node, int ancestor) const noexcept {
+  while (node >= 0 && static_cast<std::size_t>(node) < nodes.size()) {
+    const int parent = nodes[static_cast<std::size_t>(node)].parent;
+    if (parent < 0 || parent >= node) return false;
+    if (parent == ancestor) return true;
+    node = parent;
+  }
+  return false;
+}
+
 namespace {
 
 [[noreturn]] void fail(const std::string& message) { throw std::invalid_argument("Model: " + message); }

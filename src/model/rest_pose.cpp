@@ -7,9 +7,9 @@
 
 #include "marrow/core/ticks.hpp"
 #include "marrow/core/trs.hpp"
+#include "marrow/model/absolute_bone_transforms.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/model.hpp"
-#include "marrow/runtime/local_to_model_job.hpp"
 #include "runtime/ik_geometry.hpp"
 
 namespace marrow {
@@ -18,11 +18,8 @@ namespace {
 using B = HumanoidBone;
 
 std::vector<glm::mat4> worlds_of(const Model& model, std::span<const glm::mat4> locals) {
-  std::vector<int> parents(model.nodes.size());
-  for (std::size_t i = 0; i < parents.size(); ++i) parents[i] = model.nodes[i].parent;
   std::vector<glm::mat4> worlds(locals.size());
-  throw_if_invalid(LocalToModelJob{.parents = parents, .local_matrices = locals, .models = worlds}.validate(), "rest pose");
-  LocalToModelJob{.parents = parents, .local_matrices = locals, .models = worlds}.run();
+  compose_node_transforms(model, locals, worlds);
   return worlds;
 }
 

@@ -8,23 +8,15 @@
 #include <glm/mat3x3.hpp>
 
 #include "marrow/core/trs.hpp"
+#include "marrow/model/absolute_bone_transforms.hpp"
 #include "marrow/model/model.hpp"
-#include "marrow/runtime/local_to_model_job.hpp"
 
 namespace marrow {
 namespace {
 
-std::vector<int> node_parents(const Model& model) {
-  std::vector<int> parents(model.nodes.size());
-  for (std::size_t i = 0; i < model.nodes.size(); ++i) parents[i] = model.nodes[i].parent;
-  return parents;
-}
-
 std::vector<glm::vec3> rest_positions(const Model& model, std::span<const glm::mat4> locals) {
-  const std::vector<int> parents = node_parents(model);
   std::vector<glm::mat4> worlds(locals.size());
-  throw_if_invalid(LocalToModelJob{.parents = parents, .local_matrices = locals, .models = worlds}.validate(), "rest pose");
-  LocalToModelJob{.parents = parents, .local_matrices = locals, .models = worlds}.run();
+  compose_node_transforms(model, locals, worlds);
   std::vector<glm::vec3> positions(worlds.size());
   for (std::size_t i = 0; i < worlds.size(); ++i) positions[i] = glm::vec3(worlds[i][3]);
   return positions;
@@ -60,12 +52,6 @@ RestFrame rest_frame(const std::vector<glm::vec3>& positions, const HumanoidMap&
   return frame;
 }
 
-int node_named(const Model& model, std::string_view name) {
-  for (std::size_t i = 0; i < model.nodes.size(); ++i)
-    if (model.nodes[i].name == name) return static_cast<int>(i);
-  return -1;
-}
-
 // The frame bones a humanoid map needs; a map missing one takes it through the explicit pairs
 // from the other rig's map.
 constexpr HumanoidBone kFrameBones[] = {HumanoidBone::Hips, HumanoidBone::Head, HumanoidBone::LeftUpperLeg,
@@ -99,9 +85,9 @@ std::vector<RetargetPair> explicit_pairs(const Model& source, const Model& targe
                                          const std::vector<std::pair<std::string, std::string>>& entries) {
   std::vector<RetargetPair> pairs;
   for (const auto& [target_name, source_name] : entries) {
-    const int t = node_named(target, target_name);
+    const int t = target.find_node(target_name);
     if (t < 0) throw std::invalid_argument("retarget map: the target has no node named \"" + target_name + "\"");
-    int s = node_named(source, source_name);
+    int s = source.find_node(source_name);
     if (s < 0) {
       const std::optional<HumanoidBone> bone = humanoid_bone_named(source_name);
       if (!bone)
@@ -117,12 +103,6 @@ std::vector<RetargetPair> explicit_pairs(const Model& source, const Model& targe
     pairs.push_back({t, s});
   }
   return pairs;
-}
-
-bool is_ancestor(const Model& model, int ancestor, int node) {
-  for (int n = node; n >= 0; n = model.nodes[static_cast<std::size_t>(n)].parent)
-    if (n == ancestor) return true;
-  return false;
 }
 
 // The torso's end (RT6): the neck when both rigs have one, else the head.
@@ -268,7 +248,7 @@ RetargetMap::RetargetMap(const Model& source, const Model& target, const Retarge
   const int target_hips = target_humanoid_.node(HumanoidBone::Hips);
   const int target_end = target_humanoid_.node(end);
   std::vector<int> between;
-  if (!torso_pairs && target_end >= 0 && source_humanoid_.has(end) && is_ancestor(target, target_hips, target_end)) {
+  if (!torso_pairs && target_end >= 0 && source_humanoid_.has(end) && target.descends_from(target_end, target_hips)) {
     for (int n = target.nodes[static_cast<std::size_t>(target_end)].parent; n != target_hips && n >= 0;
          n = target.nodes[static_cast<std::size_t>(n)].parent)
       between.push_back(n);

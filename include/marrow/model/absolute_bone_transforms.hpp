@@ -13,5 +13,7 @@ namespace marrow {
 // transform. out's size must match the bone count (std::invalid_argument otherwise). An
 // instance's pose: Animator::absolute_bone_transforms.
 void copy_absolute_bone_transforms(const Model& model, std::span<glm::mat4> out);
+// The same from other locals of the nodes (a rest pose, a clip's frame): one per node each.
+void compose_node_transforms(const Model& model, std::span<const glm::mat4> locals, std::span<glm::mat4> out);
 
 }  // namespace marrow

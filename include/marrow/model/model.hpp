@@ -130,6 +130,11 @@ struct Model {
 
   // Index of the animation with that name, or -1.
   int find_animation(std::string_view name) const noexcept;
+  // Index of the first node with that name, or -1.
+  int find_node(std::string_view name) const noexcept;
+  // Whether node lies strictly below ancestor (walking parents; a parent at or after its node
+  // ends the walk, so a malformed hierarchy answers false instead of looping).
+  bool descends_from(int node, int ancestor) const noexcept;
 };
 
 // Throws std::invalid_argument naming the object, index and value for a model that cannot be

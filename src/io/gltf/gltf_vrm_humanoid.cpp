@@ -13,14 +13,6 @@ std::string quoted_text(std::string_view text) {
   return "\"" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...\"" : "\"");
 }
 
-bool below(const Model& model, int node, int ancestor) {
-  while (true) {
-    const int parent = model.nodes[static_cast<std::size_t>(node)].parent;
-    if (parent < 0 || parent >= node) return false;
-    if (parent == ancestor) return true;
-    node = parent;
-  }
-}
 
 // The entries in model nodes: the first of a bone or a node wins.
 HumanoidMap read_entries(const VrmHumanoid& vrm, const Model& model, std::vector<Diagnostic>& diagnostics) {
@@ -56,7 +48,7 @@ HumanoidMap read_entries(const VrmHumanoid& vrm, const Model& model, std::vector
   }
   const int hips = map.node(HumanoidBone::Hips);
   for (std::size_t b = 1; b < kHumanoidBoneCount && hips >= 0; ++b) {
-    if (map.nodes[b] >= 0 && !below(model, map.nodes[b], hips)) {
+    if (map.nodes[b] >= 0 && !model.descends_from(map.nodes[b], hips)) {
       ignore(std::string(to_string(static_cast<HumanoidBone>(b))) + ": its node is not below hips");
       map.nodes[b] = -1;
     }
