@@ -14,6 +14,7 @@
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/animator.hpp"
+#include "marrow/model/graph_instance.hpp"
 #include "demo/demo_character.hpp"
 
 namespace {
@@ -193,6 +194,68 @@ TEST(Limits, B2_B7_R1_K1_K2_ALayeredFrameAllocatesNothing) {
   EXPECT_EQ(g_total.load(), 0u);
   EXPECT_GT(events, 0u);
   EXPECT_EQ(a.current_animation(0), model.find_animation("Curl"));
+}
+
+// AG6: a graph instance's frames allocate nothing: a synced 1-D blend under a state machine,
+// a masked override layer and an additive one, cross-faded and inertialized transitions fired
+// by triggers and exit times, markers reported, root motion and IK on top.
+TEST(Limits, AG6_AGraphFrameAllocatesNothing) {
+  Model model = make_demo_character();
+  add_marker(model, "Wave", "splash", 500ms);
+  add_marker(model, "Curl", "curl", 1s);
+  GraphDescription g;
+  g.parameters = {{"speed", GraphParameterType::Float, 0.f}, {"go", GraphParameterType::Trigger, 0.f},
+                  {"lean", GraphParameterType::Float, 0.5f}};
+  const auto clip = [](std::string name, std::string animation) {
+    GraphNode n;
+    n.name = std::move(name);
+    n.clip.clip = std::move(animation);
+    return n;
+  };
+  g.nodes = {clip("wave", "Wave"), clip("curl", "Curl")};
+  GraphNode move;
+  move.name = "move";
+  move.kind = GraphNodeKind::Blend1d;
+  move.blend = {.parameters = {"speed"}, .samples = {{"wave", {0.f, 0.f}}, {"curl", {1.f, 0.f}}}, .sync = {.enabled = true}};
+  g.nodes.push_back(move);
+  GraphNode layered;
+  layered.name = "layered";
+  layered.kind = GraphNodeKind::Layer;
+  layered.layer = {.base = "move", .layers = {{.node = "curl", .weight_parameter = "lean", .mask_root = "Seg4"},
+                                              {.node = "wave", .weight = 0.3f, .mode = GraphLayerMode::Additive}}};
+  g.nodes.push_back(layered);
+  GraphNode main;
+  main.name = "main";
+  main.kind = GraphNodeKind::StateMachine;
+  main.state_machine = {.initial = "a", .states = {{"a", "move"}, {"b", "layered"}},
+                        .transitions = {{.from = "a", .to = "b", .conditions = {{"go", GraphConditionOp::Trigger, 0.f}},
+                                         .duration = 0.3f, .blend = GraphBlendMode::Inertialize},
+                                        {.from = "b", .to = "a", .exit_time = 1.5f, .duration = 0.4f}}};
+  g.nodes.push_back(main);
+  g.root = "main";
+  const auto graph = std::make_shared<const AnimationGraph>(g, model);
+  Animator a(model);
+  a.enable_root_motion({.joint = "Seg0", .yaw = true});
+  const std::size_t chain = a.add_two_bone_ik("Seg5", "Seg6", "Seg7");
+  a.set_two_bone_ik(chain, {0.5f, 3.f, 0.2f});
+  GraphInstance instance(graph, a);
+  g_total = 0;
+  g_counting = true;
+  std::size_t events = 0;
+  int switches = 0;
+  std::string_view state = instance.state();
+  for (int i = 0; i < 600; ++i) {
+    instance.set("speed", static_cast<float>(i % 100) / 100.f);
+    if (i % 150 == 20) instance.fire("go");
+    instance.update(ticks_from_seconds(1 / 60.0));
+    events += a.events().size();
+    switches += instance.state() != state ? 1 : 0;
+    state = instance.state();
+  }
+  g_counting = false;
+  EXPECT_EQ(g_total.load(), 0u);
+  EXPECT_GT(events, 0u);
+  EXPECT_GE(switches, 5);  // four jumps in, and back by exit time
 }
 
 }  // namespace

@@ -166,7 +166,9 @@ void Animator::play(int index, const PlayOptions& options) {
     throw std::invalid_argument("Animator::play: rate " + std::to_string(options.rate) + " is not finite");
   }
   Layer& layer = layer_at(options.layer);
-  if (options.fade > Ticks{0} && !layer.actions.empty()) {
+  const bool inertialized = options.transition == Transition::Inertialize;
+  if (inertialized) inertialize(options.fade);  // AG4: the layer switches at once; the pose carries the difference
+  if (options.fade > Ticks{0} && !inertialized && !layer.actions.empty()) {
     // B4: what plays now fades out from its present weight while the new clip fades in; a clip
     // already at weight 0 (faded out, or never faded in) has nothing left to show and goes.
     std::size_t kept = 0;
@@ -277,13 +279,21 @@ void Animator::set_layer_mask(std::size_t layer, std::span<const float> node_wei
                                   std::to_string(i) + " is negative or not finite");
     }
   }
-  Layer& l = layer_at(layer);
+  assign_mask(layer_at(layer), node_weights);
+}
+
+// The layer's per-node mask and each skin's in palette order; reuses the vectors' room, so a
+// mask of the same size set again allocates nothing.
+void Animator::assign_mask(Layer& l, std::span<const float> node_weights) {
   l.node_mask.assign(node_weights.begin(), node_weights.end());
-  l.skin_masks.assign(skins_.size(), {});
-  if (node_weights.empty()) return;
+  l.skin_masks.resize(skins_.size());
   for (std::size_t s = 0; s < skins_.size(); ++s) {
-    const std::vector<int>& to_scene = model_.skins[s].palette_to_scene;
     std::vector<float>& mask = l.skin_masks[s];
+    if (node_weights.empty()) {
+      mask.clear();
+      continue;
+    }
+    const std::vector<int>& to_scene = model_.skins[s].palette_to_scene;
     mask.assign(static_cast<std::size_t>(model_.skins[s].data.bone_count), 1.f);
     for (std::size_t p = 0; p < mask.size() && p < to_scene.size(); ++p) {
       if (to_scene[p] >= 0) mask[p] = node_weights[static_cast<std::size_t>(to_scene[p])];

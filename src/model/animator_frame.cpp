@@ -65,7 +65,11 @@ void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
   events_.clear();
   events_dropped_ = 0;
   advance_clocks(time, relative_to_current_time, loop);
+  const double seconds = relative_to_current_time ? std::max(0.0, seconds_from_ticks(time)) : 0.0;
+  advance_inertia(seconds);
+  pass_seconds_ = seconds;
   pose_frame();
+  pass_seconds_ = 0.0;
 }
 
 void Animator::advance_clocks(Ticks time, bool relative, bool loop) {
@@ -112,13 +116,16 @@ void Animator::advance_clocks(Ticks time, bool relative, bool loop) {
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     for (const Action* a : layers_[l].actions) collect_events(l, *a);
   }
-  if (root_.enabled) {
-    // R1: each normal clip's motion along its path, blended like the pose.
-    root_.delta = blend_root_motion([](const Action& a) { return a.root.along(a.step); });
-    root_.total.translation += root_.delta.translation;
-    root_.total.yaw += root_.delta.yaw;
-  }
+  move_root();
   if (dropped) refresh_action_sets();
+}
+
+void Animator::move_root() {
+  if (!root_.enabled) return;
+  // R1: each normal clip's motion along its path, blended like the pose.
+  root_.delta = blend_root_motion([](const Action& a) { return a.root.along(a.step); });
+  root_.total.translation += root_.delta.translation;
+  root_.total.yaw += root_.delta.yaw;
 }
 
 void Animator::join_sync_group(Action& action) {
@@ -439,11 +446,13 @@ void Animator::pose_frame() {
   }
   ik_touched_.clear();
   sample_actions();
+  const bool inertial = inertializing();  // AG4: every joint is written while an offset may show
   // Step 5: rigid scene nodes, blended like joints.
   if (!scene_animated_.empty()) {
-    const std::span<TrsBlock> pose = blend_scene();
+    std::span<TrsBlock> pose = blend_scene();
+    if (!pose.empty() && root_.enabled && root_.skin < 0) remove_root_motion(pose, static_cast<std::size_t>(root_.node));
+    pose = inertialize_pose(skins_.size(), pose, scene_rest_, locals_.size());
     if (!pose.empty()) {
-      if (root_.enabled && root_.skin < 0) remove_root_motion(pose, static_cast<std::size_t>(root_.node));
       for (std::size_t i : scene_animated_) locals_[i] = compose_trs(pose_joint(pose, i));
     }
   }
@@ -453,15 +462,35 @@ void Animator::pose_frame() {
   for (std::size_t s = 0; s < skins_.size(); ++s) {
     SkinState& state = skins_[s];
     state.pose.time_ = base_time;
-    const std::span<TrsBlock> pose = blend_skin(s);
-    if (pose.empty()) continue;
-    if (root_.enabled && root_.skin == static_cast<int>(s)) remove_root_motion(pose, root_.joint);
+    std::span<TrsBlock> pose = blend_skin(s);
+    if (!pose.empty() && root_.enabled && root_.skin == static_cast<int>(s)) remove_root_motion(pose, root_.joint);
     const SkinningData& data = model_.skins[s].data;
+    pose = inertialize_pose(s, pose, state.rest, static_cast<std::size_t>(data.bone_count));
+    if (pose.empty()) continue;
     pose_to_matrices(pose, state.pose.locals_);  // eight joints at a time
-    for (std::size_t p : state.still) state.pose.locals_[p] = data.bind_pose[p];  // exact, not a T/R/S round trip
     const std::vector<int>& to_scene = model_.skins[s].palette_to_scene;
-    for (std::size_t p : state.animated) {
+    const auto take = [&](std::size_t p) {
       if (p < to_scene.size() && to_scene[p] >= 0) locals_[static_cast<std::size_t>(to_scene[p])] = state.pose.locals_[p];
+    };
+    if (inertial) {
+      for (std::size_t p = 0; p < state.pose.locals_.size(); ++p) take(p);
+      continue;
+    }
+    for (std::size_t p : state.still) state.pose.locals_[p] = data.bind_pose[p];  // exact, not a T/R/S round trip
+    for (std::size_t p : state.animated) take(p);
+  }
+  if (inertia_) {
+    // The pass is recorded (inertialize_pose); a pending switch has set up and now runs.
+    if (pass_seconds_ > 0.0) {
+      ++inertia_->shown;
+      inertia_->shown_dt = pass_seconds_;
+    }
+    if (inertia_->pending) {
+      inertia_->pending = false;
+      inertia_->active = true;
+      inertia_->elapsed = 0.f;
+    } else if (inertia_->active && !(inertia_->elapsed < inertia_->duration)) {
+      inertia_->active = false;
     }
   }
   // Step 2: the scene, once; IK below the chains.

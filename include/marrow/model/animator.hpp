@@ -54,6 +54,7 @@
 #include "marrow/model/animation_marker.hpp"
 #include "marrow/model/compiled_animations.hpp"
 #include "marrow/model/draw_item.hpp"
+#include "marrow/model/driven_clip.hpp"
 #include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/ik_chain.hpp"
 #include "marrow/model/live_retarget.hpp"
@@ -62,6 +63,7 @@
 #include "marrow/model/root_motion.hpp"
 #include "marrow/runtime/blending_job.hpp"
 #include "marrow/runtime/gpu_palette.hpp"
+#include "marrow/runtime/inertialization_job.hpp"
 #include "marrow/runtime/local_pose.hpp"
 #include "marrow/runtime/playback_clock.hpp"
 #include "marrow/runtime/sampling_job.hpp"
@@ -129,6 +131,31 @@ class Animator {
   bool finished(std::size_t layer = 0) const noexcept;
   // A layer's clip's rate: set_rate changes it in place (the clock keeps its position).
   void set_rate(std::size_t layer, float rate);
+
+  // Driven playback (an animation graph, graph_instance.hpp): the caller runs each clip's clock
+  // and weight; layer i plays exactly clips[i] (its sampling state kept while the animation
+  // stays the same), layers past clips.size() are dropped, and the frame is posed as update()
+  // poses it: events of the clips with weight > 0 along their steps (B7, AG7), root motion
+  // along them (R1), then the steps of the frame. dt (>= 0) advances an inertialization.
+  // Allocates only when a layer starts a new animation or more clips come than before. Throws
+  // std::invalid_argument naming the clip for an animation out of range, a negative or
+  // non-finite weight, a mask of another size than the model's nodes or with such a value,
+  // more than kMaxDrivenClips clips.
+  void drive(std::span<const DrivenClip> clips, Ticks dt);
+  static constexpr std::size_t kMaxDrivenClips = 1024;
+
+  // Inertialization (AG4, runtime/inertialization_job.hpp): the next pose this Animator makes
+  // (play(), update() or drive()) is the new one, shown at once; the difference between the
+  // last pose shown and it, per joint with its velocity, decays to zero over `duration`, counted
+  // by the updates' dt. The pose inertialized is each skin's blended local pose after root motion
+  // is taken out, and the rigid nodes' (morph weights switch at once). The velocity comes from
+  // the last two poses shown: enable_inertialization() keeps them (two poses per skin; it
+  // allocates), and inertialize() enables it, so call it ahead for the first switch to carry
+  // the velocity too. A switch during a switch starts from the pose shown. duration <= 0 stops
+  // an inertialization in progress. PlayOptions::transition = Inertialize does this from play().
+  void enable_inertialization();
+  void inertialize(Ticks duration);
+  bool inertializing() const noexcept;
 
   // The markers the last update crossed (B7), in order: layer by layer, each clip's in the order
   // its clock crossed them. Valid until the next update. At most kMaxEvents are kept;
@@ -308,6 +335,7 @@ class Animator {
   void advance_clocks(Ticks time, bool relative, bool loop);
   void advance_sync_groups(Ticks time, bool loop);
   void collect_events(std::size_t layer, const Action& action);
+  void move_root();  // root motion along the clips' steps (R1)
   void sample_actions();
   void sample_live(Action& action, const CompiledAnimation& compiled, Ticks t);
   std::span<TrsBlock> blend_skin(std::size_t skin);
@@ -327,6 +355,21 @@ class Animator {
   void pose_frame();
   float action_weight(const Layer& layer, const Action& action) const noexcept;
   int node_named(std::string_view name, const char* what) const;
+
+  // Inertialization's state (allocated by enable_inertialization): per skin, then the scene.
+  struct Inertia {
+    std::vector<std::vector<TrsBlock>> previous, current, output;  // the last two poses shown
+    std::vector<InertializationState> states;
+    std::size_t shown = 0;       // poses recorded (0, 1, 2 or more)
+    double shown_dt = 0.0;       // seconds between the two
+    bool pending = false;        // the next pass sets up
+    bool active = false;
+    float duration = 0.f, elapsed = 0.f;
+  };
+  std::span<TrsBlock> inertialize_pose(std::size_t index, std::span<TrsBlock> pose, std::span<const TrsBlock> rest,
+                                       std::size_t joints);
+  void advance_inertia(double seconds);
+  void assign_mask(Layer& layer, std::span<const float> node_weights);
 
   const Model& model_;
   std::shared_ptr<const CompiledAnimations> animations_;
@@ -360,6 +403,8 @@ class Animator {
   // Per chain, where recomposing after its correction may stop (subtree_end): its first node's
   // subtree when that is one index range, else every node after it.
   std::vector<std::size_t> two_bone_end_, aim_end_;
+  std::unique_ptr<Inertia> inertia_;
+  double pass_seconds_ = 0.0;  // the dt of the pass pose_frame makes (0: a jump, play or seek)
   std::vector<int> ik_touched_;  // nodes IK rotated last frame: back to their pose before the next
 };
 

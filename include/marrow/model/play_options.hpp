@@ -23,9 +23,14 @@ enum class FadeCurve : unsigned char {
   Smooth,  // 3u^2 - 2u^3: starts and ends gently
 };
 
+// How play() leaves what a layer played: a cross-fade over `fade` (B4), or at once with the
+// whole pose's difference decaying over `fade` (AG4, Animator::inertialize).
+enum class Transition : unsigned char { Crossfade, Inertialize };
+
 struct PlayOptions {
   Ticks fade{};                        // to cross-fade from what the layer played (B4); >= 0
   FadeCurve curve = FadeCurve::Linear;
+  Transition transition = Transition::Crossfade;
   float rate = 1.f;                   // signed playback speed (B5); finite
   LoopMode loop = LoopMode::Loop;     // B5
   Ticks start{};                       // into the clip
