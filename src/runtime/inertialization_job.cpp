@@ -27,19 +27,13 @@ Quintic quintic(float x0, float v0, float t1) {
   return q;
 }
 
-// log of a unit quaternion as a rotation vector (axis * angle), the shorter way round when
-// `reference` says which hemisphere (w >= 0 when it is null).
-glm::vec3 rotation_vector(glm::quat q, const glm::quat* reference) {
+// The modified Rodrigues parameters axis * tan(angle / 4) of a unit quaternion, in the
+// hemisphere of `reference` (w >= 0 when it is null): x y z / (1 + w).
+glm::vec3 rotation_parameters(glm::quat q, const glm::quat* reference) {
   if (reference != nullptr ? glm::dot(q, *reference) < 0.f : q.w < 0.f) q = -q;
-  const glm::vec3 v(q.x, q.y, q.z);
-  const float sine = glm::length(v);
-  if (!(sine > 0.f)) return glm::vec3(0.f);
-  return v * (2.f * std::atan2(sine, q.w) / sine);
-}
-
-glm::quat from_rotation_vector(const glm::vec3& r) {
-  const float angle = glm::length(r);
-  return angle > 0.f ? glm::angleAxis(angle, r / angle) : glm::quat(1.f, 0.f, 0.f, 0.f);
+  const float w = 1.f + q.w;
+  if (!(w > 1e-6f)) return glm::vec3(0.f);  // a half turn the other way round: no shorter side
+  return glm::vec3(q.x, q.y, q.z) / w;
 }
 
 glm::vec3 translation_of(std::span<const TrsBlock> pose, std::size_t j) {
@@ -77,6 +71,7 @@ float InertializationState::Quintic::at(float t) const noexcept {
 
 void InertializationState::resize(std::size_t joints) {
   joints_.assign(joints, Joint{});
+  blocks_.assign(pose_block_count(joints), Block{});
   end_ = 0.f;
 }
 
@@ -103,9 +98,9 @@ bool InertializationSetupJob::run() const noexcept {
     const glm::vec3 t_prev = translation_of(previous, j) - b;
     const glm::quat qb_inverse = glm::conjugate(rotation_of(next, j));
     const glm::quat q0 = rotation_of(current, j) * qb_inverse;
-    const glm::vec3 r0 = rotation_vector(q0, nullptr);
+    const glm::vec3 r0 = rotation_parameters(q0, nullptr);
     const glm::quat q0_short = q0.w < 0.f ? -q0 : q0;
-    const glm::vec3 r_prev = rotation_vector(rotation_of(previous, j) * qb_inverse, &q0_short);
+    const glm::vec3 r_prev = rotation_parameters(rotation_of(previous, j) * qb_inverse, &q0_short);
     InertializationState::Joint& joint = s.joints_[j];
     joint.moves = false;
     for (int c = 0; c < 3; ++c) {
@@ -113,6 +108,19 @@ bool InertializationSetupJob::run() const noexcept {
       joint.rotation[c] = quintic(r0[c], (r0[c] - r_prev[c]) / dt, duration);
       joint.moves |= std::abs(t0[c]) > kNoOffset || std::abs(r0[c]) > kNoOffset || t0[c] != t_prev[c] || r0[c] != r_prev[c];
     }
+    // The frame's layout: Horner's coefficients, highest power first.
+    InertializationState::Block& block = s.blocks_[j / kPoseLanes];
+    const std::size_t l = j % kPoseLanes;
+    for (int c = 0; c < 6; ++c) {
+      const Quintic& q = c < 3 ? joint.translation[c] : joint.rotation[c - 3];
+      const float coefficients[6] = {q.a, q.b, q.c, 0.5f * q.a0, q.v0, q.x0};
+      for (int k = 0; k < 6; ++k) block.c[c][k][l] = joint.moves ? coefficients[k] : 0.f;
+    }
+    block.moves[l] = joint.moves ? 1.f : 0.f;
+  }
+  for (InertializationState::Block& block : s.blocks_) {
+    block.any = false;
+    for (const float m : block.moves) block.any |= m != 0.f;
   }
   return true;
 }
@@ -128,29 +136,52 @@ JobStatus InertializationJob::validate() const noexcept {
 
 bool InertializationJob::run() const noexcept {
   if (!validate()) return false;
-  const std::span<const InertializationState::Joint> joints = state->joints();
-  for (std::size_t j = 0; j < joints.size(); ++j) {
-    const TrsBlock& in = pose[j / kPoseLanes];
-    TrsBlock& out = output[j / kPoseLanes];
-    const std::size_t l = j % kPoseLanes;
-    const InertializationState::Joint& joint = joints[j];
-    const bool offset = joint.moves && elapsed < state->end();
-    glm::vec3 r(0.f);
-    for (int c = 0; c < 3; ++c) {
-      out.t[c][l] = offset ? in.t[c][l] + joint.translation[c].at(elapsed) : in.t[c][l];
-      out.s[c][l] = in.s[c][l];
-      r[c] = offset ? joint.rotation[c].at(elapsed) : 0.f;
-    }
-    if (!offset) {
-      for (int c = 0; c < 4; ++c) out.q[c][l] = in.q[c][l];
+  const std::size_t joints = state->joint_count();
+  const std::span<const InertializationState::Block> blocks = state->blocks();
+  const bool running = elapsed < state->end();
+  const float t = elapsed;
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const TrsBlock& in = pose[b];
+    TrsBlock& out = output[b];
+    const InertializationState::Block& k = blocks[b];
+    if (!running || !k.any) {
+      if (&in != &out) out = in;
       continue;
     }
-    const glm::quat q = glm::normalize(from_rotation_vector(r) * rotation_of(pose, j));
-    out.q[0][l] = q.x;
-    out.q[1][l] = q.y;
-    out.q[2][l] = q.z;
-    out.q[3][l] = q.w;
+    // Eight joints at a time, no branches: the compiler's vectors (SSE2 and up) take the lanes.
+    float x[6][kPoseLanes];
+    for (int c = 0; c < 6; ++c) {
+      for (std::size_t l = 0; l < kPoseLanes; ++l) {
+        x[c][l] = ((((k.c[c][0][l] * t + k.c[c][1][l]) * t + k.c[c][2][l]) * t + k.c[c][3][l]) * t + k.c[c][4][l]) * t + k.c[c][5][l];
+      }
+    }
+    float q[4][kPoseLanes];
+    for (std::size_t l = 0; l < kPoseLanes; ++l) {
+      // q(p) of the rotation parameters, times B's rotation (Hamilton product, offset first).
+      const float px = x[3][l], py = x[4][l], pz = x[5][l];
+      const float n2 = px * px + py * py + pz * pz, d = 1.f / (1.f + n2);
+      const float ow = (1.f - n2) * d, ox = 2.f * px * d, oy = 2.f * py * d, oz = 2.f * pz * d;
+      const float bx = in.q[0][l], by = in.q[1][l], bz = in.q[2][l], bw = in.q[3][l];
+      float rx = ow * bx + ox * bw + oy * bz - oz * by;
+      float ry = ow * by - ox * bz + oy * bw + oz * bx;
+      float rz = ow * bz + ox * by - oy * bx + oz * bw;
+      float rw = ow * bw - ox * bx - oy * by - oz * bz;
+      const float norm = 1.f / std::sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
+      const float m = k.moves[l];
+      // A joint that does not move keeps B's rotation exactly.
+      q[0][l] = m != 0.f ? rx * norm : bx;
+      q[1][l] = m != 0.f ? ry * norm : by;
+      q[2][l] = m != 0.f ? rz * norm : bz;
+      q[3][l] = m != 0.f ? rw * norm : bw;
+    }
+    for (int c = 0; c < 3; ++c) {
+      for (std::size_t l = 0; l < kPoseLanes; ++l) out.t[c][l] = in.t[c][l] + x[c][l];
+      for (std::size_t l = 0; l < kPoseLanes; ++l) out.s[c][l] = in.s[c][l];
+    }
+    for (int c = 0; c < 4; ++c)
+      for (std::size_t l = 0; l < kPoseLanes; ++l) out.q[c][l] = q[c][l];
   }
+  (void)joints;
   return true;
 }
 

@@ -7,10 +7,13 @@
 //
 // Per joint, two offset vectors, each component decaying on its own:
 //   - translation: x0 = A_t(0) - B_t(0), added to B's translation;
-//   - rotation: the rotation vector (axis * angle) x0 = log(A_q(0) * inverse(B_q(0))), the
-//     shorter way round; exp(x(t)) multiplies B's rotation on the left.
+//   - rotation: the modified Rodrigues parameters x0 = axis * tan(angle / 4) of the rotation
+//     D = A_q(0) * inverse(B_q(0)), taken the shorter way round (D_w >= 0, so |x0| <= 1);
+//     the rotation of parameters p is q(p) = ((1 - |p|^2), 2 p) / (1 + |p|^2) (w, then x y z),
+//     which multiplies B's rotation on the left. Both ways are exact inverses without
+//     trigonometry, so a frame costs a few multiplications per joint, eight joints at a time.
 // Velocity: v0 = (x0 - x_prev) / dt, x_prev the same difference for A's previous frame against
-// B(0) (the rotation's in the hemisphere of x0's), so both carry A's whole velocity.
+// B(0) (the rotation's in the hemisphere of D), so both carry A's whole velocity.
 //
 // Each component x(t) is Bollo's quintic with t1 = the duration:
 //   a0 = (-8 v0 t1 - 20 x0) / t1^2
@@ -24,7 +27,7 @@
 // duration. Unlike Bollo's scalar along a fixed direction, every component carries its own
 // velocity (no part of A's velocity is dropped), and no duration is shortened: a component
 // moving towards zero fast may cross it before it settles. Scale is not inertialized (B's).
-// A joint whose offsets are all below 1e-7 keeps B exactly.
+// A joint whose offsets are all below 1e-7 keeps B exactly, and so does every joint from t1 on.
 //
 //   InertializationState state(joints);                                   // allocates, once
 //   InertializationSetupJob{.previous = a_prev, .current = a_now, .next = b_now, .dt = dt,
@@ -57,16 +60,27 @@ class InertializationState {
     // x(t), 0 at and after t1.
     float at(float t) const noexcept;
   };
-  // Per joint: the translation's x, y, z, then the rotation vector's.
+  // Per joint: the translation's x, y, z, then the rotation parameters'.
   struct Joint {
     Quintic translation[3], rotation[3];
     bool moves = false;
   };
   std::span<const Joint> joints() const noexcept { return joints_; }
 
+  // The same coefficients eight joints at a time, for the frame: per block, per component
+  // (translation x y z, rotation x y z), the Horner coefficients A, B, C, a0 / 2, v0, x0 per
+  // lane, and per lane 1 when the joint moves.
+  struct Block {
+    float c[6][6][8];
+    float moves[8];
+    bool any = false;
+  };
+  std::span<const Block> blocks() const noexcept { return blocks_; }
+
  private:
   friend struct InertializationSetupJob;
   std::vector<Joint> joints_;
+  std::vector<Block> blocks_;
   float end_ = 0.f;
 };
 
