@@ -277,6 +277,53 @@ if [ -d "$assets/gltf" ]; then
   check "demo of a skeleton-only file" 0 "$marrow" demo "$assets/fbx/pab/jog.fbx"
   grep -q "^ *time  Hips " "$work/out" && ! grep -q "^ *time .*Camera" "$work/out" || fail "demo watches the skeleton's joints"
   check "render of a shared asset" 0 "$marrow" render "$assets/gltf/CesiumMan/cesium_man.gltf" --clip 0 --time 1 --size 64x64 --out "$work/cesium.png"
+  # Animation graphs (--graph, --script: tools/marrow/graph_script.hpp) on the example graph of
+  # the Fox: the speed blends Walk and Run (AG1), the trigger jump switches to the state leap.
+  graph="$(dirname "$data")/../docs/examples/fox_graph.json"
+  check "pose --graph before the trigger" 0 "$marrow" pose "$fox" --graph "$graph" --script "0:speed=2; 1:fire jump" --time 0.9 --json
+  python3 - "$work/out" <<'PY' || fail "pose --graph before the trigger: the state ground, Walk and Run by the speed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["state"] == "ground" and d["clip"] is None, d["state"]
+w = d["clip_weights"]
+assert list(w) == ["Survey", "Walk", "Run"] and abs(w["Walk"] - 0.8) < 1e-5 and abs(w["Run"] - 0.2) < 1e-5, w
+PY
+  check "pose --graph after the trigger" 0 "$marrow" pose "$fox" --graph "$graph" --script "0:speed=2; 1:fire jump" --time 1.1 --json
+  cp "$work/out" "$work/graph_pose.json"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["state"] == "leap" and abs(d["clip_weights"]["Run"] - 1) < 1e-5, d["state"]' "$work/out" ||
+    fail "pose --graph after the trigger reports the destination state"
+  check "pose --graph, the script out of order" 0 "$marrow" pose "$fox" --graph "$graph" --script " 1 : fire jump ;0:speed = 2;" --time 1.1 --json
+  cmp -s "$work/out" "$work/graph_pose.json" || fail "a script's entries apply in time order, whatever order they are written in"
+  check "pose --graph as text" 0 "$marrow" pose "$fox" --graph "$graph" --script "0:speed=2; 1:fire jump" --time 1.1
+  grep -q 'graph at 1.1 s, state "leap"' "$work/out" || fail "pose --graph names the state in its summary"
+  check "render --graph --gif" 0 "$marrow" render "$fox" --graph "$graph" --script "0:speed=2; 0.5:fire jump" --gif "$work/graph.gif" --fps 6 --size 32x32
+  [ "$(head -c 6 "$work/graph.gif")" = GIF89a ] && grep -q "15 frames at 6 fps" "$work/out" ||
+    fail "render --graph --gif writes a GIF of the script's last time + 2 s: $(cat "$work/out")"
+  check "render --graph --gif --seconds" 0 "$marrow" render "$fox" --graph "$graph" --gif "$work/graph.gif" --fps 6 --size 32x32 --seconds 1
+  grep -q "6 frames at 6 fps" "$work/out" || fail "render --graph --seconds sets the GIF's length"
+  check "render --graph, one frame" 0 "$marrow" render "$fox" --graph "$graph" --script "0:speed=3" --time 1 --size 32x32 --out "$work/graph.png"
+  grep -q "ground" "$work/out" && [ "$(png_size "$work/graph.png")" = 32x32 ] || fail "render --graph --time draws one frame"
+  for script in "1:sped=2" "1 speed=2" "soon:speed=2" "-1:speed=2" "1:speed=fast" "1:fire speed" "1:jump=1" "1:fire" ";"; do
+    check "pose --graph: bad script '$script'" 2 "$marrow" pose "$fox" --graph "$graph" --script "$script" --time 1
+    [ "$(wc -l <"$work/err")" = 1 ] && grep -q -e "--script" "$work/err" || fail "a bad script '$script' is one line naming --script"
+  done
+  grep -q "entry ';'" "$work/err" || grep -q "no entries" "$work/err" || fail "an empty script says it has no entries"
+  check "pose --graph: an unknown parameter" 2 "$marrow" pose "$fox" --graph "$graph" --script "0:speed=1; 1:sped=2"
+  grep -q "entry '1:sped=2'.*speed, turn, jump" "$work/err" || fail "an unknown parameter's error names the entry and the parameters"
+  check "render --graph: bad script" 2 "$marrow" render "$fox" --graph "$graph" --script "1:speed" --gif "$work/bad.gif"
+  [ ! -e "$work/bad.gif" ] || fail "render wrote a GIF for a bad script"
+  check "--script without --graph" 2 "$marrow" pose "$fox" --script "0:speed=1"
+  check "--graph with --clip" 2 "$marrow" pose "$fox" --graph "$graph" --clip Run
+  check "--graph with --layer" 2 "$marrow" render "$fox" --graph "$graph" --layer Run@0=1
+  check "--seconds without --graph" 2 "$marrow" render "$fox" --clip Run --gif "$work/x.gif" --seconds 2
+  check "--graph: a missing graph file" 1 "$marrow" pose "$fox" --graph "$work/no_graph.json"
+  grep -q "io-error" "$work/err" || fail "a missing graph file is an io-error"
+  printf '{"version": 1, "root": "a",' >"$work/broken_graph.json"
+  check "--graph: a graph file that is not JSON" 1 "$marrow" render "$fox" --graph "$work/broken_graph.json" --gif "$work/x.gif"
+  [ "$(wc -l <"$work/err")" = 1 ] && grep -q "invalid-json.*broken_graph.json" "$work/err" || fail "a broken graph file is one line naming it"
+  printf '{"version": 1, "root": "a", "nodes": {"a": {"type": "clip", "clip": "Swim"}}}' >"$work/swim_graph.json"
+  check "--graph: a graph the model cannot play" 1 "$marrow" pose "$fox" --graph "$work/swim_graph.json"
+  grep -q 'swim_graph.json: graph node "a", field "clip"' "$work/err" || fail "a graph naming a missing clip names the file, node and field"
 fi
 [ "$failures" = 0 ] && echo "cli_test: all passed"
 exit "$failures"

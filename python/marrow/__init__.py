@@ -30,14 +30,18 @@ class LoadError(Exception):
 # The extension looks LoadError up here when it translates a C++ ImportError, so it is defined
 # before the extension is imported.
 from ._marrow import (  # noqa: E402
+    Graph,
+    GraphInstance,
     Instance,
     Model,
     convert,
     load,
+    load_graph,
     pose,
     render,
     retarget,
     sample,
 )
 
-__all__ = ["Instance", "LoadError", "Model", "convert", "load", "pose", "render", "retarget", "sample"]
+__all__ = ["Graph", "GraphInstance", "Instance", "LoadError", "Model", "convert", "load", "load_graph", "pose", "render",
+           "retarget", "sample"]

@@ -9,6 +9,7 @@
 
 #include <pybind11/stl.h>
 
+#include "animator_results.hpp"
 #include "arguments.hpp"
 #include "bindings.hpp"
 #include "instance.hpp"
@@ -29,13 +30,6 @@ auto by_name(F&& call) {
   } catch (const std::out_of_range& e) {
     throw py::key_error(e.what());
   }
-}
-
-py::dict motion_dict(const RootMotion& m) {
-  py::dict d;
-  d["translation"] = tuple3(m.translation);
-  d["yaw"] = static_cast<double>(m.yaw);
-  return d;
 }
 
 const std::string& node_name(const Model& model, int node) { return model.nodes[static_cast<std::size_t>(node)].name; }
@@ -170,20 +164,7 @@ replaced: set_layer(1, weight=0.5) also clears a mask.)")
           py::arg("layer") = 0, "True once a loop=\"once\" clip has reached its end in its play direction.")
       .def(
           "events",
-          [](const Instance& self) {
-            py::list out;
-            const Model& model = self.model->model();
-            for (const AnimationEvent& e : self.animator.events()) {
-              py::dict d;
-              d["name"] = std::string(e.name);
-              d["animation"] = model.animations[static_cast<std::size_t>(e.animation)].name;
-              d["layer"] = e.layer;
-              d["time"] = seconds_from_ticks(e.time);
-              d["weight"] = e.weight;
-              out.append(d);
-            }
-            return out;
-          },
+          [](const Instance& self) { return events_list(self.animator); },
           R"(The markers (Model.add_marker) the last update crossed, in order: dicts of name,
 animation (its name), layer, time (the marker's, seconds) and weight (the clip's weight).)")
       .def_property_readonly("events_dropped", [](const Instance& self) { return self.animator.events_dropped(); })

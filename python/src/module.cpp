@@ -13,6 +13,7 @@ PYBIND11_MODULE(_marrow, m) {
   bind_render(m);
   bind_convert(m);
   bind_retarget(m);
-  // Users meet the classes as marrow.Model and marrow.Instance (the package re-exports them).
-  for (const char* name : {"Model", "Instance"}) m.attr(name).attr("__module__") = "marrow";
+  bind_graph(m);  // after bind_pose: it adds pose(graph_instance) to pose's overloads
+  // Users meet the classes as marrow.Model, ... (the package re-exports them).
+  for (const char* name : {"Model", "Instance", "Graph", "GraphInstance"}) m.attr(name).attr("__module__") = "marrow";
 }

@@ -219,6 +219,12 @@ py::dict pose_dict(const std::string& file, const PoseReport& r, bool normals, c
   d["meshes"] = meshes;
   d["morphWeights"] = morph_weights;
   d["warnings"] = warnings;
+  if (r.graph) {
+    d["state"] = r.graph->state;
+    py::dict weights;
+    for (const auto& [clip, weight] : r.graph->clip_weights) weights[py::str(clip)] = static_cast<double>(weight);
+    d["clip_weights"] = weights;
+  }
   if (root) {
     py::dict motion;
     motion["node"] = root->node;

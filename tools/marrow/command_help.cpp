@@ -58,6 +58,11 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kHelp{{
      "  --two-bone-ik START,MID,END=X,Y,Z[,PX,PY,PZ]   a two-bone IK chain, target and pole in scene space\n"
      "  --root-motion | --root-motion-yaw      take the root joint's motion out of the pose, report it\n"
      "  --root-joint NODE        the root joint for --root-motion (default: the first skin's root)\n"
+     "  --graph G.json           an animation graph (docs/graph.md) played from 0 to --time instead\n"
+     "                           of a clip, in steps of 1/60 s; the report adds its state and the\n"
+     "                           weight of each clip it plays (JSON: \"state\", \"clip_weights\")\n"
+     "  --script \"T:NAME=V; T:fire NAME\"   with --graph: set a parameter (a number, true or false)\n"
+     "                           or fire a trigger at T seconds, before the first step from T on\n"
      "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
      "example:\n"
      "  marrow pose ../shared/assets/gltf/Fox/Fox.gltf --clip Run --time 0.5 --json\n"},
@@ -80,6 +85,9 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kHelp{{
      "  --aa N                   N x N samples per pixel (default 2)\n"
      "  --no-caption             no caption\n"
      "  --layer, --additive, --two-bone-ik, --root-motion   one frame of a blend (see marrow pose -h)\n"
+     "  --graph G.json, --script S   an animation graph under a script (see marrow pose -h): one\n"
+     "                           frame at --time, or with --gif a GIF of --seconds S (default: the\n"
+     "                           script's last time + 2 s)\n"
      "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
      "Progress is shown on stderr when it is a terminal.\n"
      "example:\n"

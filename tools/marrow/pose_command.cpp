@@ -1,13 +1,16 @@
 // `marrow pose FILE [--clip NAME|INDEX] [--time SECONDS] [--scene N] [--json] [--no-normals]
 //                   [--layer CLIP@SECONDS=WEIGHT[/NODE]]... [--additive CLIP@SECONDS=WEIGHT[/NODE]]...
-//                   [--two-bone-ik START,MID,END=X,Y,Z[,PX,PY,PZ]]... [--root-motion | --root-motion-yaw]`:
-// the pose at that time (clamped to the clip, no looping), or a blend of layers (pose_flags.hpp),
-// in the schema of the oracle (../shared/tools/oracle) with --json, else a short readable
-// summary. Any format marrow loads. --time without --clip plays the file's only clip (a file
+//                   [--two-bone-ik START,MID,END=X,Y,Z[,PX,PY,PZ]]... [--root-motion | --root-motion-yaw]
+//                   [--graph G.json [--script "TIME:NAME=VALUE; TIME:fire NAME; ..."]]`:
+// the pose at that time (clamped to the clip, no looping), a blend of layers (pose_flags.hpp) or
+// an animation graph played under a script to that time (graph_script.hpp; the report adds the
+// graph's "state" and "clip_weights"), in the schema of the oracle (../shared/tools/oracle) with
+// --json, else a short readable summary. Any format marrow loads. --time without --clip plays the file's only clip (a file
 // with several is a usage error listing them, as in `marrow render`); a negative time is refused.
 #include <cstdio>
 
 #include "commands.hpp"
+#include "graph_script.hpp"
 #include "json_writer.hpp"
 #include "loaded_file.hpp"
 #include "reports/pose_report.hpp"
@@ -105,6 +108,12 @@ void write_json(const std::string& file, const PoseReport& r, bool normals, cons
   j.key("warnings").begin_array();
   for (const std::string& w : r.warnings) j.value(w);
   j.end_array();
+  if (r.graph) {
+    j.key("state").value(r.graph->state);
+    j.key("clip_weights").begin_object();
+    for (const auto& [clip, weight] : r.graph->clip_weights) j.key(clip).value(weight);
+    j.end_object();
+  }
   if (root) {
     const glm::vec3& t = root->motion.translation;
     j.key("rootMotion").begin_object().key("node").value(root->node);
@@ -120,6 +129,9 @@ void write_text(const std::string& file, const PoseReport& r, const std::optiona
   std::printf("%s: scene %d, ", file.c_str(), r.scene);
   if (r.clip >= 0) {
     std::printf("clip %d \"%s\" (%.4g s) at %.6g s", r.clip, r.clip_name.c_str(), r.duration, r.sampled_time);
+  } else if (r.graph) {
+    std::printf("graph at %.6g s, state \"%s\", clip weights", r.time, r.graph->state.c_str());
+    for (const auto& [clip, weight] : r.graph->clip_weights) std::printf(" \"%s\" %.4g", clip.c_str(), static_cast<double>(weight));
   } else if (flags.layers.empty()) {
     std::printf("rest pose");
   }
@@ -156,6 +168,16 @@ void write_text(const std::string& file, const PoseReport& r, const std::optiona
   for (const std::string& w : r.warnings) std::printf("warning: %s\n", w.c_str());
 }
 
+// --graph: the graph played under its script from 0 to `seconds` (graph_script.hpp).
+PoseReport graph_pose(const Model& model, const GraphFlags& graph, double seconds) {
+  ScriptedGraph player(model, load_graph(graph, model), graph.script);
+  player.advance_to(ticks_from_seconds(seconds));
+  PoseReport report = make_pose_report(model, player.animator());
+  report.time = seconds;  // for the text summary; the JSON's clip, time and sampledTime stay null
+  report.graph = describe_graph(player.instance());
+  return report;
+}
+
 }  // namespace
 
 int run_pose(const Args& arguments) {
@@ -166,18 +188,27 @@ int run_pose(const Args& arguments) {
   const bool json = take_flag(args, "--json");
   const bool no_normals = take_flag(args, "--no-normals");
   PoseFlags flags = take_pose_flags(args);
+  const GraphFlags graph = take_graph_flags(args);
+  if (graph.graph && (clip || flags.blends() || !flags.two_bone_ik.empty() || flags.root_motion)) {
+    throw UsageError("--graph plays its own clips: it may not be combined with --clip, --layer, --additive, --two-bone-ik or --root-motion");
+  }
   if (!flags.layers.empty() && (clip || time)) throw UsageError("--clip and --time may not be combined with --layer");
   if (flags.root_motion && !clip && flags.layers.empty()) throw UsageError("--root-motion needs --clip (or --layer)");
   if (time) parse_seconds(*time, "--time");  // a usage error before the file is read
+  if (graph.graph && time && parse_seconds(*time, "--time") > kMaxScriptSeconds) {
+    throw UsageError("--time " + *time + " with --graph: at most " + std::to_string(static_cast<int>(kMaxScriptSeconds)) + " seconds");
+  }
   const std::string file = take_file(args, "pose");
   const LoadedFile loaded = load_file(file, options);
   const Model& model = loaded.model;
   resolve_pose_flags(flags, model);
   const double seconds = time ? parse_seconds(*time, "--time") : 0.0;
-  const int index = clip || (time && flags.layers.empty()) ? clip_for_time(model, clip, "--time") : -1;
+  const int index = !graph.graph && (clip || (time && flags.layers.empty())) ? clip_for_time(model, clip, "--time") : -1;
   PoseReport report;
   std::optional<RootMotionReport> root;
-  if (!flags.blends() && flags.two_bone_ik.empty() && !flags.root_motion) {
+  if (graph.graph) {
+    report = graph_pose(model, graph, seconds);
+  } else if (!flags.blends() && flags.two_bone_ik.empty() && !flags.root_motion) {
     report = pose_at(model, index, seconds);
   } else {
     Animator animator(model);

@@ -1,10 +1,13 @@
 // `marrow render FILE [--clip C] [--time T] [--size WxH] [--skeleton] [--bounds] [--out F.png]
 //                     [--frames N] [--gif F.gif [--fps F] [--fade A:B:SECONDS]]
 //                     [--view front|side|top|iso] [--yaw DEG] [--pitch DEG] [--aa N] [--no-caption]
-//                     [--layer ...] [--additive ...] [--two-bone-ik ...] [--root-motion[-yaw]]`
+//                     [--layer ...] [--additive ...] [--two-bone-ik ...] [--root-motion[-yaw]]
+//                     [--graph G.json [--script S] [--seconds S]]`
 // One frame, a contact sheet of N frames spread over a clip (or over every clip), an animated
 // GIF of a clip or of a cross-fade from clip A to clip B, drawn by marrow's software renderer
 // from the vertices `marrow pose` computes. The pose flags (pose_flags.hpp) make one frame.
+// --graph plays an animation graph under a script (graph_script.hpp): one frame at --time, or
+// with --gif frames over --seconds (default: the script's last time + kGraphGifTail).
 // --time and --gif without --clip play the file's only clip; --out must be .png, --gif .gif;
 // GIFs show a progress bar on a terminal.
 #include <algorithm>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "graph_script.hpp"
 #include "loaded_file.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/animated_bounds.hpp"
@@ -28,6 +32,7 @@
 #include "options.hpp"
 #include "pose_flags.hpp"
 #include "progress_bar.hpp"
+#include "reports/pose_report.hpp"
 
 namespace marrow::cli {
 
@@ -38,6 +43,8 @@ using render::Image;
 constexpr int kDefaultFrameSize = 512;
 constexpr int kDefaultTileSize = 256;
 constexpr double kDefaultFps = 12.0;
+// A graph's GIF runs this long past the script's last change, so its transition plays out.
+constexpr double kGraphGifTail = 2.0;
 
 // "WxH" with both sides in [1, kMaxImageSide].
 void parse_size(const std::string& text, int& width, int& height) {
@@ -87,7 +94,22 @@ struct Request {
   bool caption = true;
   PoseFlags pose;
   std::optional<std::string> fade;  // A:B:SECONDS
+  GraphFlags graph;                 // --graph, --script
+  std::optional<double> graph_seconds;  // --seconds: a graph GIF's length
 };
+
+// --graph and --seconds against the other flags (the graph plays its own clips).
+void check_graph_flags(const Request& r, bool frames, bool posed, const std::optional<std::string>& seconds) {
+  if (seconds && !(r.graph.graph && r.gif)) throw UsageError("--seconds goes with --graph and --gif");
+  if (!r.graph.graph) return;
+  if (r.clip || r.fade || frames || posed) {
+    throw UsageError("--graph plays its own clips: it may not be combined with --clip, --fade, --frames, --layer, "
+                     "--additive, --two-bone-ik or --root-motion");
+  }
+  if (r.seconds && *r.seconds > kMaxScriptSeconds) {
+    throw UsageError("--time with --graph: at most " + std::to_string(static_cast<int>(kMaxScriptSeconds)) + " seconds");
+  }
+}
 
 Request parse(Args args) {
   Request r;
@@ -109,6 +131,8 @@ Request parse(Args args) {
   r.caption = !take_flag(args, "--no-caption");
   r.pose = take_pose_flags(args);
   r.fade = take_option(args, "--fade");
+  r.graph = take_graph_flags(args);
+  const auto graph_seconds = take_option(args, "--seconds");
   const bool posed = r.pose.blends() || !r.pose.two_bone_ik.empty() || r.pose.root_motion;
   if (posed && (frames || r.gif)) throw UsageError("--layer, --additive, --two-bone-ik and --root-motion make one frame");
   if (!r.pose.layers.empty() && (r.clip || time)) throw UsageError("--clip and --time may not be combined with --layer");
@@ -123,6 +147,14 @@ Request parse(Args args) {
   if (r.out && r.gif && !frames) throw UsageError("--out names a frame or a contact sheet; --gif names its own file");
   if (time) r.seconds = parse_seconds(*time, "--time");
   if (time && (r.frames > 0 || r.gif)) throw UsageError("--time picks one frame; --frames and --gif spread frames over the clip");
+  check_graph_flags(r, frames.has_value(), posed, graph_seconds);
+  if (graph_seconds) {
+    r.graph_seconds = parse_number(*graph_seconds, "--seconds");
+    if (!(*r.graph_seconds > 0 && *r.graph_seconds <= kMaxScriptSeconds)) {
+      throw UsageError("--seconds '" + *graph_seconds + "' must be above 0 and at most " +
+                       std::to_string(static_cast<int>(kMaxScriptSeconds)));
+    }
+  }
   const int default_size = (r.frames > 0 || r.gif) ? kDefaultTileSize : kDefaultFrameSize;
   r.settings.width = r.settings.height = default_size;
   if (size) parse_size(*size, r.settings.width, r.settings.height);
@@ -297,6 +329,66 @@ void write_fade(const Model& model, const Request& r, const render::Camera& came
               r.settings.width, r.settings.height, count, r.fps, clip_text(model, a).c_str(), clip_text(model, b).c_str(), fade);
 }
 
+// The graph's state and the clips it shows (weights of at least 0.005): a frame's caption, short
+// enough for a 256-pixel GIF (so without the file's name).
+std::string graph_caption(const GraphInstance& instance) {
+  const PoseReport::Graph graph = describe_graph(instance);
+  std::string text = graph.state;
+  for (const auto& [clip, weight] : graph.clip_weights) {
+    if (weight < 0.005f) continue;
+    char number[32];
+    std::snprintf(number, sizeof number, " %.2f", static_cast<double>(weight));
+    text += (text.empty() ? "" : "  ") + clip + number;
+  }
+  return text;
+}
+
+// --graph: one frame at --time (default 0), or with --gif frames at f / fps over the GIF's
+// length. Frames advance one player (graph_script.hpp), so a frame rate that divides 60 (the
+// default 12 does) shows at each frame what `marrow pose --graph --time` reports; another rate
+// cuts the 1/60 s steps at its frames.
+void write_graph(const Model& model, const Request& r, const render::Camera& camera) {
+  ScriptedGraph player(model, load_graph(r.graph, model), r.graph.script);
+  render::ModelRenderer renderer(model);
+  const std::string name = std::filesystem::path(r.file).filename().string();
+  const auto caption = [&](Ticks t) { return seconds_text(t) + "  " + graph_caption(player.instance()); };
+  if (!r.gif) {
+    const Ticks t = ticks_from_seconds(r.seconds.value_or(0.0));
+    player.advance_to(t);
+    Image image;
+    renderer.render(player.animator(), camera, r.settings, image);
+    if (r.caption) presentation::draw_frame_caption(image, caption(t));
+    const std::string out = r.out.value_or("render.png");
+    render::write_png(image, out);
+    std::printf("marrow render: wrote %s (%dx%d): %s, graph %s at %s: %s\n", out.c_str(), image.width(), image.height(),
+                name.c_str(), r.graph.graph->c_str(), seconds_text(t).c_str(), graph_caption(player.instance()).c_str());
+    return;
+  }
+  const double length = r.graph_seconds.value_or(r.graph.last_seconds() + kGraphGifTail);
+  if (std::round(length * r.fps) > presentation::kMaxGifFrames) {
+    char what[160];
+    std::snprintf(what, sizeof what, "--gif: %g s at %g fps is more than %d frames; use --seconds or a lower --fps", length,
+                  r.fps, presentation::kMaxGifFrames);
+    throw UsageError(what);
+  }
+  const int count = gif_frame_count(ticks_from_seconds(length), r, "--size, --fps or --seconds");
+  std::vector<Image> frames(static_cast<std::size_t>(count));
+  ProgressBar progress("render", static_cast<std::size_t>(count) + 1);
+  for (int f = 0; f < count; ++f) {
+    progress.update(static_cast<std::size_t>(f), "frame " + std::to_string(f + 1));
+    const Ticks t = ticks_from_seconds(f / r.fps);
+    player.advance_to(t);
+    Image& frame = frames[static_cast<std::size_t>(f)];
+    renderer.render(player.animator(), camera, r.settings, frame);
+    if (r.caption) presentation::draw_frame_caption(frame, caption(t));
+  }
+  progress.update(static_cast<std::size_t>(count), "palette and encoding");
+  presentation::write_gif(frames, r.fps, *r.gif);
+  progress.finish();
+  std::printf("marrow render: wrote %s (%dx%d, %d frames at %g fps): graph %s over %g s\n", r.gif->c_str(), r.settings.width,
+              r.settings.height, count, r.fps, r.graph.graph->c_str(), length);
+}
+
 }  // namespace
 
 int run_render(const Args& arguments) {
@@ -306,11 +398,15 @@ int run_render(const Args& arguments) {
   const LoadedFile loaded = load_file(r.file, options);
   const Model& model = loaded.model;
   resolve_pose_flags(r.pose, model);
-  const int clip = r.fade || !r.pose.layers.empty() ? -1 : chosen_clip(model, r);
+  const int clip = r.fade || !r.pose.layers.empty() || r.graph.graph ? -1 : chosen_clip(model, r);
   const BoundingBox box = animated_bounds(model);
   if (r.settings.bounds_overlay) r.settings.bounds_overlay = box;
   const render::Camera camera = render::frame_camera(
       box, render::CameraFraming{r.view, static_cast<float>(r.settings.width) / static_cast<float>(r.settings.height)});
+  if (r.graph.graph) {
+    write_graph(model, r, camera);
+    return 0;
+  }
   if (r.frames > 0) write_sheet(model, r, box, r.clip ? clip : -1);
   if (r.gif && r.fade) write_fade(model, r, camera);
   if (r.gif && !r.fade) write_animation(model, r, camera, clip);

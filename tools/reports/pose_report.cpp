@@ -151,6 +151,25 @@ void describe_clip(const Model& model, int clip, double seconds, PoseReport& rep
   report.sampled_time = std::clamp(seconds, 0.0, report.duration);
 }
 
+PoseReport::Graph describe_graph(const GraphInstance& instance) {
+  PoseReport::Graph out;
+  out.state = std::string(instance.state());
+  const Model& model = instance.graph().model();
+  // Every slot, even at weight 0, so a report lists every clip the graph can play.
+  for (const GraphInstance::ClipWeight& slot : instance.clip_weights()) {
+    if (slot.animation < 0) continue;
+    const std::string& name = model.animations[static_cast<std::size_t>(slot.animation)].name;
+    const auto same = [&](const auto& entry) { return entry.first == name; };
+    const auto it = std::find_if(out.clip_weights.begin(), out.clip_weights.end(), same);
+    if (it == out.clip_weights.end()) {
+      out.clip_weights.emplace_back(name, slot.weight);
+    } else {
+      it->second += slot.weight;
+    }
+  }
+  return out;
+}
+
 PoseReport pose_at(const Model& model, int clip, double seconds) {
   Animator animator(model);
   animator.play(clip);

@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 
 #include "marrow/model/animator.hpp"
+#include "marrow/model/graph_instance.hpp"
 #include "marrow/model/model.hpp"
 
 namespace marrow {
@@ -44,6 +46,14 @@ struct PoseReport {
     std::uint32_t node = 0, mesh = 0;
     std::vector<float> weights;
   };
+  // A pose an animation graph made (`marrow pose --graph`): the root state machine's state (""
+  // when the root is no state machine) and, per clip the graph plays, the sum of the weights of
+  // the places that play it (GraphInstance::clip_weights, additive places included), in the
+  // order the graph first names each clip.
+  struct Graph {
+    std::string state;
+    std::vector<std::pair<std::string, float>> clip_weights;
+  };
 
   int scene = -1;
   int clip = -1;                 // animation index, -1 for the rest pose
@@ -56,6 +66,7 @@ struct PoseReport {
   std::vector<Mesh> meshes;      // by node, then primitive
   std::vector<MorphWeights> morph_weights;
   std::vector<std::string> warnings;
+  std::optional<Graph> graph;    // set for a graph's pose
 };
 
 // Poses `animator` (already played and updated by the caller) and reports it.
@@ -63,6 +74,10 @@ PoseReport make_pose_report(const Model& model, Animator& animator);
 
 // Plays clip (-1: rest pose) at `seconds` (clamped, no looping) on a fresh Animator and reports.
 PoseReport pose_at(const Model& model, int clip, double seconds);
+
+// A graph instance's state and clip weights after its last update (PoseReport::Graph); the
+// Python module's GraphInstance.clip_weights() is the same sum.
+PoseReport::Graph describe_graph(const GraphInstance& instance);
 
 // Fills the report's clip fields (index, name, duration, time, sampled time) for clip at seconds.
 void describe_clip(const Model& model, int clip, double seconds, PoseReport& report);
