@@ -462,6 +462,7 @@ std::vector<MalformedFile> malformed_corpus() {
   append_malformed_native(out);
   append_malformed_bvh(out);
   append_malformed_bone_maps(out);
+  append_malformed_graphs(out);
   return out;
 }
 

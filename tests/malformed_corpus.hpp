@@ -12,7 +12,7 @@
 namespace marrow::test {
 
 struct MalformedFile {
-  std::string name;           // file name with .glb, .gltf, .marrow, .bvh or .json (a bone map)
+  std::string name;           // file name with .glb, .gltf, .marrow, .bvh or .json (a bone map; graph_*.json a graph)
   std::vector<std::byte> bytes;
   ImportErrorCode code;       // the code the import must throw
   std::string why;            // one line for the manifest
@@ -25,5 +25,7 @@ void append_malformed_native(std::vector<MalformedFile>& out);
 void append_malformed_bvh(std::vector<MalformedFile>& out);
 // The retarget bone maps (.json) of the corpus (malformed_bone_map_corpus.cpp).
 void append_malformed_bone_maps(std::vector<MalformedFile>& out);
+// The animation graph files (graph_*.json) of the corpus (malformed_graph_corpus.cpp).
+void append_malformed_graphs(std::vector<MalformedFile>& out);
 
 }  // namespace marrow::test

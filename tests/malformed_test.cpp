@@ -14,6 +14,7 @@
 #include "marrow/io/bone_map_file.hpp"
 #include "marrow/io/bvh/bvh_importer.hpp"
 #include "marrow/io/gltf/gltf_importer.hpp"
+#include "marrow/io/graph_file.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/io/native/native_format.hpp"
 
@@ -46,8 +47,12 @@ void expect_each_refused_with_its_code(const fs::path& dir, const std::map<std::
       // Files named palette_split_* show a refusal of PalettePolicy::Split (S4).
       ImportOptions options;
       if (file.rfind("palette_split_", 0) == 0) options.palette_policy = PalettePolicy::Split;
-      if (path.extension() == ".json") {  // a retarget bone map: no model to validate
-        (void)read_bone_map_file(path);
+      if (path.extension() == ".json") {  // an animation graph or a retarget bone map: no model to validate
+        if (file.rfind("graph_", 0) == 0) {
+          (void)read_graph_file(path);
+        } else {
+          (void)read_bone_map_file(path);
+        }
         if (code != "accepted") ADD_FAILURE() << file << " was accepted";
         continue;
       }
