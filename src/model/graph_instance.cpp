@@ -86,14 +86,15 @@ void GraphInstance::update(Ticks dt) noexcept {
   for (Slot& slot : slots_) slot.step = ClockStep{};
   inertialize_ = 0.f;
   take_transitions(0);
-  weigh(0, 1.f, 1.f, false, -1, true);
   if (inertialize_ > 0.f) {
     // AG4: B(0), the destination at its start, set against the last poses shown; then on.
+    weigh(0, 1.f, 1.f, false, -1, true);
     animator_->inertialize(ticks_from_seconds(inertialize_));
     drive(Ticks{0}, true);
   }
+  advance_fades(0, dt);
+  weigh(0, 1.f, 1.f, false, -1, true);
   advance(0, dt);
-  weigh(0, 1.f, 1.f, false, -1, true);  // sync members' weights are the same; fades moved on
   drive(dt, false);
 }
 

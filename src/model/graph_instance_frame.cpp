@@ -157,21 +157,28 @@ void GraphInstance::advance(std::size_t index, Ticks dt) {
     }
     return;
   }
-  if (place.kind == GraphNodeKind::StateMachine) {
-    // B4: the fade moves on with real time; what has faded out stops.
-    Machine& m = machines_[static_cast<std::size_t>(place.machine)];
-    if (m.duration > 0.f) {
-      m.elapsed += static_cast<float>(seconds_from_ticks(dt));
-      const float u = std::min(1.f, m.elapsed / m.duration);
-      for (Active& a : m.active) a.weight = &a == &m.active.back() ? u : a.from * (1.f - u);
-      if (u >= 1.f) {
-        m.active.erase(m.active.begin(), m.active.end() - 1);
-        m.active.back().weight = 1.f;
-        m.duration = 0.f;
-      }
+  for (std::uint32_t c = 0; c < place.child_count; ++c) advance(graph_->children()[place.first_child + c], dt);
+}
+
+// B4: each playing machine's fade moves on with real time; what has faded out stops.
+void GraphInstance::advance_fades(std::size_t index, Ticks dt) {
+  const GraphPlace& place = graph_->places()[index];
+  if (place.kind != GraphNodeKind::StateMachine) {
+    for (std::uint32_t c = 0; c < place.child_count; ++c) advance_fades(graph_->children()[place.first_child + c], dt);
+    return;
+  }
+  Machine& m = machines_[static_cast<std::size_t>(place.machine)];
+  if (m.duration > 0.f) {
+    m.elapsed += static_cast<float>(seconds_from_ticks(dt));
+    const float u = std::min(1.f, m.elapsed / m.duration);
+    for (Active& a : m.active) a.weight = &a == &m.active.back() ? u : a.from * (1.f - u);
+    if (u >= 1.f) {
+      m.active.erase(m.active.begin(), m.active.end() - 1);
+      m.active.back().weight = 1.f;
+      m.duration = 0.f;
     }
   }
-  for (std::uint32_t c = 0; c < place.child_count; ++c) advance(graph_->children()[place.first_child + c], dt);
+  for (const Active& a : m.active) advance_fades(graph_->children()[place.first_child + static_cast<std::uint32_t>(a.state)], dt);
 }
 
 double GraphInstance::cycle_seconds(const Sync& sync) const noexcept {

@@ -134,6 +134,7 @@ class GraphInstance {
   void weigh(std::size_t place, float weight, float reported, bool additive, int mask_depth, bool playing);
   void weigh_layer(std::size_t place, float weight, float reported, bool additive, int mask_depth, bool playing);
   void set_mask(int depth, int parent_depth, std::span<const float> factor, bool complement, float w);
+  void advance_fades(std::size_t place, Ticks dt);
   void advance(std::size_t place, Ticks dt);
   void advance_sync(std::size_t place, Ticks dt);
   void advance_marker_sync(std::size_t place, double seconds);
