@@ -42,7 +42,7 @@ TEST(SimdLevels, X3_EveryLevelRunsHereNativelyOrEmulated) {
 }
 
 // One instance's frame through every kernel family: sampling (compiled or compressed clips),
-// blending of two layers, composing, palettes, CPU skinning with normals.
+// blending of two layers, an inertialized switch, composing, palettes, CPU skinning with normals.
 struct Frame {
   std::vector<glm::mat4> bones;
   std::vector<glm::vec3> positions, normals;
@@ -57,8 +57,14 @@ std::vector<Frame> play(const Model& model, int clips) {
       a.play((clip + 1) % clips, {.layer = 1});
       a.set_layer_weight(1, 0.4f);
     }
-    for (int step = 0; step < 12; ++step) {
-      a.update(ticks_from_seconds(0.037 * step), false);
+    for (int step = 0; step < 18; ++step) {
+      // Then an inertialized switch (AG4) to the pose at 0.2 s, relaxing over 0.5 s.
+      if (step == 12) a.inertialize(ticks_from_seconds(0.5));
+      if (step < 12) {
+        a.update(ticks_from_seconds(0.037 * step), false);
+      } else {
+        a.update(ticks_from_seconds(step == 12 ? 0.2 : 0.05), step > 12);
+      }
       Frame f;
       const auto bones = a.absolute_bone_transforms();
       f.bones.assign(bones.begin(), bones.end());

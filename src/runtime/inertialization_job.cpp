@@ -5,6 +5,9 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "kernels/blend_kernels.hpp"
+#include "marrow/runtime/simd_level.hpp"
+
 namespace marrow {
 namespace {
 
@@ -136,52 +139,17 @@ JobStatus InertializationJob::validate() const noexcept {
 
 bool InertializationJob::run() const noexcept {
   if (!validate()) return false;
-  const std::size_t joints = state->joint_count();
   const std::span<const InertializationState::Block> blocks = state->blocks();
   const bool running = elapsed < state->end();
-  const float t = elapsed;
+  const detail::BlendKernels& kernels = detail::blend_kernels(simd_choice());
   for (std::size_t b = 0; b < blocks.size(); ++b) {
-    const TrsBlock& in = pose[b];
-    TrsBlock& out = output[b];
     const InertializationState::Block& k = blocks[b];
-    if (!running || !k.any) {
-      if (&in != &out) out = in;
-      continue;
+    if (running && k.any) {
+      kernels.inertialize(pose[b], k.c, k.moves, elapsed, output[b]);
+    } else if (&pose[b] != &output[b]) {
+      output[b] = pose[b];
     }
-    // Eight joints at a time, no branches: the compiler's vectors (SSE2 and up) take the lanes.
-    float x[6][kPoseLanes];
-    for (int c = 0; c < 6; ++c) {
-      for (std::size_t l = 0; l < kPoseLanes; ++l) {
-        x[c][l] = ((((k.c[c][0][l] * t + k.c[c][1][l]) * t + k.c[c][2][l]) * t + k.c[c][3][l]) * t + k.c[c][4][l]) * t + k.c[c][5][l];
-      }
-    }
-    float q[4][kPoseLanes];
-    for (std::size_t l = 0; l < kPoseLanes; ++l) {
-      // q(p) of the rotation parameters, times B's rotation (Hamilton product, offset first).
-      const float px = x[3][l], py = x[4][l], pz = x[5][l];
-      const float n2 = px * px + py * py + pz * pz, d = 1.f / (1.f + n2);
-      const float ow = (1.f - n2) * d, ox = 2.f * px * d, oy = 2.f * py * d, oz = 2.f * pz * d;
-      const float bx = in.q[0][l], by = in.q[1][l], bz = in.q[2][l], bw = in.q[3][l];
-      float rx = ow * bx + ox * bw + oy * bz - oz * by;
-      float ry = ow * by - ox * bz + oy * bw + oz * bx;
-      float rz = ow * bz + ox * by - oy * bx + oz * bw;
-      float rw = ow * bw - ox * bx - oy * by - oz * bz;
-      const float norm = 1.f / std::sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
-      const float m = k.moves[l];
-      // A joint that does not move keeps B's rotation exactly.
-      q[0][l] = m != 0.f ? rx * norm : bx;
-      q[1][l] = m != 0.f ? ry * norm : by;
-      q[2][l] = m != 0.f ? rz * norm : bz;
-      q[3][l] = m != 0.f ? rw * norm : bw;
-    }
-    for (int c = 0; c < 3; ++c) {
-      for (std::size_t l = 0; l < kPoseLanes; ++l) out.t[c][l] = in.t[c][l] + x[c][l];
-      for (std::size_t l = 0; l < kPoseLanes; ++l) out.s[c][l] = in.s[c][l];
-    }
-    for (int c = 0; c < 4; ++c)
-      for (std::size_t l = 0; l < kPoseLanes; ++l) out.q[c][l] = q[c][l];
   }
-  (void)joints;
   return true;
 }
 

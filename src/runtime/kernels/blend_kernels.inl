@@ -287,9 +287,42 @@ void delta(const TrsBlock* pose, const TrsBlock* reference, std::size_t blocks, 
   }
 }
 
+// AG4: each component's quintic by Horner's rule; the rotation offset's parameters p become
+// q(p) = ((1 - |p|^2), 2 p) / (1 + |p|^2), which multiplies B's rotation on the left; the
+// product of two unit quaternions is renormalized by one Newton step of 1 / sqrt from 1. A
+// lane that does not move keeps B exactly (moves is 0 or 1).
+void inertialize(const TrsBlock& pose, const float (*k)[6][kPoseLanes], const float* moves, float t, TrsBlock& out) {
+  const Pose8 b = load_pose(pose);
+  const F8 tt = F8::splat(t);
+  F8 x[6];
+  for (int c = 0; c < 6; ++c) {
+    F8 v = F8::load(k[c][0]);
+    for (int h = 1; h < 6; ++h) v = v * tt + F8::load(k[c][h]);
+    x[c] = v;
+  }
+  const F8 m = F8::load(moves), keep = ones() - m;
+  Pose8 o;
+  for (int c = 0; c < 3; ++c) o.t[c] = b.t[c] + x[c], o.s[c] = b.s[c];
+  const F8 n2 = x[3] * x[3] + x[4] * x[4] + x[5] * x[5], d = ones() / (ones() + n2);
+  const F8 two_d = d + d;
+  const F8 ow = (ones() - n2) * d, ox = x[3] * two_d, oy = x[4] * two_d, oz = x[5] * two_d;
+  const F8 bx = b.q[0], by = b.q[1], bz = b.q[2], bw = b.q[3];
+  const F8 rx = ow * bx + ox * bw + oy * bz - oz * by;
+  const F8 ry = ow * by - ox * bz + oy * bw + oz * bx;
+  const F8 rz = ow * bz + ox * by - oy * bx + oz * bw;
+  const F8 rw = ow * bw - ox * bx - oy * by - oz * bz;
+  const F8 norm = F8::splat(1.5f) - F8::splat(0.5f) * (rx * rx + ry * ry + rz * rz + rw * rw);
+  const F8 mn = m * norm;
+  o.q[0] = mn * rx + keep * bx;
+  o.q[1] = mn * ry + keep * by;
+  o.q[2] = mn * rz + keep * bz;
+  o.q[3] = mn * rw + keep * bw;
+  store_pose(o, out);
+}
+
 }  // namespace
 
 extern const BlendKernels kBlendKernels;
-const BlendKernels kBlendKernels{&blend, &totals, &sums, &finish, &additive, &delta};
+const BlendKernels kBlendKernels{&blend, &totals, &sums, &finish, &additive, &delta, &inertialize};
 
 }  // namespace marrow::detail::MARROW_SIMD_NS

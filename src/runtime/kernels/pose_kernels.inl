@@ -259,6 +259,58 @@ MARROW_LANES_INLINE void mul_store(const float* a, const float* b, float* out) {
 #endif
 }
 
+// The matrix path of compose with the parent's result kept in registers: in depth-first order
+// a joint's parent is usually the joint just composed, and reloading it through memory would
+// wait on the store of its wide vector (a store-to-load forwarding stall per joint).
+#if MARROW_SIMD_LEVEL >= 2
+struct Carried {
+  __m512 m;
+};
+MARROW_LANES_INLINE Carried carried_load(const float* a) { return {_mm512_loadu_ps(a)}; }
+// GCC 12's _mm512_broadcast_f32x4 / shuffles start from an undefined register they fully overwrite.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+MARROW_LANES_INLINE Carried carried_mul_store(const Carried& a, const float* b, float* out) {
+  const __m512 bz = _mm512_loadu_ps(b);
+  const __m512 a0 = _mm512_shuffle_f32x4(a.m, a.m, 0x00), a1 = _mm512_shuffle_f32x4(a.m, a.m, 0x55);
+  const __m512 a2 = _mm512_shuffle_f32x4(a.m, a.m, 0xAA), a3 = _mm512_shuffle_f32x4(a.m, a.m, 0xFF);
+  const __m512 lo = _mm512_fmadd_ps(a0, _mm512_permute_ps(bz, 0x00), _mm512_mul_ps(a1, _mm512_permute_ps(bz, 0x55)));
+  const __m512 hi = _mm512_fmadd_ps(a2, _mm512_permute_ps(bz, 0xAA), _mm512_mul_ps(a3, _mm512_permute_ps(bz, 0xFF)));
+  const __m512 r = _mm512_add_ps(lo, hi);
+  _mm512_storeu_ps(out, r);
+  return {r};
+}
+#pragma GCC diagnostic pop
+#elif MARROW_SIMD_LEVEL >= 1
+struct Carried {
+  __m256 c01, c23;
+};
+MARROW_LANES_INLINE Carried carried_load(const float* a) { return {_mm256_loadu_ps(a), _mm256_loadu_ps(a + 8)}; }
+MARROW_LANES_INLINE Carried carried_mul_store(const Carried& a, const float* b, float* out) {
+  const __m256 a0 = _mm256_permute2f128_ps(a.c01, a.c01, 0x00), a1 = _mm256_permute2f128_ps(a.c01, a.c01, 0x11);
+  const __m256 a2 = _mm256_permute2f128_ps(a.c23, a.c23, 0x00), a3 = _mm256_permute2f128_ps(a.c23, a.c23, 0x11);
+  const auto column_pair = [&](__m256 bp) {
+    const __m256 lo = _mm256_fmadd_ps(a0, _mm256_permute_ps(bp, 0x00), _mm256_mul_ps(a1, _mm256_permute_ps(bp, 0x55)));
+    const __m256 hi = _mm256_fmadd_ps(a2, _mm256_permute_ps(bp, 0xAA), _mm256_mul_ps(a3, _mm256_permute_ps(bp, 0xFF)));
+    return _mm256_add_ps(lo, hi);
+  };
+  const Carried r{column_pair(_mm256_loadu_ps(b)), column_pair(_mm256_loadu_ps(b + 8))};
+  _mm256_storeu_ps(out, r.c01);
+  _mm256_storeu_ps(out + 8, r.c23);
+  return r;
+}
+#else
+struct Carried {
+  Mat m;
+};
+MARROW_LANES_INLINE Carried carried_load(const float* a) { return {load_mat(a)}; }
+MARROW_LANES_INLINE Carried carried_mul_store(const Carried& a, const float* b, float* out) {
+  const Carried r{mul(a.m, b)};
+  store_mat(out, r.m);
+  return r;
+}
+#endif
+
 // a * L for an affine L given as its 3x3 columns m (lane l of m[0..8], stride 8) and its
 // translation t (lane l of t[0..2]).
 MARROW_LANES_INLINE Mat mul_affine(const Mat& a, const float (*m)[kPoseLanes], const float (*t)[kPoseLanes],
@@ -283,11 +335,16 @@ MARROW_LANES_INLINE void block_columns(const TrsBlock& b, float (*m)[kPoseLanes]
 void compose(const ComposeArgs& a) {
   alignas(32) float m[9][kPoseLanes];
   std::size_t loaded = ~std::size_t{0};
+  Carried last{};
+  std::size_t last_index = ~std::size_t{0};  // the joint whose model matrix `last` holds
   for (std::size_t i = a.from; i < a.to; ++i) {
     const int parent = a.parents[i];
     float* out = a.models + 16 * i;
     if (parent >= 0 && a.pose == nullptr) {
-      mul_store(a.models + 16 * static_cast<std::size_t>(parent), a.local_matrices + 16 * i, out);
+      const auto p = static_cast<std::size_t>(parent);
+      const Carried from = p == last_index ? last : carried_load(a.models + 16 * p);
+      last = carried_mul_store(from, a.local_matrices + 16 * i, out);
+      last_index = i;
       continue;
     }
     Mat p;
