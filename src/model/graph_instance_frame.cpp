@@ -181,23 +181,35 @@ void GraphInstance::advance_fades(std::size_t index, Ticks dt) {
   for (const Active& a : m.active) advance_fades(graph_->children()[place.first_child + static_cast<std::uint32_t>(a.state)], dt);
 }
 
-double GraphInstance::cycle_seconds(const Sync& sync) const noexcept {
-  // B6: the members' cycle lengths (duration / |rate|) weighted by their weights (all alike
-  // while every weight is 0).
+namespace {
+
+// B6's blend of lengths: each member's length (seconds; negative: left out) weighted by its
+// weight, or their plain mean while every weight is 0.
+template <class Slots, class Length>
+double weighted_length(std::span<const std::uint32_t> members, const Slots& slots, const Length& length_of) {
   double weights = 0.0, lengths = 0.0, plain = 0.0;
   std::size_t count = 0;
-  for (const std::uint32_t s : sync.slots) {
-    const Slot& slot = slots_[s];
-    const double rate = std::abs(static_cast<double>(slot.clock.rate()));
-    if (rate <= 0.0 || slot.clock.duration() <= Ticks{0}) continue;
-    const double length = seconds_from_ticks(slot.clock.duration()) / rate;
-    weights += slot.reported;
-    lengths += static_cast<double>(slot.reported) * length;
+  for (const std::uint32_t s : members) {
+    const double length = length_of(s);
+    if (!(length >= 0.0)) continue;
+    weights += slots[s].reported;
+    lengths += static_cast<double>(slots[s].reported) * length;
     plain += length;
     ++count;
   }
   if (count == 0) return 0.0;
   return weights > 0.0 ? lengths / weights : plain / static_cast<double>(count);
+}
+
+}  // namespace
+
+double GraphInstance::cycle_seconds(const Sync& sync) const noexcept {
+  // B6: the members' cycle lengths, duration / |rate|.
+  return weighted_length(sync.slots, slots_, [&](std::uint32_t s) {
+    const PlaybackClock& clock = slots_[s].clock;
+    const double rate = std::abs(static_cast<double>(clock.rate()));
+    return rate > 0.0 && clock.duration() > Ticks{0} ? seconds_from_ticks(clock.duration()) / rate : -1.0;
+  });
 }
 
 void GraphInstance::advance_sync(std::size_t index, Ticks dt) {
@@ -230,21 +242,13 @@ void GraphInstance::advance_marker_sync(std::size_t index, double seconds) {
   Sync& sync = syncs_[static_cast<std::size_t>(sync_index_[index])];
   const std::size_t k = graph_->marker_sets()[static_cast<std::size_t>(graph_->places()[index].marker_set)].names.size();
   const auto segment = [&](std::size_t s) {  // seconds
-    double weights = 0.0, lengths = 0.0, plain = 0.0;
-    std::size_t count = 0;
-    for (const std::uint32_t slot_index : sync.slots) {
-      const Slot& slot = slots_[slot_index];
-      const double rate = std::abs(static_cast<double>(slot.clock.rate()));
-      if (rate <= 0.0) continue;
-      const auto [from, to] = segment_bounds(graph_->slot_markers(slot_index), slot.clock.duration(), s);
-      const double length = seconds_from_ticks(Ticks{std::llround(to - from)}) / rate;
-      weights += slot.reported;
-      lengths += static_cast<double>(slot.reported) * length;
-      plain += length;
-      ++count;
-    }
-    if (count == 0) return 0.0;
-    return weights > 0.0 ? lengths / weights : plain / static_cast<double>(count);
+    return weighted_length(sync.slots, slots_, [&](std::uint32_t slot) {
+      const PlaybackClock& clock = slots_[slot].clock;
+      const double rate = std::abs(static_cast<double>(clock.rate()));
+      if (!(rate > 0.0)) return -1.0;
+      const auto [from, to] = segment_bounds(graph_->slot_markers(slot), clock.duration(), s);
+      return seconds_from_ticks(Ticks{std::llround(to - from)}) / rate;
+    });
   };
   double cycle = 0.0;
   for (std::size_t s = 0; s < k; ++s) cycle += segment(s);
