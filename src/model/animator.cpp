@@ -75,10 +75,13 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
     state.blended.resize(pose_block_count(n));
     state.animated.reserve(n);
     state.still.reserve(n);
+    state.take_to_scene.assign(n, -1);
+    state.joint_to_scene.assign(n, -1);
     state.scene_to_joint.assign(bones, -1);
     for (std::size_t p = 0; p < n && p < skin.palette_to_scene.size(); ++p) {
       const int node = skin.palette_to_scene[p];
       if (node >= 0 && static_cast<std::size_t>(node) < bones) state.scene_to_joint[static_cast<std::size_t>(node)] = static_cast<int>(p);
+      if (node >= 0 && static_cast<std::size_t>(node) < bones) state.joint_to_scene[p] = node;
     }
     state.prefixes = data.skeleton_root_prefix;
     // The skeleton at bind in its palette space (the player's worlds)...

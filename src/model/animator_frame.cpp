@@ -234,6 +234,8 @@ void Animator::refresh_action_sets() {
       }
       (driven ? state.animated : state.still).push_back(p);
     }
+    std::fill(state.take_to_scene.begin(), state.take_to_scene.end(), -1);
+    for (std::size_t p : state.animated) state.take_to_scene[p] = state.joint_to_scene[p];
     if (any) {
       for (int bone : model_.skins[s].palette_to_scene) {
         if (bone >= 0) moving_[static_cast<std::size_t>(bone)] = 1;
@@ -467,17 +469,14 @@ void Animator::pose_frame() {
     const SkinningData& data = model_.skins[s].data;
     pose = inertialize_pose(s, pose, state.rest, static_cast<std::size_t>(data.bone_count));
     if (pose.empty()) continue;
-    pose_to_matrices(pose, state.pose.locals_);  // eight joints at a time
-    const std::vector<int>& to_scene = model_.skins[s].palette_to_scene;
-    const auto take = [&](std::size_t p) {
-      if (p < to_scene.size() && to_scene[p] >= 0) locals_[static_cast<std::size_t>(to_scene[p])] = state.pose.locals_[p];
-    };
-    if (inertial) {
-      for (std::size_t p = 0; p < state.pose.locals_.size(); ++p) take(p);
-      continue;
-    }
+    // Eight joints at a time, each matrix stored to the skin's locals and, for the joints the
+    // scene takes (every joint with a node while inertializing, else the animated ones), to
+    // its node's local as well.
+    // Both lists hold scene nodes of a validated model, one per joint: checked once.
+    const std::span<const int> take = inertial ? state.joint_to_scene : state.take_to_scene;
+    pose_to_matrices(pose, state.pose.locals_, take, locals_, true);
+    if (inertial) continue;
     for (std::size_t p : state.still) state.pose.locals_[p] = data.bind_pose[p];  // exact, not a T/R/S round trip
-    for (std::size_t p : state.animated) take(p);
   }
   if (inertia_) {
     // The pass is recorded (inertialize_pose); a pending switch has set up and now runs.

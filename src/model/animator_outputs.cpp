@@ -97,7 +97,7 @@ std::size_t Animator::size_in_bytes() const noexcept {
   for (const SkinState& s : skins_) {
     bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + poses(s.rest) +
              poses(s.blended) + (s.animated.capacity() + s.still.capacity()) * sizeof(std::size_t) +
-             s.scene_to_joint.capacity() * sizeof(int) + mats(s.prefixes) + s.roots.capacity() * sizeof(RootJoint);
+             (s.scene_to_joint.capacity() + s.take_to_scene.capacity() + s.joint_to_scene.capacity()) * sizeof(int) + mats(s.prefixes) + s.roots.capacity() * sizeof(RootJoint);
   }
   for (const Layer& l : layers_) {
     bytes += sizeof(l) + l.node_mask.capacity() * sizeof(float) + l.actions.capacity() * sizeof(Action*);

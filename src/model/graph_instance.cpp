@@ -15,6 +15,14 @@ bool has_masked_layer(const GraphPlace& place) {
   return std::any_of(place.layers.begin(), place.layers.end(), [](const GraphPlace::Layer& l) { return !l.mask.empty(); });
 }
 
+// step = ClockStep{} written in place: a temporary copied over would be read back through
+// memory right after it is written, a store-forwarding stall per field, every slot, every frame.
+void clear_step(ClockStep& step) noexcept {
+  for (ClockRun& run : step.runs) run = ClockRun{};
+  step.run_count = 0;
+  step.finished = false;
+}
+
 }  // namespace
 
 GraphInstance::GraphInstance(std::shared_ptr<const AnimationGraph> graph, Animator& animator)
@@ -83,7 +91,7 @@ float GraphInstance::get(std::string_view name) const { return values_[static_ca
 
 void GraphInstance::update(Ticks dt) noexcept {
   if (dt < Ticks{0}) dt = Ticks{0};
-  for (Slot& slot : slots_) slot.step = ClockStep{};
+  for (Slot& slot : slots_) clear_step(slot.step);
   inertialize_ = 0.f;
   take_transitions(0);
   if (inertialize_ > 0.f) {
@@ -103,7 +111,11 @@ void GraphInstance::drive(Ticks dt, bool still) {
     const Slot& slot = slots_[s];
     DrivenClip& d = driven_[s];
     d.time = slot.clock.time();
-    d.step = still ? ClockStep{} : slot.step;
+    if (still) {
+      clear_step(d.step);
+    } else {
+      d.step = slot.step;
+    }
     d.weight = slot.weight;
     d.additive = slot.additive;
     d.node_weights = slot.masked ? std::span<const float>(slot.mask) : std::span<const float>();
@@ -126,7 +138,7 @@ void GraphInstance::enter(std::size_t index) {
     Slot& slot = slots_[static_cast<std::size_t>(place.slot)];
     slot.clock = PlaybackClock(place.duration, place.rate, place.loop, place.start);
     slot.progress = 0.0;
-    slot.step = ClockStep{};
+    clear_step(slot.step);
   } else if (place.kind == GraphNodeKind::StateMachine) {
     Machine& m = machines_[static_cast<std::size_t>(place.machine)];
     const int initial = graph_->machines()[static_cast<std::size_t>(place.machine)].initial;

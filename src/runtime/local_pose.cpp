@@ -40,7 +40,20 @@ void rotate_joint(std::span<TrsBlock> pose, std::size_t joint, const glm::quat& 
 bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out) noexcept {
   if (pose.size() < pose_block_count(out.size())) return false;
   if (out.empty()) return true;
-  detail::pose_kernels(simd_choice()).to_matrices(pose.data(), out.size(), &out[0][0][0]);
+  detail::pose_kernels(simd_choice()).to_matrices(pose.data(), out.size(), &out[0][0][0], nullptr, nullptr);
+  return true;
+}
+
+bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out, std::span<const int> scatter,
+                      std::span<glm::mat4> scatter_out, bool checked) noexcept {
+  if (pose.size() < pose_block_count(out.size()) || scatter.size() != out.size()) return false;
+  if (!checked) {
+    for (const int i : scatter)
+      if (i >= 0 && static_cast<std::size_t>(i) >= scatter_out.size()) return false;
+  }
+  if (out.empty()) return true;
+  detail::pose_kernels(simd_choice())
+      .to_matrices(pose.data(), out.size(), &out[0][0][0], scatter.data(), scatter_out.empty() ? nullptr : &scatter_out[0][0][0]);
   return true;
 }
 

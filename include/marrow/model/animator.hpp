@@ -271,6 +271,8 @@ class Animator {
     std::vector<TrsBlock> blended;      // this frame's pose when layers blend
     std::vector<std::size_t> animated;  // palette entries some playing clip drives
     std::vector<std::size_t> still;     // and the others (they keep their bind matrix)
+    std::vector<int> take_to_scene;     // per palette entry: the node an animated joint writes, or -1
+    std::vector<int> joint_to_scene;    // per palette entry: its node, or -1 (what inertialization writes)
     std::vector<int> scene_to_joint;    // per scene node: its palette entry, or -1
     // Composed with the scene: palette space = scene_to_palette * scene space.
     bool with_scene = false;

@@ -38,5 +38,11 @@ void rotate_joint(std::span<TrsBlock> pose, std::size_t joint, const glm::quat& 
 // pose must hold at least pose_block_count(out.size()) blocks; returns false (nothing
 // written) when it does not.
 bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out) noexcept;
+// The same, each joint's matrix also stored at scatter_out[scatter[j]] when scatter[j] >= 0 (a
+// skin's joints into its scene nodes, in one pass). scatter holds out.size() indices, each
+// below scatter_out.size(); returns false (nothing written) otherwise. The caller that checked
+// them once may pass checked = true to skip the O(joints) check.
+bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out, std::span<const int> scatter,
+                      std::span<glm::mat4> scatter_out, bool checked = false) noexcept;
 
 }  // namespace marrow

@@ -52,7 +52,9 @@ struct PoseKernels {
   void (*sample_compressed)(const CompressedArgs& args);
   void (*compose)(const ComposeArgs& args);
   void (*palette)(const PaletteArgs& args);
-  void (*to_matrices)(const TrsBlock* pose, std::size_t joints, float* out);
+  // Joint j's local matrix to out + 16 j and, where scene is not null and scene[j] >= 0, also to
+  // scene_out + 16 scene[j].
+  void (*to_matrices)(const TrsBlock* pose, std::size_t joints, float* out, const int* scene, float* scene_out);
 };
 
 const PoseKernels& pose_kernels(SimdChoice choice) noexcept;

@@ -267,6 +267,7 @@ struct Carried {
   __m512 m;
 };
 MARROW_LANES_INLINE Carried carried_load(const float* a) { return {_mm512_loadu_ps(a)}; }
+MARROW_LANES_INLINE void carried_store(float* out, const Carried& a) { _mm512_storeu_ps(out, a.m); }
 // GCC 12's _mm512_broadcast_f32x4 / shuffles start from an undefined register they fully overwrite.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -286,6 +287,10 @@ struct Carried {
   __m256 c01, c23;
 };
 MARROW_LANES_INLINE Carried carried_load(const float* a) { return {_mm256_loadu_ps(a), _mm256_loadu_ps(a + 8)}; }
+MARROW_LANES_INLINE void carried_store(float* out, const Carried& a) {
+  _mm256_storeu_ps(out, a.c01);
+  _mm256_storeu_ps(out + 8, a.c23);
+}
 MARROW_LANES_INLINE Carried carried_mul_store(const Carried& a, const float* b, float* out) {
   const __m256 a0 = _mm256_permute2f128_ps(a.c01, a.c01, 0x00), a1 = _mm256_permute2f128_ps(a.c01, a.c01, 0x11);
   const __m256 a2 = _mm256_permute2f128_ps(a.c23, a.c23, 0x00), a3 = _mm256_permute2f128_ps(a.c23, a.c23, 0x11);
@@ -304,6 +309,7 @@ struct Carried {
   Mat m;
 };
 MARROW_LANES_INLINE Carried carried_load(const float* a) { return {load_mat(a)}; }
+MARROW_LANES_INLINE void carried_store(float* out, const Carried& a) { store_mat(out, a.m); }
 MARROW_LANES_INLINE Carried carried_mul_store(const Carried& a, const float* b, float* out) {
   const Carried r{mul(a.m, b)};
   store_mat(out, r.m);
@@ -376,13 +382,17 @@ void palette(const PaletteArgs& a) {
     float* out = a.palette + 16 * i;
     const float* model = a.models + 16 * joint;
     if (a.skin_models != nullptr) {
+      // The skin's world kept in registers for its palette entry (the same products as
+      // through memory).
       float* skin_model = a.skin_models + 16 * i;
+      Carried world;
       if (a.root != nullptr) {
-        mul_store(a.root, model, skin_model);
+        world = carried_mul_store(carried_load(a.root), model, skin_model);
       } else {
-        store_mat(skin_model, load_mat(model));
+        world = carried_load(model);
+        carried_store(skin_model, world);
       }
-      mul_store(skin_model, a.inverse_binds + 16 * i, out);
+      carried_mul_store(world, a.inverse_binds + 16 * i, out);
       continue;
     }
     mul_store(model, a.inverse_binds + 16 * i, out);
@@ -390,18 +400,125 @@ void palette(const PaletteArgs& a) {
   }
 }
 
-void to_matrices(const TrsBlock* pose, std::size_t joints, float* out) {
-  alignas(32) float m[9][kPoseLanes];
-  for (std::size_t b = 0; b * kPoseLanes < joints; ++b) {
-    block_columns(pose[b], m);
-    const std::size_t lanes = joints - b * kPoseLanes < kPoseLanes ? joints - b * kPoseLanes : kPoseLanes;
-    for (std::size_t l = 0; l < lanes; ++l) {
-      float* o = out + 16 * (b * kPoseLanes + l);
-      for (int c = 0; c < 3; ++c) {
-        o[4 * c] = m[3 * c][l], o[4 * c + 1] = m[3 * c + 1][l], o[4 * c + 2] = m[3 * c + 2][l], o[4 * c + 3] = 0.f;
+// A block's eight local matrices stored: joint l's to out[l], and to also[l] when that is not
+// null. Row f (float f of every joint's matrix, lane l joint l) is column f / 4's element f % 4:
+// the 3x3 columns of T * R * S, zeros, then the translation and 1. The rows are transposed
+// with vector shuffles; every float is moved, none computed, so each level stores the same
+// floats as the element-by-element copy would.
+#if MARROW_SIMD_LEVEL >= 2
+// GCC 12's _mm512_castps256_ps512 and shuffles start from an undefined register they then fully
+// overwrite.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+MARROW_LANES_INLINE void store_block_matrices(const TrsBlock& b, float* const* out, float* const* also) {
+  F8 m[9];
+  rotation_scale_columns(F8::load(b.q[0]), F8::load(b.q[1]), F8::load(b.q[2]), F8::load(b.q[3]), F8::load(b.s[0]),
+                         F8::load(b.s[1]), F8::load(b.s[2]), m);
+  // z[i]: row i in the low half, row i + 8 in the high half; two 8x8 transposes side by side.
+  const auto pair = [](__m256 lo, __m256 hi) { return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1); };
+  const __m256 zero = _mm256_setzero_ps();
+  const __m512 z[8] = {pair(m[0].v, m[6].v),
+                       pair(m[1].v, m[7].v),
+                       pair(m[2].v, m[8].v),
+                       _mm512_setzero_ps(),
+                       pair(m[3].v, _mm256_loadu_ps(b.t[0])),
+                       pair(m[4].v, _mm256_loadu_ps(b.t[1])),
+                       pair(m[5].v, _mm256_loadu_ps(b.t[2])),
+                       pair(zero, _mm256_set1_ps(1.f))};
+  __m512 t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(z[2 * i], z[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(z[2 * i], z[2 * i + 1]);
+  }
+  // 128-bit lane L of u[4h + c]: element c of lane L of z[4h..4h+3], i.e. floats
+  // 4h + 8 (L / 2) .. + 3 of joint 4 (L % 2) + c.
+  for (int h = 0; h < 2; ++h) {
+    const __m512 lo0 = t[4 * h], hi0 = t[4 * h + 1], lo1 = t[4 * h + 2], hi1 = t[4 * h + 3];
+    u[4 * h + 0] = _mm512_shuffle_ps(lo0, lo1, _MM_SHUFFLE(1, 0, 1, 0));
+    u[4 * h + 1] = _mm512_shuffle_ps(lo0, lo1, _MM_SHUFFLE(3, 2, 3, 2));
+    u[4 * h + 2] = _mm512_shuffle_ps(hi0, hi1, _MM_SHUFFLE(1, 0, 1, 0));
+    u[4 * h + 3] = _mm512_shuffle_ps(hi0, hi1, _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+  const __m512i second = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+  for (int c = 0; c < 4; ++c) {
+    const __m512 a = _mm512_permutex2var_ps(u[c], first, u[4 + c]);   // joint c
+    const __m512 e = _mm512_permutex2var_ps(u[c], second, u[4 + c]);  // joint 4 + c
+    _mm512_storeu_ps(out[c], a);
+    if (also[c] != nullptr) _mm512_storeu_ps(also[c], a);
+    _mm512_storeu_ps(out[4 + c], e);
+    if (also[4 + c] != nullptr) _mm512_storeu_ps(also[4 + c], e);
+  }
+}
+#pragma GCC diagnostic pop
+#elif MARROW_SIMD_LEVEL >= 1
+MARROW_LANES_INLINE void store_block_matrices(const TrsBlock& b, float* const* out, float* const* also) {
+  F8 m[9];
+  rotation_scale_columns(F8::load(b.q[0]), F8::load(b.q[1]), F8::load(b.q[2]), F8::load(b.q[3]), F8::load(b.s[0]),
+                         F8::load(b.s[1]), F8::load(b.s[2]), m);
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 rows[4][4] = {{m[0].v, m[1].v, m[2].v, zero},
+                             {m[3].v, m[4].v, m[5].v, zero},
+                             {m[6].v, m[7].v, m[8].v, zero},
+                             {_mm256_loadu_ps(b.t[0]), _mm256_loadu_ps(b.t[1]), _mm256_loadu_ps(b.t[2]), _mm256_set1_ps(1.f)}};
+  // q[g][c]: column g of joint c in the low 128 bits, of joint 4 + c in the high ones (a 4x4
+  // transpose within each half).
+  __m256 q[4][4];
+  for (int g = 0; g < 4; ++g) {
+    const __m256* r = rows[g];
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    q[g][0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    q[g][1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    q[g][2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    q[g][3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int c = 0; c < 4; ++c) {
+    const __m256 a01 = _mm256_permute2f128_ps(q[0][c], q[1][c], 0x20), a23 = _mm256_permute2f128_ps(q[2][c], q[3][c], 0x20);
+    const __m256 e01 = _mm256_permute2f128_ps(q[0][c], q[1][c], 0x31), e23 = _mm256_permute2f128_ps(q[2][c], q[3][c], 0x31);
+    _mm256_storeu_ps(out[c], a01), _mm256_storeu_ps(out[c] + 8, a23);
+    if (also[c] != nullptr) _mm256_storeu_ps(also[c], a01), _mm256_storeu_ps(also[c] + 8, a23);
+    _mm256_storeu_ps(out[4 + c], e01), _mm256_storeu_ps(out[4 + c] + 8, e23);
+    if (also[4 + c] != nullptr) _mm256_storeu_ps(also[4 + c], e01), _mm256_storeu_ps(also[4 + c] + 8, e23);
+  }
+}
+#else
+MARROW_LANES_INLINE void store_block_matrices(const TrsBlock& b, float* const* out, float* const* also) {
+  F8 m[9];
+  rotation_scale_columns(F8::load(b.q[0]), F8::load(b.q[1]), F8::load(b.q[2]), F8::load(b.q[3]), F8::load(b.s[0]),
+                         F8::load(b.s[1]), F8::load(b.s[2]), m);
+  const F8 t[3] = {F8::load(b.t[0]), F8::load(b.t[1]), F8::load(b.t[2])};
+  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.f);
+  // Column g of four joints at a time: a 4x4 transpose per half of each group of rows.
+  for (int g = 0; g < 4; ++g) {
+    const F8 r0 = g < 3 ? m[3 * g] : t[0], r1 = g < 3 ? m[3 * g + 1] : t[1], r2 = g < 3 ? m[3 * g + 2] : t[2];
+    const __m128 last = g < 3 ? zero : one;
+    for (int h = 0; h < 2; ++h) {
+      const __m128 x0 = h == 0 ? r0.lo : r0.hi, x1 = h == 0 ? r1.lo : r1.hi, x2 = h == 0 ? r2.lo : r2.hi;
+      const __m128 t0 = _mm_unpacklo_ps(x0, x1), t1 = _mm_unpackhi_ps(x0, x1);
+      const __m128 t2 = _mm_unpacklo_ps(x2, last), t3 = _mm_unpackhi_ps(x2, last);
+      const __m128 col[4] = {_mm_movelh_ps(t0, t2), _mm_movehl_ps(t2, t0), _mm_movelh_ps(t1, t3), _mm_movehl_ps(t3, t1)};
+      for (int c = 0; c < 4; ++c) {
+        _mm_storeu_ps(out[4 * h + c] + 4 * g, col[c]);
+        if (also[4 * h + c] != nullptr) _mm_storeu_ps(also[4 * h + c] + 4 * g, col[c]);
       }
-      o[12] = pose[b].t[0][l], o[13] = pose[b].t[1][l], o[14] = pose[b].t[2][l], o[15] = 1.f;
     }
+  }
+}
+#endif
+
+// Joint j's matrix to out (16 floats each) and, where scene[j] >= 0, to scene_out + 16 scene[j].
+void to_matrices(const TrsBlock* pose, std::size_t joints, float* out, const int* scene, float* scene_out) {
+  alignas(64) float spare[kPoseLanes][16];  // the last block's lanes past the joints
+  float* dst[kPoseLanes];
+  float* also[kPoseLanes];
+  for (std::size_t b = 0; b * kPoseLanes < joints; ++b) {
+    for (std::size_t l = 0; l < kPoseLanes; ++l) {
+      const std::size_t j = b * kPoseLanes + l;
+      dst[l] = j < joints ? out + 16 * j : spare[l];
+      also[l] = j < joints && scene != nullptr && scene[j] >= 0 ? scene_out + 16 * static_cast<std::size_t>(scene[j]) : nullptr;
+    }
+    store_block_matrices(pose[b], dst, also);
   }
 }
 
