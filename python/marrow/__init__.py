@@ -34,6 +34,7 @@ from ._marrow import (  # noqa: E402
     GraphInstance,
     Instance,
     Model,
+    MotionDatabase,
     convert,
     load,
     load_graph,
@@ -43,5 +44,5 @@ from ._marrow import (  # noqa: E402
     sample,
 )
 
-__all__ = ["Graph", "GraphInstance", "Instance", "LoadError", "Model", "convert", "load", "load_graph", "pose", "render",
-           "retarget", "sample"]
+__all__ = ["Graph", "GraphInstance", "Instance", "LoadError", "Model", "MotionDatabase", "convert", "load", "load_graph",
+           "pose", "render", "retarget", "sample"]

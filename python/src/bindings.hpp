@@ -14,6 +14,7 @@ void bind_sample(py::module_& m);    // sample_binding.cpp: sample()
 void bind_render(py::module_& m);    // render_binding.cpp: render()
 void bind_convert(py::module_& m);   // convert_binding.cpp: convert()
 void bind_retarget(py::module_& m);  // retarget_binding.cpp: retarget()
-void bind_graph(py::module_& m);     // graph_binding.cpp: load_graph(), Graph, GraphInstance, pose(graph instance)
+void bind_graph(py::module_& m);
+void bind_motion(py::module_& m);    // motion_binding.cpp: MotionDatabase     // graph_binding.cpp: load_graph(), Graph, GraphInstance, pose(graph instance)
 
 }  // namespace marrow::python

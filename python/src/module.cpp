@@ -14,6 +14,7 @@ PYBIND11_MODULE(_marrow, m) {
   bind_convert(m);
   bind_retarget(m);
   bind_graph(m);  // after bind_pose: it adds pose(graph_instance) to pose's overloads
+  bind_motion(m);
   // Users meet the classes as marrow.Model, ... (the package re-exports them).
-  for (const char* name : {"Model", "Instance", "Graph", "GraphInstance"}) m.attr(name).attr("__module__") = "marrow";
+  for (const char* name : {"Model", "Instance", "Graph", "GraphInstance", "MotionDatabase"}) m.attr(name).attr("__module__") = "marrow";
 }

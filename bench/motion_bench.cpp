@@ -1,0 +1,85 @@
+// Motion matching (issue 29): the search over a database of 20,000 frames or more (the Bandai
+// locomotion set of the shared assets at 60 Hz, its clips listed again until the rows reach
+// 20,000), one query per iteration: queries are database rows with noise, cycling through a
+// fixed list, the exclusion around the row a matcher plays (20 frames).
+//
+//   mm_search/20k_frames        the accelerated search (boxes over runs of 16 and 64 rows)
+//   mm_brute_force/20k_frames   every row tried
+//
+// Counter: rows.
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "bench_guard.hpp"
+#include "marrow/io/model_file.hpp"
+#include "marrow/model/motion_database.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace marrow;
+using marrow::bench::guarded;
+using marrow::bench::shared_asset;
+
+struct Database {
+  std::vector<std::unique_ptr<Model>> models;
+  std::unique_ptr<MotionDatabase> db;
+  std::vector<std::array<float, kMotionFeatures>> queries;
+  std::vector<std::size_t> near;
+};
+
+const Database& database() {
+  static const std::unique_ptr<Database> d = [] {
+    auto out = std::make_unique<Database>();
+    const fs::path folder = shared_asset("bvh/bandai-locomotion");
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(folder))
+      if (e.path().extension() == ".bvh") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) out->models.push_back(std::make_unique<Model>(load_model_file(f)));
+    std::vector<const Model*> listed;
+    for (std::size_t rows = 0; rows < 20000;) {
+      for (const auto& m : out->models) listed.push_back(m.get());
+      out->db = std::make_unique<MotionDatabase>(listed);
+      rows = out->db->size();
+    }
+    std::mt19937 rng(29);
+    std::normal_distribution<float> noise(0.f, 0.3f);
+    std::uniform_int_distribution<std::size_t> pick(0, out->db->size() - 1);
+    for (int i = 0; i < 256; ++i) {
+      const std::size_t row = pick(rng);
+      std::array<float, kMotionFeatures> q{};
+      for (std::size_t c = 0; c < kMotionFeatures; ++c) q[c] = out->db->row(row)[c] + noise(rng);
+      out->queries.push_back(q);
+      out->near.push_back(row);
+    }
+    return out;
+  }();
+  return *d;
+}
+
+void search(benchmark::State& state, bool accelerated) {
+  const Database& d = database();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const std::size_t k = i++ % d.queries.size();
+    const MotionExclusion exclude{d.near[k], 20};
+    const MotionMatch m = accelerated ? d.db->search(d.queries[k], exclude) : d.db->brute_force(d.queries[k], exclude);
+    benchmark::DoNotOptimize(m);
+  }
+  state.counters["rows"] = static_cast<double>(d.db->size());
+}
+
+[[maybe_unused]] const bool registered = [] {
+  const char* const asset = "bvh/bandai-locomotion";
+  benchmark::RegisterBenchmark("mm_search/20k_frames", guarded(asset, search, true))->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("mm_brute_force/20k_frames", guarded(asset, search, false))->Unit(benchmark::kMicrosecond);
+  return true;
+}();
+
+}  // namespace

@@ -1,0 +1,120 @@
+#pragma once
+// A motion-matching database (MM1-MM3; Holden, Kanoun, Perepichka and Popa, "Learned Motion
+// Matching", SIGGRAPH 2020, whose open demo's features it follows): the clips of one rig sampled
+// at a fixed rate, each frame described by 27 numbers, and an exact nearest-neighbour search over
+// them. Built once, offline; read by every character's matcher.
+//
+// The character frame at a frame: its origin is the hips projected on the ground (y = 0; models
+// are Y-up), its facing the rig's forward turned with the hips, projected on the ground. The
+// rig's forward is a direction fixed in the hips' frame, taken at the first frame of the first
+// clip as cross(left upper leg - right upper leg, up): a rig faces where its legs say, whatever
+// its file's axes or rest pose.
+//
+// The character frame's axes: z ahead, y up, x to the character's left (glTF's axes for a
+// character facing +Z). Features of frame i, all in the character frame at i (columns in order):
+//    0- 2  left foot position          3- 5  right foot position
+//    6- 8  left foot velocity          9-11  right foot velocity
+//   12-14  hip velocity
+//   15-20  trajectory positions (x, z) at +20, +40, +60 frames (0.33, 0.67, 1 s at 60 Hz)
+//   21-26  trajectory directions (x, z) at the same frames
+// Velocities are central differences over the neighbouring frames (one-sided at a clip's ends),
+// per second. Frames whose +60 frame runs past the end of their clip are not candidates.
+//
+// Normalization (MM3): each column loses its mean over the database; each group (foot
+// positions, foot velocities, hip velocity, trajectory positions, trajectory directions) is
+// divided by the standard deviation of all its columns' values together and multiplied by the
+// group's weight, so a group's normalized values have mean 0 and standard deviation = weight.
+//
+// Search (MM1, MM2): the row of least squared Euclidean distance to a normalized query. The
+// accelerated search bounds runs of 16 and 64 consecutive rows by boxes and skips a run whose
+// box is no nearer than the best row found: it returns what brute force returns, the same cost
+// always and the same row (the lowest index of the least cost) whenever the least cost is
+// unique. An exclusion skips the rows of one clip within N frames of a row (the current frame).
+//
+//   MotionDatabase db({&model}, {.rate = 60});          // throws std::invalid_argument
+//   std::array<float, kMotionFeatures> q = db.normalize(raw_query);
+//   MotionMatch m = db.search(q, {.row = current, .frames = 20});
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "marrow/core/ticks.hpp"
+#include "marrow/model/model.hpp"
+
+namespace marrow {
+
+inline constexpr std::size_t kMotionFeatures = 27;
+inline constexpr std::size_t kMotionGroups = 5;
+inline constexpr int kMotionFutureFrames[3] = {20, 40, 60};
+// The first column of each group and its width.
+inline constexpr std::size_t kMotionGroupStart[kMotionGroups] = {0, 6, 12, 15, 21};
+inline constexpr std::size_t kMotionGroupWidth[kMotionGroups] = {6, 6, 3, 6, 6};
+
+struct MotionDatabaseOptions {
+  double rate = 60.0;                                   // frames per second, > 0
+  std::vector<std::string> clips{};                     // empty: every clip of every model
+  std::array<float, kMotionGroups> weights{1.f, 1.f, 1.f, 1.f, 1.f};  // per group, >= 0
+  // The joints; empty: from the humanoid map (humanoid_map.hpp) of the first model.
+  std::string hips{}, left_foot{}, right_foot{}, left_upper_leg{}, right_upper_leg{};
+};
+
+// A clip of the database: its candidate rows are [first_row, first_row + rows).
+struct MotionRange {
+  std::size_t model = 0;       // index into the models given
+  int animation = -1;          // into that model's animations
+  std::string name;
+  std::size_t first_row = 0, rows = 0;
+  std::size_t frames = 0;      // frames sampled (rows + 60 when the clip is long enough)
+};
+
+struct MotionMatch {
+  std::size_t row = 0;
+  float cost = 0.f;            // squared Euclidean distance; +inf when no row is a candidate
+};
+
+struct MotionExclusion {
+  std::size_t row = static_cast<std::size_t>(-1);  // none
+  std::size_t frames = 0;      // skip rows of row's clip within this many frames of it
+};
+
+class MotionDatabase {
+ public:
+  // Samples every clip asked for (all of them when options.clips is empty) of each model, which
+  // must all be the same rig (the same node names from the root to the joints used). Throws
+  // std::invalid_argument naming the clip, joint or option at fault (no candidate frame at all,
+  // a joint not found, a non-finite value).
+  MotionDatabase(std::span<const Model* const> models, const MotionDatabaseOptions& options = {});
+
+  std::size_t size() const noexcept { return ranges_.empty() ? 0 : features_.size() / kMotionFeatures; }
+  double rate() const noexcept { return rate_; }
+  std::span<const float> features() const noexcept { return features_; }   // size() rows, normalized
+  std::span<const float> row(std::size_t i) const { return std::span<const float>(features_).subspan(i * kMotionFeatures, kMotionFeatures); }
+  std::span<const float> mean() const noexcept { return mean_; }           // per column
+  std::span<const float> scale() const noexcept { return scale_; }         // per column: weight / std
+  std::span<const MotionRange> ranges() const noexcept { return ranges_; }
+  // The range holding row i, and the time of row i in its clip.
+  const MotionRange& range_of(std::size_t row) const;
+  Ticks time_of(std::size_t row) const;
+
+  // Raw features (the header's columns, not normalized) to normalized ones.
+  std::array<float, kMotionFeatures> normalize(std::span<const float> raw) const;
+
+  MotionMatch search(std::span<const float> query, const MotionExclusion& exclude = {}) const noexcept;
+  MotionMatch brute_force(std::span<const float> query, const MotionExclusion& exclude = {}) const noexcept;
+
+ private:
+  void build_boxes();
+  bool excluded(std::size_t row, const MotionExclusion& exclude) const noexcept;
+
+  double rate_ = 60.0;
+  std::vector<float> features_, mean_, scale_;
+  std::vector<MotionRange> ranges_;
+  std::vector<std::uint32_t> range_of_row_;
+  // Per run of 16 (small) and 64 (large) rows: the box's lower and upper corners.
+  std::vector<float> small_min_, small_max_, large_min_, large_max_;
+};
+
+}  // namespace marrow

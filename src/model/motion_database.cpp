@@ -1,0 +1,297 @@
+#include "marrow/model/motion_database.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "marrow/core/trs.hpp"
+#include "marrow/model/animator.hpp"
+#include "marrow/model/humanoid_map.hpp"
+
+namespace marrow {
+
+namespace {
+
+constexpr std::size_t kSmallRun = 16, kLargeRun = 64;
+constexpr int kFuture = kMotionFutureFrames[2];
+
+// The joints a database reads, as scene nodes of the first model.
+struct MotionJoints {
+  int hips = -1, left_foot = -1, right_foot = -1, left_leg = -1, right_leg = -1;
+};
+
+MotionJoints find_joints(const Model& model, const MotionDatabaseOptions& o) {
+  const auto named = [&](const std::string& name, int fallback, const char* what) {
+    if (name.empty()) return fallback;
+    const int node = model.find_node(name);
+    if (node < 0) throw std::invalid_argument(std::string("MotionDatabase: ") + what + ": the model has no node named '" + name + "'");
+    return node;
+  };
+  const bool all_named = !o.hips.empty() && !o.left_foot.empty() && !o.right_foot.empty() && !o.left_upper_leg.empty() &&
+                         !o.right_upper_leg.empty();
+  HumanoidMap map;
+  if (!all_named) map = humanoid_map(model);  // throws naming the bone it cannot find
+  MotionJoints j;
+  j.hips = named(o.hips, map.node(HumanoidBone::Hips), "hips");
+  j.left_foot = named(o.left_foot, map.node(HumanoidBone::LeftFoot), "left_foot");
+  j.right_foot = named(o.right_foot, map.node(HumanoidBone::RightFoot), "right_foot");
+  j.left_leg = named(o.left_upper_leg, map.node(HumanoidBone::LeftUpperLeg), "left_upper_leg");
+  j.right_leg = named(o.right_upper_leg, map.node(HumanoidBone::RightUpperLeg), "right_upper_leg");
+  return j;
+}
+
+// A joint's node in another model of the same rig: the same name.
+int same_node(const Model& first, const Model& other, int node, std::size_t model_index) {
+  const std::string& name = first.nodes[static_cast<std::size_t>(node)].name;
+  const int found = other.find_node(name);
+  if (found < 0)
+    throw std::invalid_argument("MotionDatabase: model " + std::to_string(model_index) + " has no node '" + name +
+                                "' (every model must be the same rig)");
+  return found;
+}
+
+glm::vec3 ground(const glm::vec3& v) { return {v.x, 0.f, v.z}; }
+
+// One clip sampled: per frame the hips, the feet, and the character frame (origin, facing).
+struct Track {
+  std::vector<glm::vec3> hips, left, right, origin, facing;
+};
+
+// The rig's forward, as a direction in the hips' frame: at the first frame of a clip, across the
+// upper legs (left minus right) crossed with up, on the ground. A file's axes and rest pose do
+// not matter (BVH rest poses need not stand).
+glm::vec3 forward_in_hips(const Model& model, int animation, const MotionJoints& j) {
+  Animator animator(model);
+  animator.play(animation, {.loop = LoopMode::Once});
+  const std::span<const glm::mat4> w = animator.absolute_bone_transforms();
+  const glm::vec3 across = glm::vec3(w[static_cast<std::size_t>(j.left_leg)][3] - w[static_cast<std::size_t>(j.right_leg)][3]);
+  glm::vec3 forward = ground(glm::cross(across, glm::vec3(0.f, 1.f, 0.f)));
+  if (!(glm::length(forward) > 1e-6f)) forward = glm::vec3(0.f, 0.f, 1.f);  // legs along the up axis
+  const glm::quat hips = decompose_trs(w[static_cast<std::size_t>(j.hips)]).rotation;
+  return glm::inverse(hips) * glm::normalize(forward);
+}
+
+Track sample_track(const Model& model, int animation, std::size_t frames, double rate, const MotionJoints& j,
+                   const glm::vec3& hips_forward) {
+  Animator animator(model);
+  animator.play(animation, {.loop = LoopMode::Once});
+  Track t;
+  for (std::size_t frame = 0; frame < frames; ++frame) {
+    animator.update(ticks_from_seconds(static_cast<double>(frame) / rate), false);
+    const std::span<const glm::mat4> w = animator.absolute_bone_transforms();
+    const glm::mat4& hips = w[static_cast<std::size_t>(j.hips)];
+    t.hips.emplace_back(hips[3]);
+    t.left.emplace_back(w[static_cast<std::size_t>(j.left_foot)][3]);
+    t.right.emplace_back(w[static_cast<std::size_t>(j.right_foot)][3]);
+    t.origin.push_back(ground(glm::vec3(hips[3])));
+    // The rig's forward turned with the hips, on the ground.
+    glm::vec3 f = ground(decompose_trs(hips).rotation * hips_forward);
+    const float n = glm::length(f);
+    t.facing.push_back(n > 1e-6f ? f / n : glm::vec3(0.f, 0.f, 1.f));
+  }
+  return t;
+}
+
+// The world-to-character rotation on the ground: facing becomes +Z.
+glm::vec3 to_character(const glm::vec3& facing, const glm::vec3& v) {
+  const glm::vec3 right(facing.z, 0.f, -facing.x);  // +X of the character frame
+  return {glm::dot(v, right), v.y, glm::dot(v, facing)};
+}
+
+void features_of(const Track& t, std::size_t i, double rate, float* out) {
+  const std::size_t last = t.hips.size() - 1;
+  const std::size_t a = i > 0 ? i - 1 : i, b = i < last ? i + 1 : i;
+  const float per_second = static_cast<float>(rate / static_cast<double>(b - a));
+  const glm::vec3& o = t.origin[i];
+  const glm::vec3& f = t.facing[i];
+  const glm::vec3 v[5] = {to_character(f, t.left[i] - o), to_character(f, t.right[i] - o),
+                          to_character(f, (t.left[b] - t.left[a]) * per_second), to_character(f, (t.right[b] - t.right[a]) * per_second),
+                          to_character(f, (t.hips[b] - t.hips[a]) * per_second)};
+  for (int k = 0; k < 5; ++k) out[3 * k] = v[k].x, out[3 * k + 1] = v[k].y, out[3 * k + 2] = v[k].z;
+  for (int k = 0; k < 3; ++k) {
+    const std::size_t future = i + static_cast<std::size_t>(kMotionFutureFrames[k]);
+    const glm::vec3 p = to_character(f, t.origin[future] - o), d = to_character(f, t.facing[future]);
+    out[15 + 2 * k] = p.x, out[16 + 2 * k] = p.z;
+    out[21 + 2 * k] = d.x, out[22 + 2 * k] = d.z;
+  }
+}
+
+float box_distance(std::span<const float> q, const float* lo, const float* hi) {
+  float d = 0.f;
+  for (std::size_t c = 0; c < kMotionFeatures; ++c) {
+    const float below = lo[c] - q[c], above = q[c] - hi[c];
+    const float e = below > 0.f ? below : (above > 0.f ? above : 0.f);
+    d += e * e;
+  }
+  return d;
+}
+
+float row_distance(std::span<const float> q, const float* r) {
+  float d = 0.f;
+  for (std::size_t c = 0; c < kMotionFeatures; ++c) {
+    const float e = q[c] - r[c];
+    d += e * e;
+  }
+  return d;
+}
+
+}  // namespace
+
+MotionDatabase::MotionDatabase(std::span<const Model* const> models, const MotionDatabaseOptions& options) : rate_(options.rate) {
+  if (models.empty() || models[0] == nullptr) throw std::invalid_argument("MotionDatabase: no model");
+  if (!(rate_ > 0.0) || !std::isfinite(rate_) || rate_ > 1000.0)
+    throw std::invalid_argument("MotionDatabase: rate " + std::to_string(rate_) + " is not in (0, 1000] frames per second");
+  for (std::size_t g = 0; g < kMotionGroups; ++g) {
+    if (!(options.weights[g] >= 0.f) || !std::isfinite(options.weights[g]))
+      throw std::invalid_argument("MotionDatabase: weight " + std::to_string(g) + " is negative or not finite");
+  }
+  const Model& first = *models[0];
+  const MotionJoints joints = find_joints(first, options);
+  std::vector<float> raw;
+  glm::vec3 hips_forward(0.f, 0.f, 1.f);  // the rig's forward in the hips' frame, from its first clip
+  bool have_forward = false;
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    if (models[m] == nullptr) throw std::invalid_argument("MotionDatabase: model " + std::to_string(m) + " is null");
+    const Model& model = *models[m];
+    MotionJoints j = joints;
+    if (m > 0) {
+      j.hips = same_node(first, model, joints.hips, m), j.left_foot = same_node(first, model, joints.left_foot, m);
+      j.right_foot = same_node(first, model, joints.right_foot, m), j.left_leg = same_node(first, model, joints.left_leg, m);
+      j.right_leg = same_node(first, model, joints.right_leg, m);
+    }
+    for (std::size_t a = 0; a < model.animations.size(); ++a) {
+      const ModelAnimation& animation = model.animations[a];
+      if (!options.clips.empty() && std::find(options.clips.begin(), options.clips.end(), animation.name) == options.clips.end()) continue;
+      const double seconds = seconds_from_ticks(animation.duration);
+      const auto frames = static_cast<std::size_t>(std::floor(seconds * rate_ + 1e-9)) + 1;
+      MotionRange range{m, static_cast<int>(a), animation.name, raw.size() / kMotionFeatures, 0, frames};
+      if (frames > static_cast<std::size_t>(kFuture)) {
+        if (!have_forward) hips_forward = forward_in_hips(model, static_cast<int>(a), j), have_forward = true;
+        const Track track = sample_track(model, static_cast<int>(a), frames, rate_, j, hips_forward);
+        range.rows = frames - static_cast<std::size_t>(kFuture);
+        const std::size_t at = raw.size();
+        raw.resize(at + range.rows * kMotionFeatures);
+        for (std::size_t i = 0; i < range.rows; ++i) features_of(track, i, rate_, raw.data() + at + i * kMotionFeatures);
+      }
+      ranges_.push_back(range);
+    }
+  }
+  for (const std::string& clip : options.clips) {
+    if (std::none_of(ranges_.begin(), ranges_.end(), [&](const MotionRange& r) { return r.name == clip; }))
+      throw std::invalid_argument("MotionDatabase: no model has a clip named '" + clip + "'");
+  }
+  const std::size_t rows = raw.size() / kMotionFeatures;
+  if (rows == 0)
+    throw std::invalid_argument("MotionDatabase: no candidate frame (every clip is shorter than " + std::to_string(kFuture) +
+                                " frames at " + std::to_string(rate_) + " Hz)");
+  for (const float x : raw) {
+    if (!std::isfinite(x)) throw std::invalid_argument("MotionDatabase: a feature is not finite (a clip with non-finite poses)");
+  }
+  // MM3: per column its mean; per group one deviation over all its values.
+  mean_.assign(kMotionFeatures, 0.f);
+  scale_.assign(kMotionFeatures, 1.f);
+  std::vector<double> sums(kMotionFeatures, 0.0);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < kMotionFeatures; ++c) sums[c] += raw[r * kMotionFeatures + c];
+  for (std::size_t c = 0; c < kMotionFeatures; ++c) mean_[c] = static_cast<float>(sums[c] / static_cast<double>(rows));
+  for (std::size_t g = 0; g < kMotionGroups; ++g) {
+    double squares = 0.0;
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t c = kMotionGroupStart[g]; c < kMotionGroupStart[g] + kMotionGroupWidth[g]; ++c) {
+        const double e = raw[r * kMotionFeatures + c] - mean_[c];
+        squares += e * e;
+      }
+    }
+    const double deviation = std::sqrt(squares / static_cast<double>(rows * kMotionGroupWidth[g]));
+    const float s = deviation > 1e-12 ? static_cast<float>(options.weights[g] / deviation) : 0.f;
+    for (std::size_t c = kMotionGroupStart[g]; c < kMotionGroupStart[g] + kMotionGroupWidth[g]; ++c) scale_[c] = s;
+  }
+  features_.resize(raw.size());
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < kMotionFeatures; ++c) features_[r * kMotionFeatures + c] = (raw[r * kMotionFeatures + c] - mean_[c]) * scale_[c];
+  range_of_row_.resize(rows);
+  for (std::size_t k = 0; k < ranges_.size(); ++k)
+    for (std::size_t r = 0; r < ranges_[k].rows; ++r) range_of_row_[ranges_[k].first_row + r] = static_cast<std::uint32_t>(k);
+  build_boxes();
+}
+
+void MotionDatabase::build_boxes() {
+  const std::size_t rows = size();
+  const auto make = [&](std::size_t run, std::vector<float>& lo, std::vector<float>& hi) {
+    const std::size_t runs = (rows + run - 1) / run;
+    lo.assign(runs * kMotionFeatures, std::numeric_limits<float>::max());
+    hi.assign(runs * kMotionFeatures, std::numeric_limits<float>::lowest());
+    for (std::size_t r = 0; r < rows; ++r) {
+      float* l = lo.data() + (r / run) * kMotionFeatures;
+      float* h = hi.data() + (r / run) * kMotionFeatures;
+      for (std::size_t c = 0; c < kMotionFeatures; ++c) {
+        l[c] = std::min(l[c], features_[r * kMotionFeatures + c]);
+        h[c] = std::max(h[c], features_[r * kMotionFeatures + c]);
+      }
+    }
+  };
+  make(kSmallRun, small_min_, small_max_);
+  make(kLargeRun, large_min_, large_max_);
+}
+
+const MotionRange& MotionDatabase::range_of(std::size_t row) const { return ranges_.at(range_of_row_.at(row)); }
+
+Ticks MotionDatabase::time_of(std::size_t row) const {
+  const MotionRange& r = range_of(row);
+  return ticks_from_seconds(static_cast<double>(row - r.first_row) / rate_);
+}
+
+std::array<float, kMotionFeatures> MotionDatabase::normalize(std::span<const float> raw) const {
+  if (raw.size() != kMotionFeatures)
+    throw std::invalid_argument("MotionDatabase::normalize: " + std::to_string(raw.size()) + " features, not " +
+                                std::to_string(kMotionFeatures));
+  std::array<float, kMotionFeatures> out{};
+  for (std::size_t c = 0; c < kMotionFeatures; ++c) out[c] = (raw[c] - mean_[c]) * scale_[c];
+  return out;
+}
+
+bool MotionDatabase::excluded(std::size_t row, const MotionExclusion& exclude) const noexcept {
+  if (exclude.row >= range_of_row_.size()) return false;
+  if (range_of_row_[row] != range_of_row_[exclude.row]) return false;
+  const std::size_t gap = row > exclude.row ? row - exclude.row : exclude.row - row;
+  return gap <= exclude.frames;
+}
+
+MotionMatch MotionDatabase::brute_force(std::span<const float> query, const MotionExclusion& exclude) const noexcept {
+  MotionMatch best{0, std::numeric_limits<float>::infinity()};
+  if (query.size() != kMotionFeatures) return best;
+  for (std::size_t r = 0; r < size(); ++r) {
+    if (excluded(r, exclude)) continue;
+    const float d = row_distance(query, features_.data() + r * kMotionFeatures);
+    if (d < best.cost) best = {r, d};
+  }
+  return best;
+}
+
+// Runs in index order, each skipped when its box is no nearer than the best so far: the first
+// row of least cost is found as brute force finds it.
+MotionMatch MotionDatabase::search(std::span<const float> query, const MotionExclusion& exclude) const noexcept {
+  MotionMatch best{0, std::numeric_limits<float>::infinity()};
+  if (query.size() != kMotionFeatures) return best;
+  const std::size_t rows = size();
+  for (std::size_t large = 0; large * kLargeRun < rows; ++large) {
+    if (box_distance(query, large_min_.data() + large * kMotionFeatures, large_max_.data() + large * kMotionFeatures) >= best.cost) continue;
+    const std::size_t end_small = std::min((large + 1) * kLargeRun, rows);
+    for (std::size_t small = large * (kLargeRun / kSmallRun); small * kSmallRun < end_small; ++small) {
+      if (box_distance(query, small_min_.data() + small * kMotionFeatures, small_max_.data() + small * kMotionFeatures) >= best.cost)
+        continue;
+      const std::size_t end = std::min((small + 1) * kSmallRun, rows);
+      for (std::size_t r = small * kSmallRun; r < end; ++r) {
+        if (excluded(r, exclude)) continue;
+        const float d = row_distance(query, features_.data() + r * kMotionFeatures);
+        if (d < best.cost) best = {r, d};
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace marrow

@@ -1,0 +1,178 @@
+// Motion-matching databases (MM1-MM3, model/motion_database.hpp) on the Bandai locomotion set of
+// the shared assets: 24 BVH clips of one 22-joint rig (walks, runs, turns, a dash), each file one
+// clip.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "marrow/io/model_file.hpp"
+#include "marrow/model/motion_database.hpp"
+#include "shared_assets.hpp"
+
+namespace marrow {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::unique_ptr<Model>>* bandai() {
+  static const auto* models = [] {
+    auto* out = new std::vector<std::unique_ptr<Model>>;
+    const fs::path folder = test::kAssets / "bvh" / "bandai-locomotion";
+    if (!fs::is_directory(folder)) return out;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(folder))
+      if (entry.path().extension() == ".bvh") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) out->push_back(std::make_unique<Model>(load_model_file(f)));
+    return out;
+  }();
+  return models;
+}
+
+std::vector<const Model*> bandai_models() {
+  std::vector<const Model*> out;
+  for (const auto& m : *bandai()) out.push_back(m.get());
+  return out;
+}
+
+#define NEED_BANDAI()                                                                                   \
+  if (bandai()->empty()) GTEST_SKIP() << "shared assets not found at " << test::kAssets / "bvh" / "bandai-locomotion"
+
+const MotionDatabase& bandai_database() {
+  static const MotionDatabase db(bandai_models(), {.rate = 60.0, .weights = {1.f, 0.5f, 2.f, 1.5f, 0.75f}});
+  return db;
+}
+
+TEST(MotionDatabase, MM3_NormalizedGroupsHaveMeanZeroAndTheirWeightAsDeviation) {
+  NEED_BANDAI();
+  const MotionDatabase& db = bandai_database();
+  ASSERT_GT(db.size(), 5000u);
+  const std::array<float, kMotionGroups> weights{1.f, 0.5f, 2.f, 1.5f, 0.75f};
+  for (std::size_t g = 0; g < kMotionGroups; ++g) {
+    double squares = 0.0;
+    for (std::size_t c = kMotionGroupStart[g]; c < kMotionGroupStart[g] + kMotionGroupWidth[g]; ++c) {
+      double sum = 0.0;
+      for (std::size_t r = 0; r < db.size(); ++r) sum += db.row(r)[c];
+      EXPECT_NEAR(sum / static_cast<double>(db.size()), 0.0, 1e-4) << "column " << c;
+      for (std::size_t r = 0; r < db.size(); ++r) squares += static_cast<double>(db.row(r)[c]) * db.row(r)[c];
+    }
+    const double deviation = std::sqrt(squares / static_cast<double>(db.size() * kMotionGroupWidth[g]));
+    EXPECT_NEAR(deviation, weights[g], 1e-4 * weights[g]) << "group " << g;
+  }
+}
+
+TEST(MotionDatabase, MM3_CandidatesStopSixtyFramesBeforeTheirClipsEnd) {
+  NEED_BANDAI();
+  const MotionDatabase& db = bandai_database();
+  std::size_t rows = 0;
+  for (const MotionRange& r : db.ranges()) {
+    const Model& model = *bandai_models()[r.model];
+    const double seconds = seconds_from_ticks(model.animations[static_cast<std::size_t>(r.animation)].duration);
+    EXPECT_EQ(r.frames, static_cast<std::size_t>(std::floor(seconds * 60.0 + 1e-9)) + 1) << r.name;
+    EXPECT_EQ(r.rows, r.frames > 60 ? r.frames - 60 : 0) << r.name;
+    EXPECT_EQ(r.first_row, rows);
+    rows += r.rows;
+    if (r.rows > 0) {
+      EXPECT_EQ(&db.range_of(r.first_row + r.rows - 1), &r);
+      EXPECT_EQ(db.time_of(r.first_row + 30), ticks_from_seconds(0.5));
+    }
+  }
+  EXPECT_EQ(rows, db.size());
+}
+
+// The character frame, against the set's MANIFEST: its straight walks (toward +Z, +X and -X in
+// the world, the body facing the way it goes) have the trajectory 1 s ahead lying ahead (+z)
+// and facing ahead; its left and right walking turns face to opposite sides 1 s ahead.
+TEST(MotionDatabase, MM3_TrajectoriesLieWhereTheWalksGo) {
+  NEED_BANDAI();
+  const MotionDatabase& db = bandai_database();
+  const auto raw = [&](std::size_t row, std::size_t column) { return db.row(row)[column] / db.scale()[column] + db.mean()[column]; };
+  int straight = 0;
+  double left_turn = 0.0, right_turn = 0.0;
+  for (const MotionRange& r : db.ranges()) {
+    if (r.rows < 60) continue;
+    SCOPED_TRACE(r.name);
+    const bool turn = r.name.find("walk-turn") != std::string::npos;
+    if (!turn && r.name.find("walk") != std::string::npos) {
+      const std::size_t row = r.first_row + r.rows / 2;
+      const float x = raw(row, 19), z = raw(row, 20);  // +60 frames: (x, z)
+      EXPECT_GT(z, 3.f * std::abs(x));
+      EXPECT_GT(raw(row, 26), 0.9f);  // facing at +60 frames: (x, z) = columns 25, 26
+      ++straight;
+    } else if (turn) {
+      double side = 0.0;
+      for (std::size_t row = r.first_row; row < r.first_row + r.rows; ++row) side += raw(row, 25);
+      (r.name.find("turn-left") != std::string::npos ? left_turn : right_turn) += side / static_cast<double>(r.rows);
+    }
+  }
+  EXPECT_GE(straight, 6);
+  EXPECT_LT(left_turn * right_turn, 0.0) << left_turn << " " << right_turn;
+}
+
+TEST(MotionDatabase, MM2_AFramesOwnFeaturesFindItAtCostZero) {
+  NEED_BANDAI();
+  const MotionDatabase& db = bandai_database();
+  for (std::size_t r = 0; r < db.size(); ++r) {
+    const MotionMatch m = db.search(db.row(r));
+    ASSERT_EQ(m.cost, 0.f) << r;
+    // The first row with these features: this one, unless an earlier row is the same.
+    if (m.row != r) {
+      ASSERT_TRUE(std::equal(db.row(m.row).begin(), db.row(m.row).end(), db.row(r).begin())) << r;
+    }
+  }
+}
+
+TEST(MotionDatabase, MM1_TheAcceleratedSearchFindsWhatBruteForceFinds) {
+  NEED_BANDAI();
+  const MotionDatabase& db = bandai_database();
+  std::mt19937 rng(29);
+  std::normal_distribution<float> normal(0.f, 1.f);
+  std::uniform_int_distribution<std::size_t> pick(0, db.size() - 1);
+  std::array<float, kMotionFeatures> q{};
+  int unique = 0;
+  for (int i = 0; i < 10000; ++i) {
+    // Half near a frame (the usual query), half anywhere; every fourth excludes around a frame.
+    const std::size_t near = pick(rng);
+    for (std::size_t c = 0; c < kMotionFeatures; ++c) q[c] = i % 2 == 0 ? db.row(near)[c] + 0.3f * normal(rng) : 2.f * normal(rng);
+    const MotionExclusion exclude = i % 4 == 0 ? MotionExclusion{near, 20} : MotionExclusion{};
+    const MotionMatch fast = db.search(q, exclude), slow = db.brute_force(q, exclude);
+    ASSERT_EQ(fast.cost, slow.cost) << i;
+    ASSERT_EQ(fast.row, slow.row) << i;  // the lowest row of the least cost, either way
+    unique += fast.row == slow.row ? 1 : 0;
+    if (exclude.row == near) {
+      const std::size_t gap = fast.row > near ? fast.row - near : near - fast.row;
+      EXPECT_TRUE(&db.range_of(fast.row) != &db.range_of(near) || gap > 20) << i;
+    }
+  }
+  EXPECT_EQ(unique, 10000);
+  // Every database frame as a query, with the exclusion a matcher uses.
+  for (std::size_t r = 0; r < db.size(); ++r) {
+    const MotionMatch fast = db.search(db.row(r), {r, 20}), slow = db.brute_force(db.row(r), {r, 20});
+    ASSERT_EQ(fast.cost, slow.cost) << r;
+    ASSERT_EQ(fast.row, slow.row) << r;
+  }
+}
+
+TEST(MotionDatabase, MM3_BadOptionsAndMissingJointsAreNamed) {
+  NEED_BANDAI();
+  const std::vector<const Model*> models = bandai_models();
+  const auto refused = [&](const MotionDatabaseOptions& o, const std::string& expected) {
+    try {
+      MotionDatabase db(std::span<const Model* const>(models.data(), 2), o);
+      ADD_FAILURE() << "accepted; expected " << expected;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
+  refused({.rate = 0.0}, "rate");
+  refused({.clips = {"no such clip"}}, "no model has a clip named 'no such clip'");
+  refused({.weights = {1.f, -1.f, 1.f, 1.f, 1.f}}, "weight 1");
+  refused({.hips = "Pelvis", .left_foot = "x", .right_foot = "y", .left_upper_leg = "z", .right_upper_leg = "w"}, "hips");
+}
+
+}  // namespace
+}  // namespace marrow
