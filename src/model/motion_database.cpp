@@ -119,23 +119,46 @@ void features_of(const Track& t, std::size_t i, double rate, float* out) {
   }
 }
 
-float box_distance(std::span<const float> q, const float* lo, const float* hi) {
-  float d = 0.f;
-  for (std::size_t c = 0; c < kMotionFeatures; ++c) {
-    const float below = lo[c] - q[c], above = q[c] - hi[c];
-    const float e = below > 0.f ? below : (above > 0.f ? above : 0.f);
-    d += e * e;
-  }
-  return d;
+// Rows, boxes and queries are padded to kStride floats (zeros after the 27 features), so a
+// distance is four chunks of eight lanes, each lane summing its own columns, then the lanes in
+// one fixed order: the compiler's vectors take the chunks, and a box's distance, made of terms
+// no larger than any of its rows' in the same places and the same order, never exceeds theirs.
+constexpr std::size_t kStride = 32, kLanes = 8;
+
+float lanes_total(const float* acc) {
+  return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]));
 }
 
-float row_distance(std::span<const float> q, const float* r) {
-  float d = 0.f;
-  for (std::size_t c = 0; c < kMotionFeatures; ++c) {
-    const float e = q[c] - r[c];
-    d += e * e;
+float box_distance(const float* q, const float* lo, const float* hi) {
+  float acc[kLanes] = {};
+  for (std::size_t c = 0; c < kStride; c += kLanes) {
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const float below = lo[c + l] - q[c + l], above = q[c + l] - hi[c + l];
+      const float e = std::max(std::max(below, above), 0.f);
+      acc[l] += e * e;
+    }
   }
-  return d;
+  return lanes_total(acc);
+}
+
+// The same sum; once the first half's lanes already exceed `bound` (every term is >= 0, so the
+// total can only grow) the row cannot win and +inf is returned without the second half.
+float row_distance(const float* q, const float* r, float bound = std::numeric_limits<float>::infinity()) {
+  float acc[kLanes] = {};
+  for (std::size_t c = 0; c < kStride / 2; c += kLanes) {
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const float e = q[c + l] - r[c + l];
+      acc[l] += e * e;
+    }
+  }
+  if (lanes_total(acc) > bound) return std::numeric_limits<float>::infinity();
+  for (std::size_t c = kStride / 2; c < kStride; c += kLanes) {
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const float e = q[c + l] - r[c + l];
+      acc[l] += e * e;
+    }
+  }
+  return lanes_total(acc);
 }
 
 }  // namespace
@@ -212,6 +235,9 @@ MotionDatabase::MotionDatabase(std::span<const Model* const> models, const Motio
   features_.resize(raw.size());
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < kMotionFeatures; ++c) features_[r * kMotionFeatures + c] = (raw[r * kMotionFeatures + c] - mean_[c]) * scale_[c];
+  padded_.assign(rows * kStride, 0.f);
+  for (std::size_t r = 0; r < rows; ++r)
+    std::copy_n(features_.data() + r * kMotionFeatures, kMotionFeatures, padded_.data() + r * kStride);
   range_of_row_.resize(rows);
   for (std::size_t k = 0; k < ranges_.size(); ++k)
     for (std::size_t r = 0; r < ranges_[k].rows; ++r) range_of_row_[ranges_[k].first_row + r] = static_cast<std::uint32_t>(k);
@@ -222,14 +248,18 @@ void MotionDatabase::build_boxes() {
   const std::size_t rows = size();
   const auto make = [&](std::size_t run, std::vector<float>& lo, std::vector<float>& hi) {
     const std::size_t runs = (rows + run - 1) / run;
-    lo.assign(runs * kMotionFeatures, std::numeric_limits<float>::max());
-    hi.assign(runs * kMotionFeatures, std::numeric_limits<float>::lowest());
-    for (std::size_t r = 0; r < rows; ++r) {
-      float* l = lo.data() + (r / run) * kMotionFeatures;
-      float* h = hi.data() + (r / run) * kMotionFeatures;
-      for (std::size_t c = 0; c < kMotionFeatures; ++c) {
-        l[c] = std::min(l[c], features_[r * kMotionFeatures + c]);
-        h[c] = std::max(h[c], features_[r * kMotionFeatures + c]);
+    lo.assign(runs * kStride, 0.f);
+    hi.assign(runs * kStride, 0.f);
+    for (std::size_t b = 0; b < runs; ++b) {
+      float* l = lo.data() + b * kStride;
+      float* h = hi.data() + b * kStride;
+      std::copy_n(padded_.data() + b * run * kStride, kStride, l);
+      std::copy_n(padded_.data() + b * run * kStride, kStride, h);
+      for (std::size_t r = b * run; r < std::min((b + 1) * run, rows); ++r) {
+        for (std::size_t c = 0; c < kStride; ++c) {
+          l[c] = std::min(l[c], padded_[r * kStride + c]);
+          h[c] = std::max(h[c], padded_[r * kStride + c]);
+        }
       }
     }
   };
@@ -263,32 +293,44 @@ bool MotionDatabase::excluded(std::size_t row, const MotionExclusion& exclude) c
 MotionMatch MotionDatabase::brute_force(std::span<const float> query, const MotionExclusion& exclude) const noexcept {
   MotionMatch best{0, std::numeric_limits<float>::infinity()};
   if (query.size() != kMotionFeatures) return best;
+  alignas(32) float q[kStride] = {};
+  std::copy(query.begin(), query.end(), q);
   for (std::size_t r = 0; r < size(); ++r) {
     if (excluded(r, exclude)) continue;
-    const float d = row_distance(query, features_.data() + r * kMotionFeatures);
+    const float d = row_distance(q, padded_.data() + r * kStride, best.cost);
     if (d < best.cost) best = {r, d};
   }
   return best;
 }
 
-// Runs in index order, each skipped when its box is no nearer than the best so far: the first
-// row of least cost is found as brute force finds it.
-MotionMatch MotionDatabase::search(std::span<const float> query, const MotionExclusion& exclude) const noexcept {
+// Best first: the runs of 64 rows in the order of their boxes' distances, each run skipped once
+// its box is farther than the best row so far, and within a run each run of 16 the same way. A
+// skipped box holds no row nearer than the best, nor one as near (its distance is above the
+// best's): ties go to the lowest row, so the row is brute force's.
+MotionMatch MotionDatabase::search(std::span<const float> query, const MotionExclusion& exclude, MotionSearchScratch* scratch) const {
   MotionMatch best{0, std::numeric_limits<float>::infinity()};
   if (query.size() != kMotionFeatures) return best;
-  const std::size_t rows = size();
-  for (std::size_t large = 0; large * kLargeRun < rows; ++large) {
-    if (box_distance(query, large_min_.data() + large * kMotionFeatures, large_max_.data() + large * kMotionFeatures) >= best.cost) continue;
+  alignas(32) float q[kStride] = {};
+  std::copy(query.begin(), query.end(), q);
+  MotionSearchScratch own;
+  std::vector<std::pair<float, std::uint32_t>>& order = (scratch != nullptr ? *scratch : own).order;
+  const std::size_t rows = size(), larges = (rows + kLargeRun - 1) / kLargeRun;
+  order.resize(larges);
+  for (std::size_t b = 0; b < larges; ++b)
+    order[b] = {box_distance(q, large_min_.data() + b * kStride, large_max_.data() + b * kStride), static_cast<std::uint32_t>(b)};
+  std::sort(order.begin(), order.end());
+  const auto consider = [&](std::size_t r) {
+    if (excluded(r, exclude)) return;
+    const float d = row_distance(q, padded_.data() + r * kStride, best.cost);
+    if (d < best.cost || (d == best.cost && r < best.row)) best = {r, d};
+  };
+  for (const auto& [distance, large] : order) {
+    if (distance > best.cost) break;  // the rest are farther still
     const std::size_t end_small = std::min((large + 1) * kLargeRun, rows);
     for (std::size_t small = large * (kLargeRun / kSmallRun); small * kSmallRun < end_small; ++small) {
-      if (box_distance(query, small_min_.data() + small * kMotionFeatures, small_max_.data() + small * kMotionFeatures) >= best.cost)
-        continue;
+      if (box_distance(q, small_min_.data() + small * kStride, small_max_.data() + small * kStride) > best.cost) continue;
       const std::size_t end = std::min((small + 1) * kSmallRun, rows);
-      for (std::size_t r = small * kSmallRun; r < end; ++r) {
-        if (excluded(r, exclude)) continue;
-        const float d = row_distance(query, features_.data() + r * kMotionFeatures);
-        if (d < best.cost) best = {r, d};
-      }
+      for (std::size_t r = small * kSmallRun; r < end; ++r) consider(r);
     }
   }
   return best;

@@ -25,11 +25,11 @@
 // divided by the standard deviation of all its columns' values together and multiplied by the
 // group's weight, so a group's normalized values have mean 0 and standard deviation = weight.
 //
-// Search (MM1, MM2): the row of least squared Euclidean distance to a normalized query. The
-// accelerated search bounds runs of 16 and 64 consecutive rows by boxes and skips a run whose
-// box is no nearer than the best row found: it returns what brute force returns, the same cost
-// always and the same row (the lowest index of the least cost) whenever the least cost is
-// unique. An exclusion skips the rows of one clip within N frames of a row (the current frame).
+// Search (MM1, MM2): the row of least squared Euclidean distance to a normalized query (ties:
+// the lowest row). The accelerated search bounds runs of 16 and 64 consecutive rows by boxes,
+// visits the runs of 64 nearest box first and skips a run whose box is farther than the best
+// row found: it returns what brute force returns, the same cost and the same row. An exclusion
+// skips the rows of one clip within N frames of a row (the current frame).
 //
 //   MotionDatabase db({&model}, {.rate = 60});          // throws std::invalid_argument
 //   std::array<float, kMotionFeatures> q = db.normalize(raw_query);
@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "marrow/core/ticks.hpp"
@@ -80,6 +81,11 @@ struct MotionExclusion {
   std::size_t frames = 0;      // skip rows of row's clip within this many frames of it
 };
 
+// What search() sorts, kept between searches by a caller that must not allocate per frame.
+struct MotionSearchScratch {
+  std::vector<std::pair<float, std::uint32_t>> order;
+};
+
 class MotionDatabase {
  public:
   // Samples every clip asked for (all of them when options.clips is empty) of each model, which
@@ -102,7 +108,9 @@ class MotionDatabase {
   // Raw features (the header's columns, not normalized) to normalized ones.
   std::array<float, kMotionFeatures> normalize(std::span<const float> raw) const;
 
-  MotionMatch search(std::span<const float> query, const MotionExclusion& exclude = {}) const noexcept;
+  // Allocates only without a scratch (or one that must grow).
+  MotionMatch search(std::span<const float> query, const MotionExclusion& exclude = {},
+                     MotionSearchScratch* scratch = nullptr) const;
   MotionMatch brute_force(std::span<const float> query, const MotionExclusion& exclude = {}) const noexcept;
 
  private:
@@ -111,9 +119,10 @@ class MotionDatabase {
 
   double rate_ = 60.0;
   std::vector<float> features_, mean_, scale_;
+  std::vector<float> padded_;  // the rows again, 32 floats each (the search's layout)
   std::vector<MotionRange> ranges_;
   std::vector<std::uint32_t> range_of_row_;
-  // Per run of 16 (small) and 64 (large) rows: the box's lower and upper corners.
+  // Per run of 16 (small) and 64 (large) rows: the box's lower and upper corners (32 floats).
   std::vector<float> small_min_, small_max_, large_min_, large_max_;
 };
 
