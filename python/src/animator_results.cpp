@@ -26,4 +26,11 @@ py::dict motion_dict(const RootMotion& motion) {
   return d;
 }
 
+void enable_root_motion(Animator& animator, const std::optional<std::string>& joint, bool yaw) {
+  by_name([&] {
+    animator.enable_root_motion(RootMotionOptions{joint.value_or(""), yaw});
+    return 0;
+  });
+}
+
 }  // namespace marrow::python

@@ -46,16 +46,6 @@ struct GraphPlayer {
   GraphInstance instance;
 };
 
-// Lookups by parameter name throw std::out_of_range in C++: a KeyError in Python.
-template <class F>
-auto by_name(F&& call) {
-  try {
-    return call();
-  } catch (const std::out_of_range& e) {
-    throw py::key_error(e.what());
-  }
-}
-
 // A dict is written as JSON by Python's json module and read by the graph file's parser, so a
 // dict and a file go through one reader with one set of errors.
 GraphDescription description_argument(const py::object& source, std::string& where) {
@@ -191,12 +181,7 @@ sample(..., skin=None).)")
           "The markers the last update crossed (as Instance.events(); 'layer' is the clip's slot).")
       .def(
           "enable_root_motion",
-          [](GraphPlayer& self, const std::optional<std::string>& joint, bool yaw) {
-            by_name([&] {
-              self.animator.enable_root_motion(RootMotionOptions{joint.value_or(""), yaw});
-              return 0;
-            });
-          },
+          [](GraphPlayer& self, const std::optional<std::string>& joint, bool yaw) { enable_root_motion(self.animator, joint, yaw); },
           py::arg("joint") = py::none(), py::arg("yaw") = false,
           "As Instance.enable_root_motion: the joint's horizontal motion leaves the pose for root_motion().")
       .def(

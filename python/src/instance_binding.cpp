@@ -22,16 +22,6 @@ namespace {
 glm::vec3 vec3(const std::array<float, 3>& v) { return {v[0], v[1], v[2]}; }
 py::tuple tuple3(const glm::vec3& v) { return py::make_tuple(v.x, v.y, v.z); }
 
-// Lookups by node name throw std::out_of_range in C++: a KeyError in Python.
-template <class F>
-auto by_name(F&& call) {
-  try {
-    return call();
-  } catch (const std::out_of_range& e) {
-    throw py::key_error(e.what());
-  }
-}
-
 const std::string& node_name(const Model& model, int node) { return model.nodes[static_cast<std::size_t>(node)].name; }
 
 py::dict two_bone_dict(const Model& model, const TwoBoneIkChain& c) {
@@ -170,12 +160,7 @@ animation (its name), layer, time (the marker's, seconds) and weight (the clip's
       .def_property_readonly("events_dropped", [](const Instance& self) { return self.animator.events_dropped(); })
       .def(
           "enable_root_motion",
-          [](Instance& self, const std::optional<std::string>& joint, bool yaw) {
-            by_name([&] {
-              self.animator.enable_root_motion(RootMotionOptions{joint.value_or(""), yaw});
-              return 0;
-            });
-          },
+          [](Instance& self, const std::optional<std::string>& joint, bool yaw) { enable_root_motion(self.animator, joint, yaw); },
           py::arg("joint") = py::none(), py::arg("yaw") = false,
           R"(Takes a joint's horizontal motion (and its yaw, when asked) out of the pose, to move the
 character by instead (root_motion()). joint: a node name; None: the first skin's root joint.)")
