@@ -5,7 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "marrow/runtime/frame_times.hpp"
+#include "presentation/frame_times.hpp"
 #include "test_util.hpp"
 
 namespace marrow {

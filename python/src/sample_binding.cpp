@@ -12,8 +12,8 @@
 #include "bindings.hpp"
 #include "loaded_model.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/runtime/frame_times.hpp"
 #include "numpy_arrays.hpp"
+#include "presentation/frame_times.hpp"
 
 namespace marrow::python {
 

@@ -25,7 +25,7 @@
 #include "marrow/model/animated_bounds.hpp"
 #include "presentation/caption.hpp"
 #include "presentation/clip_sheet.hpp"
-#include "marrow/runtime/frame_times.hpp"
+#include "presentation/frame_times.hpp"
 #include "presentation/gif_file.hpp"
 #include "marrow/render/model_renderer.hpp"
 #include "marrow/render/png_file.hpp"

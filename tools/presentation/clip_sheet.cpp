@@ -8,7 +8,7 @@
 #include "marrow/model/animator.hpp"
 #include "marrow/model/animated_bounds.hpp"
 #include "presentation/contact_sheet.hpp"
-#include "marrow/runtime/frame_times.hpp"
+#include "presentation/frame_times.hpp"
 
 namespace marrow::presentation {
 

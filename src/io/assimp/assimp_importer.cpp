@@ -20,7 +20,6 @@
 #include "../import_unit_scale.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/file_bytes.hpp"
-#include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/model/bind_pose_palette.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"

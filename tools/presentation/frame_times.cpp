@@ -1,4 +1,4 @@
-#include "marrow/runtime/frame_times.hpp"
+#include "presentation/frame_times.hpp"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,5 +1,7 @@
 #pragma once
-// Which times of a clip the pictures show, in ticks (exact integer arithmetic).
+// Which times of a clip the pictures show, in ticks (exact integer arithmetic): the CLI's sheets
+// and GIFs, the Python module's frame sampling. A game picks its own times, so this is not part
+// of the library.
 #include "marrow/core/ticks.hpp"
 
 namespace marrow {
