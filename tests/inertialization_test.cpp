@@ -135,6 +135,35 @@ TEST(Inertialization, AG4_FromTheEndOnTheNewPosePlaysAlone) {
   }
 }
 
+// The frame adds x0 * P(u) + v0 * t (1 - u)^4, the header's quintic expanded: the same values as
+// each joint's Quintic::at.
+TEST(Inertialization, AG4_TheFramesOffsetsAreEachJointsQuintic) {
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  constexpr std::size_t kJoints = 19;
+  std::vector<TrsBlock> previous(pose_block_count(kJoints)), current(previous.size()), next(previous.size()), out(previous.size());
+  for (std::size_t j = 0; j < kJoints; ++j) {
+    const Trs b{glm::vec3(u(rng), u(rng), u(rng))};
+    set_pose_joint(next, j, b);
+    set_pose_joint(current, j, Trs{b.translation + 0.3f * glm::vec3(u(rng), u(rng), u(rng))});
+    set_pose_joint(previous, j, Trs{pose_joint(current, j).translation + 0.02f * glm::vec3(u(rng), u(rng), u(rng))});
+  }
+  InertializationState state(kJoints);
+  ASSERT_TRUE((InertializationSetupJob{.previous = previous, .current = current, .next = next, .dt = 1.f / 60.f, .duration = 0.3f,
+                                       .state = &state}
+                   .run()));
+  for (const float t : {0.f, 0.01f, 0.1f, 0.2f, 0.29f, 0.2999f}) {
+    ASSERT_TRUE((InertializationJob{.state = &state, .pose = next, .elapsed = t, .output = out}.run()));
+    for (std::size_t j = 0; j < kJoints; ++j) {
+      const glm::vec3 offset = pose_joint(out, j).translation - pose_joint(next, j).translation;
+      for (int c = 0; c < 3; ++c) {
+        const float expected = state.joints()[j].translation[c].at(t);
+        EXPECT_NEAR(offset[c], expected, 2e-6f + 1e-4f * std::abs(expected)) << "t " << t << " joint " << j << " axis " << c;
+      }
+    }
+  }
+}
+
 TEST(Inertialization, AG4_InvalidInputIsNamedAndNothingIsWritten) {
   std::vector<TrsBlock> pose(1), out(1);
   InertializationState state(1);

@@ -111,19 +111,22 @@ bool InertializationSetupJob::run() const noexcept {
       joint.rotation[c] = quintic(r0[c], (r0[c] - r_prev[c]) / dt, duration);
       joint.moves |= std::abs(t0[c]) > kNoOffset || std::abs(r0[c]) > kNoOffset || t0[c] != t_prev[c] || r0[c] != r_prev[c];
     }
-    // The frame's layout: Horner's coefficients, highest power first.
+    // The frame's layout: x0 and v0 (the header's two shared weights do the rest).
     InertializationState::Block& block = s.blocks_[j / kPoseLanes];
     const std::size_t l = j % kPoseLanes;
     for (int c = 0; c < 6; ++c) {
       const Quintic& q = c < 3 ? joint.translation[c] : joint.rotation[c - 3];
-      const float coefficients[6] = {q.a, q.b, q.c, 0.5f * q.a0, q.v0, q.x0};
-      for (int k = 0; k < 6; ++k) block.c[c][k][l] = joint.moves ? coefficients[k] : 0.f;
+      block.c[c][0][l] = joint.moves ? q.x0 : 0.f;
+      block.c[c][1][l] = joint.moves ? q.v0 : 0.f;
     }
     block.moves[l] = joint.moves ? 1.f : 0.f;
   }
   for (InertializationState::Block& block : s.blocks_) {
-    block.any = false;
+    block.any = block.translates = false;
     for (const float m : block.moves) block.any |= m != 0.f;
+    for (int c = 0; c < 3; ++c)
+      for (int k = 0; k < 2; ++k)
+        for (const float x : block.c[c][k]) block.translates |= x != 0.f;
   }
   return true;
 }
@@ -142,14 +145,11 @@ bool InertializationJob::run() const noexcept {
   const std::span<const InertializationState::Block> blocks = state->blocks();
   const bool running = elapsed < state->end();
   const detail::BlendKernels& kernels = detail::blend_kernels(simd_choice());
-  for (std::size_t b = 0; b < blocks.size(); ++b) {
-    const InertializationState::Block& k = blocks[b];
-    if (running && k.any) {
-      kernels.inertialize(pose[b], k.c, k.moves, elapsed, output[b]);
-    } else if (&pose[b] != &output[b]) {
-      output[b] = pose[b];
-    }
-  }
+  // The weights of x0 and v0 at this time (the header's expanded quintic), in double.
+  const double t1 = state->end(), u = static_cast<double>(elapsed) / t1, w = 1.0 - u, w2 = w * w;
+  const float p = static_cast<float>(1.0 + u * u * (-10.0 + u * (20.0 + u * (-15.0 + 4.0 * u))));
+  const float q = static_cast<float>(static_cast<double>(elapsed) * w2 * w2);
+  kernels.inertialize(pose.data(), blocks.data(), blocks.size(), running, p, q, output.data());
   return true;
 }
 

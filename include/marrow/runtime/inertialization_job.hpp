@@ -67,13 +67,16 @@ class InertializationState {
   };
   std::span<const Joint> joints() const noexcept { return joints_; }
 
-  // The same coefficients eight joints at a time, for the frame: per block, per component
-  // (translation x y z, rotation x y z), the Horner coefficients A, B, C, a0 / 2, v0, x0 per
-  // lane, and per lane 1 when the joint moves.
+  // The same eight joints at a time, for the frame. With a0 Bollo's, every coefficient is linear
+  // in x0 and v0, and with u = t / t1 the quintic is
+  //   x(t) = x0 * (1 - 10 u^2 + 20 u^3 - 15 u^4 + 4 u^5) + v0 * t * (1 - u)^4,
+  // two weights the whole frame shares. Per block, per component (translation x y z, rotation
+  // x y z): x0 and v0 per lane; per lane 1 when the joint moves.
   struct Block {
-    float c[6][6][8];
+    float c[6][2][8];
     float moves[8];
     bool any = false;
+    bool translates = false;  // a lane's translation offset is not 0 (most joints only turn)
   };
   std::span<const Block> blocks() const noexcept { return blocks_; }
 

@@ -11,6 +11,7 @@
 // chunk are applied in place by `additive`.
 #include <cstddef>
 
+#include "marrow/runtime/inertialization_job.hpp"
 #include "marrow/runtime/local_pose.hpp"
 #include "marrow/runtime/simd_level.hpp"
 
@@ -68,10 +69,11 @@ struct BlendKernels {
   void (*additive)(const BlendArgs& args);  // applies the additive layers to out in place
   // The additive delta (B3) of `blocks` blocks of pose from reference; out may be either.
   void (*delta)(const TrsBlock* pose, const TrsBlock* reference, std::size_t blocks, TrsBlock* out);
-  // AG4's frame (inertialization_job.hpp) of one block: B's pose plus the offsets of the block's
-  // quintics at t (6 components x 6 Horner coefficients x 8 lanes, `moves` 0 or 1 per lane).
-  void (*inertialize)(const TrsBlock& pose, const float (*coefficients)[6][kPoseLanes], const float* moves, float t,
-                      TrsBlock& out);
+  // AG4's frame (inertialization_job.hpp) of `count` blocks: B's pose plus the offsets x0 * p +
+  // v0 * q of each block (a block that does not move, or every block when `running` is false,
+  // is copied; out may be pose).
+  void (*inertialize)(const TrsBlock* pose, const InertializationState::Block* blocks, std::size_t count, bool running,
+                      float p, float q, TrsBlock* out);
 };
 
 const BlendKernels& blend_kernels(SimdChoice choice) noexcept;

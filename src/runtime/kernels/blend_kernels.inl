@@ -287,22 +287,21 @@ void delta(const TrsBlock* pose, const TrsBlock* reference, std::size_t blocks, 
   }
 }
 
-// AG4: each component's quintic by Horner's rule; the rotation offset's parameters p become
-// q(p) = ((1 - |p|^2), 2 p) / (1 + |p|^2), which multiplies B's rotation on the left; the
-// product of two unit quaternions is renormalized by one Newton step of 1 / sqrt from 1. A
-// lane that does not move keeps B exactly (moves is 0 or 1).
-void inertialize(const TrsBlock& pose, const float (*k)[6][kPoseLanes], const float* moves, float t, TrsBlock& out) {
+// AG4: each component's quintic as x0 * p + v0 * q (p and q shared by the frame: the header's
+// expanded form); the rotation offset's parameters x become q(x) = ((1 - |x|^2), 2 x) / (1 + |x|^2),
+// which multiplies B's rotation on the left; the product of two unit quaternions is renormalized
+// by one Newton step of 1 / sqrt from 1. A lane that does not move keeps B exactly (moves is 0
+// or 1).
+MARROW_LANES_INLINE void inertialize_block(const TrsBlock& pose, const InertializationState::Block& k, F8 pp, F8 qq,
+                                           TrsBlock& out) {
   const Pose8 b = load_pose(pose);
-  const F8 tt = F8::splat(t);
   F8 x[6];
-  for (int c = 0; c < 6; ++c) {
-    F8 v = F8::load(k[c][0]);
-    for (int h = 1; h < 6; ++h) v = v * tt + F8::load(k[c][h]);
-    x[c] = v;
-  }
-  const F8 m = F8::load(moves), keep = ones() - m;
+  // A block whose translation offsets are all 0 adds nothing to its translations: they pass
+  // untouched, and only the rotations' offsets are evaluated.
+  for (int c = k.translates ? 0 : 3; c < 6; ++c) x[c] = F8::load(k.c[c][0]) * pp + F8::load(k.c[c][1]) * qq;
+  const F8 m = F8::load(k.moves), keep = ones() - m;
   Pose8 o;
-  for (int c = 0; c < 3; ++c) o.t[c] = b.t[c] + x[c], o.s[c] = b.s[c];
+  for (int c = 0; c < 3; ++c) o.t[c] = k.translates ? b.t[c] + x[c] : b.t[c], o.s[c] = b.s[c];
   const F8 n2 = x[3] * x[3] + x[4] * x[4] + x[5] * x[5], d = ones() / (ones() + n2);
   const F8 two_d = d + d;
   const F8 ow = (ones() - n2) * d, ox = x[3] * two_d, oy = x[4] * two_d, oz = x[5] * two_d;
@@ -318,6 +317,18 @@ void inertialize(const TrsBlock& pose, const float (*k)[6][kPoseLanes], const fl
   o.q[2] = mn * rz + keep * bz;
   o.q[3] = mn * rw + keep * bw;
   store_pose(o, out);
+}
+
+void inertialize(const TrsBlock* pose, const InertializationState::Block* blocks, std::size_t count, bool running, float p,
+                 float q, TrsBlock* out) {
+  const F8 pp = F8::splat(p), qq = F8::splat(q);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (running && blocks[i].any) {
+      inertialize_block(pose[i], blocks[i], pp, qq, out[i]);
+    } else if (&pose[i] != &out[i]) {
+      out[i] = pose[i];
+    }
+  }
 }
 
 }  // namespace
