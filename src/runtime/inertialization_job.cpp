@@ -123,7 +123,8 @@ bool InertializationSetupJob::run() const noexcept {
   }
   for (InertializationState::Block& block : s.blocks_) {
     block.any = block.translates = false;
-    for (const float m : block.moves) block.any |= m != 0.f;
+    block.all = true;
+    for (const float m : block.moves) block.any |= m != 0.f, block.all &= m != 0.f;
     for (int c = 0; c < 3; ++c)
       for (int k = 0; k < 2; ++k)
         for (const float x : block.c[c][k]) block.translates |= x != 0.f;

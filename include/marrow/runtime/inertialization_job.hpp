@@ -76,6 +76,7 @@ class InertializationState {
     float c[6][2][8];
     float moves[8];
     bool any = false;
+    bool all = false;         // every lane moves
     bool translates = false;  // a lane's translation offset is not 0 (most joints only turn)
   };
   std::span<const Block> blocks() const noexcept { return blocks_; }

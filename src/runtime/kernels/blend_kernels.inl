@@ -311,11 +311,15 @@ MARROW_LANES_INLINE void inertialize_block(const TrsBlock& pose, const Inertiali
   const F8 rz = ow * bz + ox * by - oy * bx + oz * bw;
   const F8 rw = ow * bw - ox * bx - oy * by - oz * bz;
   const F8 norm = F8::splat(1.5f) - F8::splat(0.5f) * (rx * rx + ry * ry + rz * rz + rw * rw);
-  const F8 mn = m * norm;
-  o.q[0] = mn * rx + keep * bx;
-  o.q[1] = mn * ry + keep * by;
-  o.q[2] = mn * rz + keep * bz;
-  o.q[3] = mn * rw + keep * bw;
+  if (k.all) {  // every lane moves (the usual block): no lane keeps B
+    o.q[0] = norm * rx, o.q[1] = norm * ry, o.q[2] = norm * rz, o.q[3] = norm * rw;
+  } else {
+    const F8 mn = m * norm;
+    o.q[0] = mn * rx + keep * bx;
+    o.q[1] = mn * ry + keep * by;
+    o.q[2] = mn * rz + keep * bz;
+    o.q[3] = mn * rw + keep * bw;
+  }
   store_pose(o, out);
 }
 
