@@ -133,7 +133,6 @@ TEST(MotionDatabase, MM1_TheAcceleratedSearchFindsWhatBruteForceFinds) {
   std::normal_distribution<float> normal(0.f, 1.f);
   std::uniform_int_distribution<std::size_t> pick(0, db.size() - 1);
   std::array<float, kMotionFeatures> q{};
-  int unique = 0;
   for (int i = 0; i < 10000; ++i) {
     // Half near a frame (the usual query), half anywhere; every fourth excludes around a frame.
     const std::size_t near = pick(rng);
@@ -142,13 +141,11 @@ TEST(MotionDatabase, MM1_TheAcceleratedSearchFindsWhatBruteForceFinds) {
     const MotionMatch fast = db.search(q, exclude), slow = db.brute_force(q, exclude);
     ASSERT_EQ(fast.cost, slow.cost) << i;
     ASSERT_EQ(fast.row, slow.row) << i;  // the lowest row of the least cost, either way
-    unique += fast.row == slow.row ? 1 : 0;
     if (exclude.row == near) {
       const std::size_t gap = fast.row > near ? fast.row - near : near - fast.row;
       EXPECT_TRUE(&db.range_of(fast.row) != &db.range_of(near) || gap > 20) << i;
     }
   }
-  EXPECT_EQ(unique, 10000);
   // Every database frame as a query, with the exclusion a matcher uses.
   for (std::size_t r = 0; r < db.size(); ++r) {
     const MotionMatch fast = db.search(db.row(r), {r, 20}), slow = db.brute_force(db.row(r), {r, 20});

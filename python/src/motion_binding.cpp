@@ -38,7 +38,7 @@ std::vector<std::shared_ptr<LoadedModel>> model_list(const py::object& models) {
 
 std::array<float, kMotionFeatures> query_of(const py::array_t<float, py::array::c_style | py::array::forcecast>& query) {
   if (query.ndim() != 1 || static_cast<std::size_t>(query.shape(0)) != kMotionFeatures)
-    throw py::value_error("MotionDatabase: a query is " + std::to_string(kMotionFeatures) + " floats (db.features()'s columns)");
+    throw py::value_error("MotionDatabase: a query is " + std::to_string(kMotionFeatures) + " floats (the columns of db.features())");
   std::array<float, kMotionFeatures> q{};
   for (std::size_t c = 0; c < kMotionFeatures; ++c) {
     q[c] = query.at(static_cast<py::ssize_t>(c));
@@ -82,9 +82,9 @@ one rig sampled at `rate`, described by 27 normalized features.)")
       .def(
           "features",
           [](const Database& self) {
-            const std::span<const float> f = self.db->features();
             py::array_t<float> out({static_cast<py::ssize_t>(self.db->size()), static_cast<py::ssize_t>(kMotionFeatures)});
-            std::copy(f.begin(), f.end(), out.mutable_data());
+            float* o = out.mutable_data();
+            for (std::size_t r = 0; r < self.db->size(); ++r) o = std::copy_n(self.db->row(r).data(), kMotionFeatures, o);
             return out;
           },
           "numpy (candidates, 27) float32, normalized; row i is candidate frame i.")

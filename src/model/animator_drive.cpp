@@ -154,7 +154,7 @@ std::span<TrsBlock> Animator::inertialize_pose(std::size_t index, std::span<TrsB
   if (pass_seconds_ > 0.0) {
     in.previous[index].swap(in.current[index]);
   }
-  if ((in.pending || in.active) && in.output[index].size() == in.current[index].size()) {
+  if (in.pending || in.active) {
     // The offset pose shown is the record: its buffer becomes the current pose (no copy); the
     // one it replaces is the next pass's output. The span returned stays on the same memory.
     in.current[index].swap(in.output[index]);

@@ -167,10 +167,7 @@ void Animator::advance_sync_groups(Ticks time, bool loop) {
       for (Action* a : layer.actions) {
         if (a->sync_group != group.id) continue;
         const double d = static_cast<double>(a->clock.duration().count());
-        // Differences of rounded positions: members stay exactly at round(phase * duration).
-        const double whole = std::clamp(cycles * d, -4e18, 4e18);
-        const Ticks step = saturating_add(Ticks{static_cast<std::int64_t>(whole)},
-                                          Ticks{std::llround(after * d) - std::llround(before * d)});
+        const Ticks step = phase_step(a->clock.duration(), cycles, before * d, after * d);
         a->step = a->clock.advance_ticks(step, loop ? a->clock.mode() : LoopMode::Once);
       }
     }

@@ -227,8 +227,7 @@ void GraphInstance::advance_sync(std::size_t index, Ticks dt) {
   for (const std::uint32_t s : sync.slots) {
     Slot& slot = slots_[s];
     const double d = static_cast<double>(slot.clock.duration().count());
-    const double whole = std::clamp(cycles * d, -4e18, 4e18);
-    Ticks step = saturating_add(Ticks{static_cast<std::int64_t>(whole)}, Ticks{std::llround(after * d) - std::llround(before * d)});
+    Ticks step = phase_step(slot.clock.duration(), cycles, before * d, after * d);
     if (slot.clock.rate() < 0.f) step = -step;
     slot.step = slot.clock.advance_ticks(step);
   }
@@ -273,11 +272,9 @@ void GraphInstance::advance_marker_sync(std::size_t index, double seconds) {
   for (const std::uint32_t slot_index : sync.slots) {
     Slot& slot = slots_[slot_index];
     const std::span<const Ticks> m = graph_->slot_markers(slot_index);
-    const double d = static_cast<double>(slot.clock.duration().count());
-    const double whole = std::clamp(static_cast<double>(wraps) * d, -4e18, 4e18);
-    const std::int64_t from = std::llround(marker_position(m, slot.clock.duration(), before));
-    const std::int64_t to = std::llround(marker_position(m, slot.clock.duration(), p));
-    slot.step = slot.clock.advance_ticks(saturating_add(Ticks{static_cast<std::int64_t>(whole)}, Ticks{to - from}));
+    slot.step = slot.clock.advance_ticks(phase_step(slot.clock.duration(), static_cast<double>(wraps),
+                                                    marker_position(m, slot.clock.duration(), before),
+                                                    marker_position(m, slot.clock.duration(), p)));
   }
   sync.phase = p;
   sync.cycles += static_cast<double>(wraps) + (p - before) / static_cast<double>(k);

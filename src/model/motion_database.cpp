@@ -123,7 +123,7 @@ void features_of(const Track& t, std::size_t i, double rate, float* out) {
 // distance is four chunks of eight lanes, each lane summing its own columns, then the lanes in
 // one fixed order: the compiler's vectors take the chunks, and a box's distance, made of terms
 // no larger than any of its rows' in the same places and the same order, never exceeds theirs.
-constexpr std::size_t kStride = 32, kLanes = 8;
+constexpr std::size_t kStride = MotionDatabase::kRowStride, kLanes = 8;
 
 float lanes_total(const float* acc) {
   return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]));
@@ -232,12 +232,9 @@ MotionDatabase::MotionDatabase(std::span<const Model* const> models, const Motio
     const float s = deviation > 1e-12 ? static_cast<float>(options.weights[g] / deviation) : 0.f;
     for (std::size_t c = kMotionGroupStart[g]; c < kMotionGroupStart[g] + kMotionGroupWidth[g]; ++c) scale_[c] = s;
   }
-  features_.resize(raw.size());
+  rows_.assign(rows * kStride, 0.f);
   for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t c = 0; c < kMotionFeatures; ++c) features_[r * kMotionFeatures + c] = (raw[r * kMotionFeatures + c] - mean_[c]) * scale_[c];
-  padded_.assign(rows * kStride, 0.f);
-  for (std::size_t r = 0; r < rows; ++r)
-    std::copy_n(features_.data() + r * kMotionFeatures, kMotionFeatures, padded_.data() + r * kStride);
+    for (std::size_t c = 0; c < kMotionFeatures; ++c) rows_[r * kStride + c] = (raw[r * kMotionFeatures + c] - mean_[c]) * scale_[c];
   range_of_row_.resize(rows);
   for (std::size_t k = 0; k < ranges_.size(); ++k)
     for (std::size_t r = 0; r < ranges_[k].rows; ++r) range_of_row_[ranges_[k].first_row + r] = static_cast<std::uint32_t>(k);
@@ -253,12 +250,12 @@ void MotionDatabase::build_boxes() {
     for (std::size_t b = 0; b < runs; ++b) {
       float* l = lo.data() + b * kStride;
       float* h = hi.data() + b * kStride;
-      std::copy_n(padded_.data() + b * run * kStride, kStride, l);
-      std::copy_n(padded_.data() + b * run * kStride, kStride, h);
+      std::copy_n(rows_.data() + b * run * kStride, kStride, l);
+      std::copy_n(rows_.data() + b * run * kStride, kStride, h);
       for (std::size_t r = b * run; r < std::min((b + 1) * run, rows); ++r) {
         for (std::size_t c = 0; c < kStride; ++c) {
-          l[c] = std::min(l[c], padded_[r * kStride + c]);
-          h[c] = std::max(h[c], padded_[r * kStride + c]);
+          l[c] = std::min(l[c], rows_[r * kStride + c]);
+          h[c] = std::max(h[c], rows_[r * kStride + c]);
         }
       }
     }
@@ -297,7 +294,7 @@ MotionMatch MotionDatabase::brute_force(std::span<const float> query, const Moti
   std::copy(query.begin(), query.end(), q);
   for (std::size_t r = 0; r < size(); ++r) {
     if (excluded(r, exclude)) continue;
-    const float d = row_distance(q, padded_.data() + r * kStride, best.cost);
+    const float d = row_distance(q, rows_.data() + r * kStride, best.cost);
     if (d < best.cost) best = {r, d};
   }
   return best;
@@ -321,7 +318,7 @@ MotionMatch MotionDatabase::search(std::span<const float> query, const MotionExc
   std::sort(order.begin(), order.end());
   const auto consider = [&](std::size_t r) {
     if (excluded(r, exclude)) return;
-    const float d = row_distance(q, padded_.data() + r * kStride, best.cost);
+    const float d = row_distance(q, rows_.data() + r * kStride, best.cost);
     if (d < best.cost || (d == best.cost && r < best.row)) best = {r, d};
   };
   for (const auto& [distance, large] : order) {

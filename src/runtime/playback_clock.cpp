@@ -1,5 +1,6 @@
 #include "marrow/runtime/playback_clock.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -34,6 +35,11 @@ Ticks scaled_ticks(Ticks dt, double rate) noexcept {
   constexpr double kFast = 4611686018427387904.0;  // 2^62: llrint is exact and in range below
   if (v > -kFast && v < kFast) return Ticks{std::llrint(v)};
   return v > 0 ? Ticks{std::numeric_limits<std::int64_t>::max()} : Ticks{std::numeric_limits<std::int64_t>::min()};
+}
+
+Ticks phase_step(Ticks duration, double cycles, double from, double to) noexcept {
+  const double whole = std::clamp(cycles * static_cast<double>(duration.count()), -4e18, 4e18);
+  return saturating_add(Ticks{static_cast<std::int64_t>(whole)}, Ticks{std::llround(to) - std::llround(from)});
 }
 
 PlaybackClock::PlaybackClock(Ticks duration, float rate, LoopMode mode, Ticks start) noexcept

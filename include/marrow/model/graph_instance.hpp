@@ -133,7 +133,6 @@ class GraphInstance {
   void start_transition(std::size_t place, const GraphPlaceTransition& t);
   void weigh(std::size_t place, float weight, float reported, bool additive, int mask_depth, bool playing);
   void weigh_layer(std::size_t place, float weight, float reported, bool additive, int mask_depth, bool playing);
-  void set_mask(int depth, int parent_depth, std::span<const float> factor, bool complement, float w);
   void advance_fades(std::size_t place, Ticks dt);
   void advance(std::size_t place, Ticks dt);
   void advance_sync(std::size_t place, Ticks dt);

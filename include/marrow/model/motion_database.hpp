@@ -94,10 +94,12 @@ class MotionDatabase {
   // a joint not found, a non-finite value).
   MotionDatabase(std::span<const Model* const> models, const MotionDatabaseOptions& options = {});
 
-  std::size_t size() const noexcept { return ranges_.empty() ? 0 : features_.size() / kMotionFeatures; }
+  static constexpr std::size_t kRowStride = 32;  // floats per stored row: the 27 features, then zeros
+
+  std::size_t size() const noexcept { return rows_.size() / kRowStride; }
   double rate() const noexcept { return rate_; }
-  std::span<const float> features() const noexcept { return features_; }   // size() rows, normalized
-  std::span<const float> row(std::size_t i) const { return std::span<const float>(features_).subspan(i * kMotionFeatures, kMotionFeatures); }
+  // Row i's normalized features.
+  std::span<const float> row(std::size_t i) const { return std::span<const float>(rows_).subspan(i * kRowStride, kMotionFeatures); }
   std::span<const float> mean() const noexcept { return mean_; }           // per column
   std::span<const float> scale() const noexcept { return scale_; }         // per column: weight / std
   std::span<const MotionRange> ranges() const noexcept { return ranges_; }
@@ -118,8 +120,8 @@ class MotionDatabase {
   bool excluded(std::size_t row, const MotionExclusion& exclude) const noexcept;
 
   double rate_ = 60.0;
-  std::vector<float> features_, mean_, scale_;
-  std::vector<float> padded_;  // the rows again, 32 floats each (the search's layout)
+  std::vector<float> mean_, scale_;
+  std::vector<float> rows_;  // size() rows of kRowStride floats (the search's layout)
   std::vector<MotionRange> ranges_;
   std::vector<std::uint32_t> range_of_row_;
   // Per run of 16 (small) and 64 (large) rows: the box's lower and upper corners (32 floats).

@@ -31,6 +31,12 @@ namespace marrow {
 // rate * dt in ticks, rounded to nearest, saturating; 0 for a NaN product.
 Ticks scaled_ticks(Ticks dt, double rate) noexcept;
 
+// Sync (B6, AG5): how far a member clip of `duration` moves when its group's phase moves by
+// `cycles` whole cycles and, within a cycle, from clip position `from` to `to` (ticks, not yet
+// rounded): the whole cycles' ticks plus the difference of the rounded positions, so a member
+// stays exactly at its rounded position however many steps it takes. Saturating.
+Ticks phase_step(Ticks duration, double cycles, double from, double to) noexcept;
+
 enum class LoopMode : std::uint8_t { Loop, Once, PingPong };
 
 struct ClockRun {
