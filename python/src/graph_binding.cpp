@@ -39,7 +39,7 @@ struct Graph {
 // are destroyed in reverse order: the GraphInstance before the Animator it drives.
 struct GraphPlayer {
   GraphPlayer(std::shared_ptr<LoadedModel> loaded, std::shared_ptr<const AnimationGraph> graph)
-      : model(std::move(loaded)), animator(model->model(), model->animations()), instance(std::move(graph), animator) {}
+      : model(std::move(loaded)), animator(model->compiled()), instance(std::move(graph), animator) {}
 
   std::shared_ptr<LoadedModel> model;
   Animator animator;

@@ -12,7 +12,7 @@ namespace marrow::python {
 
 struct Instance {
   explicit Instance(std::shared_ptr<LoadedModel> loaded)
-      : model(std::move(loaded)), animator(model->model(), model->animations()) {}
+      : model(std::move(loaded)), animator(model->compiled()) {}
 
   std::shared_ptr<LoadedModel> model;
   Animator animator;

@@ -14,10 +14,10 @@ Model& LoadedModel::model_to_edit() {
   return model_;
 }
 
-std::shared_ptr<const CompiledAnimations> LoadedModel::animations() {
+std::shared_ptr<const CompiledModel> LoadedModel::compiled() {
   freeze();
-  if (!animations_) animations_ = compile_animations(model_);
-  return animations_;
+  if (!compiled_) compiled_ = compile_model(model_);
+  return compiled_;
 }
 
 BoundingBox LoadedModel::framing_box() {

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "marrow/model/bounds.hpp"
-#include "marrow/model/compiled_animations.hpp"
+#include "marrow/model/compiled_model.hpp"
 #include "marrow/model/model.hpp"
 
 namespace marrow::python {
@@ -28,8 +28,9 @@ class LoadedModel {
   Model& model_to_edit();
   void freeze() noexcept { frozen_ = true; }
 
-  // Freezes; compiles on the first call.
-  std::shared_ptr<const CompiledAnimations> animations();
+  // Freeze; compile the model (validate, animations, what every instance shares) on the first
+  // call. Instances are made from compiled().
+  std::shared_ptr<const CompiledModel> compiled();
   // animated_bounds(model), computed once; callable without the GIL (after freeze()).
   BoundingBox framing_box();
 
@@ -37,7 +38,7 @@ class LoadedModel {
   std::string path_;
   Model model_;
   bool frozen_ = false;
-  std::shared_ptr<const CompiledAnimations> animations_;
+  std::shared_ptr<const CompiledModel> compiled_;
   std::mutex box_mutex_;
   std::optional<BoundingBox> box_;
 };

@@ -83,12 +83,12 @@ void bind_render(py::module_& m) {
         const int index = clip ? animation_index(loaded->model(), *clip) : -1;
         const Ticks t = checked_ticks(time, "render: time");
         const Picture p = picture(size, view, yaw, pitch, skeleton, samples, caption);
-        const auto animations = loaded->animations();
+        const auto compiled = loaded->compiled();
         py::array_t<std::uint8_t> out = new_image(p);
         std::uint8_t* pixels = out.mutable_data();
         {
           py::gil_scoped_release unlocked;
-          Animator animator(loaded->model(), animations);
+          Animator animator(compiled);
           if (index >= 0) {
             animator.play(index);
             // Clamped to the clip, as `marrow render --time` and `marrow pose` do.

@@ -58,12 +58,12 @@ void bind_sample(py::module_& m) {
                                 " matrices need " + std::to_string(bytes) + " bytes; at most " + std::to_string(kMaxBytes) +
                                 " (lower fps)");
         }
-        const auto animations = loaded->animations();
+        const auto compiled = loaded->compiled();
         py::array_t<float> out({static_cast<py::ssize_t>(frames), static_cast<py::ssize_t>(bones.size()), py::ssize_t{4}, py::ssize_t{4}});
         float* data = out.mutable_data();
         {
           py::gil_scoped_release unlocked;
-          Animator animator(model, animations);
+          Animator animator(compiled);
           animator.play(index);
           for (int f = 0; f < frames; ++f) {
             animator.update(std::min(ticks_from_seconds(f / fps), duration), false, false);

@@ -63,7 +63,7 @@ MeshVertexSkeletal vertex_of(std::span<const std::byte> bytes, const VertexLayou
 
 // Every part of a static mesh at rest, in model space, in order.
 void pose_at_rest(const Mesh& mesh, std::span<glm::vec3> positions, std::span<glm::vec3> normals) {
-  Animator rest(mesh.model(), mesh.shared().animations);
+  Animator rest(mesh.shared().compiled);
   std::size_t at = 0;
   for (int m : mesh.model_meshes()) {
     const auto& parts = mesh.model().meshes[static_cast<std::size_t>(m)].parts;

@@ -3,9 +3,9 @@
 namespace marrow::asset {
 
 const Animator& ModelPose::evaluate_animator(const SharedModel& shared, int animation, float seconds) {
-  if (!animator_ || shared_ != &shared || compiled_ != shared.animations) {
-    animator_ = std::make_unique<Animator>(shared.model, shared.animations);
-    compiled_ = shared.animations;
+  if (!animator_ || shared_ != &shared || compiled_ != shared.compiled) {
+    animator_ = std::make_unique<Animator>(shared.compiled);
+    compiled_ = shared.compiled;
     shared_ = &shared;
     playing_ = -1;
   }

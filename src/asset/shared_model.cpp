@@ -7,8 +7,7 @@ namespace marrow::asset {
 SharedModel::SharedModel(Model m) : model(std::move(m)) { refresh(); }
 
 void SharedModel::refresh() {
-  validate(model);
-  animations = compile_animations(model);
+  compiled = compile_model(model);  // validates
   bind_worlds.resize(model.nodes.size());
   copy_absolute_bone_transforms(model, bind_worlds);
 }

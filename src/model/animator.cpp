@@ -17,121 +17,48 @@
 
 namespace marrow {
 
-namespace {
+Animator::Animator(const Model& model) : Animator(compile_model(model)) {}
 
-// The matrices' largest element difference, relative to their size, within tolerance.
-bool close(const glm::mat4& a, const glm::mat4& b, float tolerance = 1e-4f) {
-  float diff = 0.f, size = 1.f;
-  for (int c = 0; c < 4; ++c) {
-    for (int r = 0; r < 4; ++r) {
-      diff = std::max(diff, std::fabs(a[c][r] - b[c][r]));
-      size = std::max(size, std::fabs(a[c][r]));
-    }
-  }
-  return diff <= tolerance * size;
-}
+Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations> animations)
+    : Animator(compile_model(model, std::move(animations))) {}
 
-}  // namespace
-
-Animator::Animator(const Model& model) : Animator(model, nullptr) {}
-
-Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations> animations) : model_(model) {
-  validate(model);
-  animations_ = animations != nullptr ? std::move(animations) : compile_animations(model);
-  if (animations_->animations.size() != model.animations.size()) {
-    throw std::invalid_argument("Animator: compiled animations are of another model (" +
-                                std::to_string(animations_->animations.size()) + " animations for " +
-                                std::to_string(model.animations.size()) + ")");
-  }
+Animator::Animator(std::shared_ptr<const CompiledModel> compiled)
+    : compiled_(compiled != nullptr ? std::move(compiled) : throw std::invalid_argument("Animator: no compiled model")),
+      model_(*compiled_->model),
+      animations_(compiled_->animations.get()),
+      parents_(compiled_->parents),
+      bind_worlds_(compiled_->bind_worlds),
+      scene_rest_(compiled_->scene_rest) {
+  const Model& model = model_;
   const std::size_t bones = model.nodes.size();
-  parents_.resize(bones);
   locals_.resize(bones);
-  for (std::size_t i = 0; i < bones; ++i) {
-    parents_[i] = model.nodes[i].parent;
-    locals_[i] = model.nodes[i].transform;
-  }
-  worlds_.resize(bones);
-  detail::compose(parents_, locals_, {}, worlds_);
-  bind_worlds_ = worlds_;
-  scene_rest_.resize(pose_block_count(bones));
+  for (std::size_t i = 0; i < bones; ++i) locals_[i] = model.nodes[i].transform;
+  worlds_.assign(bind_worlds_.begin(), bind_worlds_.end());
   scene_blended_.resize(pose_block_count(bones));
-  for (std::size_t i = 0; i < bones; ++i) set_pose_joint(scene_rest_, i, decompose_trs(locals_[i]));
   scene_animated_.reserve(bones);
   moving_.resize(bones);
-
-  std::size_t max_palette = 0;
   skins_.resize(model.skins.size());
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
-    const Skin& skin = model.skins[s];
-    const SkinningData& data = skin.data;
+    const CompiledSkin& shared = compiled_->skins[s];
+    const SkinningData& data = model.skins[s].data;
     const auto n = static_cast<std::size_t>(data.bone_count);
-    max_palette = std::max(max_palette, n);
     SkinState& state = skins_[s];
+    state.shared = &shared;
     state.pose.locals_ = data.bind_pose;
-    state.pose.worlds_.resize(n);
+    state.pose.worlds_ = shared.bind_worlds;
     state.pose.palette_.resize(n);
-    state.rest.resize(pose_block_count(n));
-    for (std::size_t p = 0; p < n; ++p) set_pose_joint(state.rest, p, decompose_trs(data.bind_pose[p]));
     state.blended.resize(pose_block_count(n));
     state.animated.reserve(n);
     state.still.reserve(n);
     state.take_to_scene.assign(n, -1);
-    state.joint_to_scene.assign(n, -1);
-    state.scene_to_joint.assign(bones, -1);
-    for (std::size_t p = 0; p < n && p < skin.palette_to_scene.size(); ++p) {
-      const int node = skin.palette_to_scene[p];
-      if (node >= 0 && static_cast<std::size_t>(node) < bones) state.scene_to_joint[static_cast<std::size_t>(node)] = static_cast<int>(p);
-      if (node >= 0 && static_cast<std::size_t>(node) < bones) state.joint_to_scene[p] = node;
-    }
-    state.prefixes = data.skeleton_root_prefix;
-    // The skeleton at bind in its palette space (the player's worlds)...
-    detail::compose(data.skeleton_hierarchy, data.bind_pose,
-            has_root_prefix(data) ? std::span<const glm::mat4>(data.skeleton_root_prefix) : std::span<const glm::mat4>(),
-            state.pose.worlds_);
-    // ...is it one fixed transform of the scene's? Then the scene composition serves both.
-    state.with_scene = n > 0 && skin.palette_to_scene.size() == n;
-    for (std::size_t p = 0; p < n && state.with_scene; ++p) {
-      const int node = skin.palette_to_scene[p];
-      state.with_scene = node >= 0 && static_cast<std::size_t>(node) < bones;
-    }
-    if (state.with_scene) {
-      const auto scene_of = [&](std::size_t p) { return static_cast<std::size_t>(skin.palette_to_scene[p]); };
-      state.scene_to_palette = state.pose.worlds_[0] * glm::inverse(bind_worlds_[scene_of(0)]);
-      for (std::size_t p = 0; p < n && state.with_scene; ++p) {
-        state.with_scene = close(state.scene_to_palette * bind_worlds_[scene_of(p)], state.pose.worlds_[p]);
-      }
-      // The usual case: palette space is scene space (up to the rounding of the inverse above);
-      // then the palette needs one matrix product per joint, not two.
-      state.palette_is_scene = close(state.scene_to_palette, glm::mat4(1.f), 1e-6f);
-    }
-    if (!state.with_scene && has_root_prefix(data) && skin.palette_to_scene.size() == n) {
-      // Root joints whose parent is a scene node: their prefix can follow that node's animation.
-      for (std::size_t p = 0; p < n; ++p) {
-        const int bone = skin.palette_to_scene[p];
-        if (data.skeleton_hierarchy[p] >= 0 || bone <= 0) continue;
-        const int ancestor = model.nodes[static_cast<std::size_t>(bone)].parent;
-        if (ancestor <= 0) continue;  // under the synthetic root: nothing above can move
-        state.roots.push_back(RootJoint{p, ancestor, glm::inverse(worlds_[static_cast<std::size_t>(ancestor)])});
-      }
-    }
+    if (!shared.roots.empty()) state.prefixes = data.skeleton_root_prefix;
   }
-  for (const ModelMesh& mesh : model.meshes) {
-    for (const ModelMeshPart& part : mesh.parts) max_palette = std::max(max_palette, part.palette_joints.size());  // S4
+  palette_scratch_.resize(compiled_->max_palette);
+  if (compiled_->has_dqs) {
+    dual_quaternion_scratch_.resize(compiled_->max_palette);
+    scale_shear_scratch_.resize(compiled_->max_palette);
   }
-  palette_scratch_.resize(max_palette);
-  std::size_t largest_dqs_part = 0;
-  for (const ModelMesh& mesh : model.meshes) {
-    for (const ModelMeshPart& part : mesh.parts) {
-      if (mesh.skin >= 0 && part.skinning == SkinningMode::DualQuaternion) {
-        dual_quaternion_scratch_.resize(max_palette);
-        scale_shear_scratch_.resize(max_palette);
-        largest_dqs_part = std::max(largest_dqs_part, part.vertex_count());
-      }
-    }
-  }
-  // S5: the load-time boxes, or this instance's own when the model was built without them.
-  if (!frame_bounds_ready(model)) own_bounds_ = std::make_shared<const FrameBounds>(make_frame_bounds(model));
-  bounds_scratch_.resize(largest_dqs_part);
+  bounds_scratch_.resize(compiled_->largest_dqs_part);
   skin_boxes_.resize(model.skins.size());
   meshes_.resize(model.meshes.size());
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
@@ -146,9 +73,7 @@ Animator::Animator(const Model& model, std::shared_ptr<const CompiledAnimations>
   }
   // Room for events only when the model has markers (a crowd of marker-less instances pays
   // nothing); update() never grows it.
-  std::size_t markers = 0;
-  for (const ModelAnimation& a : model.animations) markers += a.markers.size();
-  if (markers > 0) {
+  if (compiled_->has_markers) {
     events_.reserve(kMaxEvents);
     marker_scratch_.resize(kMaxEvents);
   }
@@ -321,7 +246,7 @@ void Animator::enable_root_motion(const RootMotionOptions& options) {
   root_.yaw = options.yaw;
   root_.node = node;
   for (std::size_t s = 0; s < skins_.size() && root_.skin < 0; ++s) {
-    const int p = skins_[s].scene_to_joint[static_cast<std::size_t>(node)];
+    const int p = skins_[s].shared->scene_to_joint[static_cast<std::size_t>(node)];
     if (p >= 0) root_.skin = static_cast<int>(s), root_.joint = static_cast<std::size_t>(p);
   }
   const int parent = model_.nodes[static_cast<std::size_t>(node)].parent;
@@ -425,8 +350,8 @@ void Animator::attach_root_motion(Action& action) {
 std::span<const Keyframe> Animator::live_root_keys(Action& action) {
   const LiveRetarget& live = *animations_->animations[static_cast<std::size_t>(action.animation)].live;
   std::vector<std::vector<TrsBlock>> skin_poses(skins_.size());
-  for (std::size_t s = 0; s < skins_.size(); ++s) skin_poses[s] = skins_[s].rest;
-  std::vector<TrsBlock> scene_pose = scene_rest_;
+  for (std::size_t s = 0; s < skins_.size(); ++s) skin_poses[s] = skins_[s].shared->rest;
+  std::vector<TrsBlock> scene_pose(scene_rest_.begin(), scene_rest_.end());
   action.live_root_keys.clear();
   const ModelAnimation& source = live.source->animations[static_cast<std::size_t>(live.source_animation)];
   for (const Ticks t : detail::key_times(*live.source, source)) {

@@ -232,7 +232,7 @@ void Animator::refresh_action_sets() {
       (driven ? state.animated : state.still).push_back(p);
     }
     std::fill(state.take_to_scene.begin(), state.take_to_scene.end(), -1);
-    for (std::size_t p : state.animated) state.take_to_scene[p] = state.joint_to_scene[p];
+    for (std::size_t p : state.animated) state.take_to_scene[p] = state.shared->joint_to_scene[p];
     if (any) {
       for (int bone : model_.skins[s].palette_to_scene) {
         if (bone >= 0) moving_[static_cast<std::size_t>(bone)] = 1;
@@ -243,7 +243,7 @@ void Animator::refresh_action_sets() {
   // them; otherwise its data's prefix is exact and used as is.
   for (SkinState& state : skins_) {
     state.follows_ancestors = false;
-    for (const RootJoint& root : state.roots) {
+    for (const CompiledRootJoint& root : state.shared->roots) {
       for (int b = root.ancestor; b > 0 && !state.follows_ancestors; b = model_.nodes[static_cast<std::size_t>(b)].parent) {
         state.follows_ancestors = moving_[static_cast<std::size_t>(b)] != 0;
       }
@@ -296,7 +296,7 @@ void Animator::sample_actions() {
 // A live retargeted animation (live_retarget.hpp): the rest, then what the map drives.
 void Animator::sample_live(Action& a, const CompiledAnimation& c, Ticks t) {
   for (std::size_t s = 0; s < skins_.size(); ++s)
-    if (c.drives_skin(s)) std::copy(skins_[s].rest.begin(), skins_[s].rest.end(), a.skin_poses[s].begin());
+    if (c.drives_skin(s)) std::copy(skins_[s].shared->rest.begin(), skins_[s].shared->rest.end(), a.skin_poses[s].begin());
   if (c.has_scene_tracks) std::copy(scene_rest_.begin(), scene_rest_.end(), a.scene_pose.begin());
   a.live->sample(t, a.skin_poses, a.scene_pose);
 }
@@ -316,11 +316,11 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
       } else {
         // A clip without this skin holds it at rest.
         sampled = has_clip ? std::span<TrsBlock>(a->skin_poses[s]) : std::span<TrsBlock>();
-        blend_layers_.push_back(BlendingLayer{has_clip ? std::span<const TrsBlock>(sampled) : state.rest, w, layer.skin_masks[s]});
+        blend_layers_.push_back(BlendingLayer{has_clip ? std::span<const TrsBlock>(sampled) : state.shared->rest, w, layer.skin_masks[s]});
       }
     }
   }
-  return blend_collected(sampled, state.rest, state.pose.locals_.size(), state.blended);
+  return blend_collected(sampled, state.shared->rest, state.pose.locals_.size(), state.blended);
 }
 
 std::span<TrsBlock> Animator::blend_scene() {
@@ -381,7 +381,7 @@ void Animator::rotate_node(int node, const glm::quat& correction) {
   trs.rotation = glm::normalize(trs.rotation * correction);
   locals_[n] = compose_trs(trs);
   for (SkinState& state : skins_) {
-    const int p = state.scene_to_joint[n];
+    const int p = state.shared->scene_to_joint[n];
     if (p >= 0) state.pose.locals_[static_cast<std::size_t>(p)] = locals_[n];
   }
 }
@@ -439,7 +439,7 @@ void Animator::pose_frame() {
     const auto n = static_cast<std::size_t>(node);
     locals_[n] = model_.nodes[n].transform;
     for (std::size_t s = 0; s < skins_.size(); ++s) {
-      const int p = skins_[s].scene_to_joint[n];
+      const int p = skins_[s].shared->scene_to_joint[n];
       if (p >= 0) skins_[s].pose.locals_[static_cast<std::size_t>(p)] = model_.skins[s].data.bind_pose[static_cast<std::size_t>(p)];
     }
   }
@@ -464,13 +464,13 @@ void Animator::pose_frame() {
     std::span<TrsBlock> pose = blend_skin(s);
     if (!pose.empty() && root_.enabled && root_.skin == static_cast<int>(s)) remove_root_motion(pose, root_.joint);
     const SkinningData& data = model_.skins[s].data;
-    pose = inertialize_pose(s, pose, state.rest, static_cast<std::size_t>(data.bone_count));
+    pose = inertialize_pose(s, pose, state.shared->rest, static_cast<std::size_t>(data.bone_count));
     if (pose.empty()) continue;
     // Eight joints at a time, each matrix stored to the skin's locals and, for the joints the
     // scene takes (every joint with a node while inertializing, else the animated ones), to
     // its node's local as well.
     // Both lists hold scene nodes of a validated model, one per joint: checked once.
-    const std::span<const int> take = inertial ? state.joint_to_scene : state.take_to_scene;
+    const std::span<const int> take = inertial ? state.shared->joint_to_scene : state.take_to_scene;
     pose_to_matrices(pose, state.pose.locals_, take, locals_, true);
     if (inertial) continue;
     for (std::size_t p : state.still) state.pose.locals_[p] = data.bind_pose[p];  // exact, not a T/R/S round trip
@@ -504,17 +504,17 @@ void Animator::form_palettes() {
     SkinPaletteJob palette;
     palette.inverse_binds = skin.data.inverse_bind_pose;
     palette.palette = state.pose.palette_;
-    if (state.with_scene) {
+    if (state.shared->with_scene) {
       palette.skin_models = state.pose.worlds_;  // the palette-space worlds, in the same pass
       palette.models = worlds_;
       palette.joints = skin.palette_to_scene;
-      palette.root = state.palette_is_scene ? nullptr : &state.scene_to_palette;
+      palette.root = state.shared->palette_is_scene ? nullptr : &state.shared->scene_to_palette;
     } else {
       // Composed on its own; a root under a moving scene node gets the prefix
       // P(t) = P * inverse(W_ancestor at bind) * W_ancestor(t).
       std::span<const glm::mat4> prefixes;
       if (state.follows_ancestors) {
-        for (const RootJoint& root : state.roots) {
+        for (const CompiledRootJoint& root : state.shared->roots) {
           state.prefixes[root.palette] = skin.data.skeleton_root_prefix[root.palette] * root.inverse_bind_ancestor *
                                          worlds_[static_cast<std::size_t>(root.ancestor)];
         }

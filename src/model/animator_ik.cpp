@@ -19,7 +19,7 @@ namespace {
 // The end of the index range an IK correction at `root` can move: root's subtree, when its nodes
 // are exactly [root, e) (depth-first node orders, the usual), else every node after root. Parents
 // precede their children, so one forward pass finds the subtree.
-std::size_t subtree_end(const std::vector<int>& parents, std::size_t root) {
+std::size_t subtree_end(std::span<const int> parents, std::size_t root) {
   const std::size_t n = parents.size();
   std::vector<char> inside(n, 0);
   inside[root] = 1;

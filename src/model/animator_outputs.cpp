@@ -86,18 +86,17 @@ glm::mat4 Animator::part_world(std::size_t mesh) const {
 std::size_t Animator::size_in_bytes() const noexcept {
   const auto mats = [](const std::vector<glm::mat4>& v) { return v.capacity() * sizeof(glm::mat4); };
   const auto poses = [](const std::vector<TrsBlock>& v) { return v.capacity() * sizeof(TrsBlock); };
-  std::size_t bytes = sizeof(*this) + parents_.capacity() * sizeof(int) + mats(locals_) + mats(worlds_) +
-                      mats(bind_worlds_) + mats(palette_scratch_) + mats(scale_shear_scratch_) +
-                      dual_quaternion_scratch_.capacity() * sizeof(SkinDualQuaternion) + poses(scene_rest_) +
-                      poses(scene_blended_) +
-                      scene_animated_.capacity() * sizeof(std::size_t) + events_.capacity() * sizeof(AnimationEvent) +
-                      marker_scratch_.capacity() * sizeof(std::uint32_t) +
+  std::size_t bytes = sizeof(*this) + mats(locals_) + mats(worlds_) + mats(palette_scratch_) + mats(scale_shear_scratch_) +
+                      dual_quaternion_scratch_.capacity() * sizeof(SkinDualQuaternion) + poses(scene_blended_) +
+                      scene_animated_.capacity() * sizeof(std::size_t) + moving_.capacity() +
+                      events_.capacity() * sizeof(AnimationEvent) + marker_scratch_.capacity() * sizeof(std::uint32_t) +
                       bounds_scratch_.capacity() * sizeof(glm::vec3) + skin_boxes_.capacity() * sizeof(BoundingBox) +
-                      (blend_layers_.capacity() + blend_additive_.capacity()) * sizeof(BlendingLayer);
+                      (blend_layers_.capacity() + blend_additive_.capacity()) * sizeof(BlendingLayer) +
+                      ik_touched_.capacity() * sizeof(int);
   for (const SkinState& s : skins_) {
-    bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + poses(s.rest) +
-             poses(s.blended) + (s.animated.capacity() + s.still.capacity()) * sizeof(std::size_t) +
-             (s.scene_to_joint.capacity() + s.take_to_scene.capacity() + s.joint_to_scene.capacity()) * sizeof(int) + mats(s.prefixes) + s.roots.capacity() * sizeof(RootJoint);
+    bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + poses(s.blended) +
+             (s.animated.capacity() + s.still.capacity()) * sizeof(std::size_t) + s.take_to_scene.capacity() * sizeof(int) +
+             mats(s.prefixes);
   }
   for (const Layer& l : layers_) {
     bytes += sizeof(l) + l.node_mask.capacity() * sizeof(float) + l.actions.capacity() * sizeof(Action*);
@@ -189,14 +188,14 @@ void Animator::pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3
 BoundingBox Animator::bounds() {
   // Each skin's box once, in its palette space (SkinnedBoundsJob: the header's argument).
   for (std::size_t s = 0; s < skins_.size(); ++s) {
-    const JointBounds& joints = own_bounds_ ? own_bounds_->skins[s] : model_.skins[s].joint_bounds;
+    const JointBounds& joints = compiled_->own_bounds ? compiled_->own_bounds->skins[s] : model_.skins[s].joint_bounds;
     SkinnedBoundsJob{joints.joints, joints.centers, joints.extents, skins_[s].pose.worlds_, &skin_boxes_[s]}.run();
   }
   BoundingBox box;
   for (std::size_t m = 0; m < model_.meshes.size(); ++m) {
     const ModelMesh& mesh = model_.meshes[m];
     if (mesh.skin < 0) {  // rigid (morphs included in the local box): moved by its bone
-      const BoundingBox& local = own_bounds_ ? own_bounds_->meshes[m] : mesh.local_bounds;
+      const BoundingBox& local = compiled_->own_bounds ? compiled_->own_bounds->meshes[m] : mesh.local_bounds;
       box.extend(transformed(local, worlds_[static_cast<std::size_t>(mesh.node)]));
       continue;
     }

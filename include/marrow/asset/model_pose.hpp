@@ -40,7 +40,7 @@ class ModelPose {
 
  private:
   std::unique_ptr<Animator> animator_;
-  std::shared_ptr<const CompiledAnimations> compiled_;
+  std::shared_ptr<const CompiledModel> compiled_;
   const SharedModel* shared_ = nullptr;
   int playing_ = -1;
 };

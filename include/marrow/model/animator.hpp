@@ -53,6 +53,7 @@
 
 #include "marrow/model/animation_marker.hpp"
 #include "marrow/model/compiled_animations.hpp"
+#include "marrow/model/compiled_model.hpp"
 #include "marrow/model/draw_item.hpp"
 #include "marrow/model/driven_clip.hpp"
 #include "marrow/model/frame_bounds.hpp"
@@ -89,13 +90,16 @@ class SkinPose {
 
 class Animator {
  public:
-  // Validates the model (std::invalid_argument) and starts in the loaded pose: bind pose,
-  // initial morph weights, no animation. Compiles the model's animations for this instance;
-  // pass `animations` (compile_animations(model)) to share one compiled copy between instances.
+  // Starts in the loaded pose: bind pose, initial morph weights, no animation. From a compiled
+  // model (compiled_model.hpp) it only sizes its buffers: the way to make many instances. The
+  // other two compile the model for this instance first (validate(model), std::invalid_argument),
+  // sharing `animations` (compile_animations(model)) when given.
+  explicit Animator(std::shared_ptr<const CompiledModel> compiled);
   explicit Animator(const Model& model);
   Animator(const Model& model, std::shared_ptr<const CompiledAnimations> animations);
 
   const Model& model() const noexcept { return model_; }
+  const std::shared_ptr<const CompiledModel>& compiled() const noexcept { return compiled_; }
 
   // Plays model.animations[index] (skeletal clips of that name on every skin that has one,
   // its rigid clip and its morph-weight channels) on options.layer, from options.start,
@@ -245,7 +249,7 @@ class Animator {
   // Visits every part with this instance's vertex bytes and transforms.
   void draw(const DrawCallback& callback) const;
 
-  // Bytes this instance holds (its own state; the shared compiled animations not counted).
+  // Bytes this instance holds: its own state, not the compiled model it shares.
   std::size_t size_in_bytes() const noexcept;
 
  private:
@@ -259,27 +263,14 @@ class Animator {
     std::vector<PartState> parts;
   };
 
-  // A root joint whose parent is a scene node (its prefix carries that ancestry).
-  struct RootJoint {
-    std::size_t palette;
-    int ancestor;                      // the root joint's parent bone
-    glm::mat4 inverse_bind_ancestor;   // inverse of that bone's absolute transform at bind
-  };
   struct SkinState {
+    const CompiledSkin* shared = nullptr;  // the model's, compiled once
     SkinPose pose;
-    std::vector<TrsBlock> rest;         // the bind pose as T/R/S (the blend's fill)
     std::vector<TrsBlock> blended;      // this frame's pose when layers blend
     std::vector<std::size_t> animated;  // palette entries some playing clip drives
     std::vector<std::size_t> still;     // and the others (they keep their bind matrix)
     std::vector<int> take_to_scene;     // per palette entry: the node an animated joint writes, or -1
-    std::vector<int> joint_to_scene;    // per palette entry: its node, or -1 (what inertialization writes)
-    std::vector<int> scene_to_joint;    // per scene node: its palette entry, or -1
-    // Composed with the scene: palette space = scene_to_palette * scene space.
-    bool with_scene = false;
-    bool palette_is_scene = false;      // scene_to_palette is the identity (within 1e-6)
-    glm::mat4 scene_to_palette{1.f};
-    // Composed on its own (with_scene false): prefixes following moving ancestors.
-    std::vector<RootJoint> roots;
+    // Composed on its own (shared->with_scene false): prefixes following moving ancestors.
     std::vector<glm::mat4> prefixes;
     bool follows_ancestors = false;
   };
@@ -373,13 +364,14 @@ class Animator {
   void advance_inertia(double seconds);
   void assign_mask(Layer& layer, std::span<const float> node_weights);
 
+  std::shared_ptr<const CompiledModel> compiled_;  // what every instance of the model shares
   const Model& model_;
-  std::shared_ptr<const CompiledAnimations> animations_;
-  std::vector<int> parents_;          // per scene node
+  const CompiledAnimations* animations_;
+  std::span<const int> parents_;            // per scene node
+  std::span<const glm::mat4> bind_worlds_;
+  std::span<const TrsBlock> scene_rest_;    // the nodes' loaded transforms as T/R/S
   std::vector<glm::mat4> locals_;
   std::vector<glm::mat4> worlds_;
-  std::vector<glm::mat4> bind_worlds_;
-  std::vector<TrsBlock> scene_rest_;        // the nodes' loaded transforms as T/R/S
   std::vector<TrsBlock> scene_blended_;
   std::vector<std::size_t> scene_animated_; // scene nodes some playing rigid clip drives
   std::vector<std::uint8_t> moving_;        // per scene node, scratch of refresh_action_sets
@@ -388,7 +380,6 @@ class Animator {
   std::vector<glm::mat4> palette_scratch_;
   std::vector<SkinDualQuaternion> dual_quaternion_scratch_;  // pose_part of DQS parts (S3)
   std::vector<glm::mat4> scale_shear_scratch_;
-  std::shared_ptr<const FrameBounds> own_bounds_;  // S5 boxes when the model lacks them
   std::vector<glm::vec3> bounds_scratch_;           // bounds(): the largest DQS part posed
   std::vector<BoundingBox> skin_boxes_;             // bounds(): per skin, palette space
   std::vector<Layer> layers_;
