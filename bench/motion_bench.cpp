@@ -6,7 +6,7 @@
 // the exclusion around the row it plays (20 frames).
 //
 //   mm_search/20k_frames        the accelerated search (boxes over runs of 16 and 64 rows, the
-//                               runs of 64 visited nearest first)
+//                               nearest run of 64 visited first, then the others in row order)
 //   mm_brute_force/20k_frames   every row tried
 //
 // Counter: rows.

@@ -11,6 +11,7 @@
 
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/motion_database.hpp"
+#include "marrow/runtime/simd_level.hpp"
 #include "shared_assets.hpp"
 
 namespace marrow {
@@ -151,6 +152,37 @@ TEST(MotionDatabase, MM1_TheAcceleratedSearchFindsWhatBruteForceFinds) {
     const MotionMatch fast = db.search(db.row(r), {r, 20}), slow = db.brute_force(db.row(r), {r, 20});
     ASSERT_EQ(fast.cost, slow.cost) << r;
     ASSERT_EQ(fast.row, slow.row) << r;
+  }
+}
+
+// The distances sum one tree with no fused multiply-add on every SIMD level (native or emulated):
+// each level finds the same row at the same float cost, brute force and search alike.
+TEST(MotionDatabase, MM1_EverySimdLevelFindsTheSameRowAndCost) {
+  NEED_BANDAI();
+  const MotionDatabase& db = bandai_database();
+  struct Restore {
+    SimdChoice chosen = simd_choice();
+    ~Restore() { set_simd_choice(chosen); }
+  } restore;
+  std::vector<MotionMatch> reference;
+  for (const SimdChoice choice : runnable_simd_choices()) {
+    set_simd_choice(choice);
+    SCOPED_TRACE(to_string(choice));
+    std::mt19937 rng(29);
+    std::normal_distribution<float> normal(0.f, 1.f);
+    std::uniform_int_distribution<std::size_t> pick(0, db.size() - 1);
+    std::array<float, kMotionFeatures> q{};
+    MotionSearchScratch scratch;
+    for (std::size_t i = 0; i < 500; ++i) {
+      const std::size_t near = pick(rng);
+      for (std::size_t c = 0; c < kMotionFeatures; ++c) q[c] = db.row(near)[c] + 0.3f * normal(rng);
+      const MotionMatch fast = db.search(q, {near, 20}, &scratch), slow = db.brute_force(q, {near, 20});
+      ASSERT_EQ(fast.cost, slow.cost) << i;
+      ASSERT_EQ(fast.row, slow.row) << i;
+      if (reference.size() <= i) reference.push_back(fast);
+      ASSERT_EQ(fast.cost, reference[i].cost) << i;
+      ASSERT_EQ(fast.row, reference[i].row) << i;
+    }
   }
 }
 

@@ -27,9 +27,11 @@
 //
 // Search (MM1, MM2): the row of least squared Euclidean distance to a normalized query (ties:
 // the lowest row). The accelerated search bounds runs of 16 and 64 consecutive rows by boxes,
-// visits the runs of 64 nearest box first and skips a run whose box is farther than the best
-// row found: it returns what brute force returns, the same cost and the same row. An exclusion
-// skips the rows of one clip within N frames of a row (the current frame).
+// visits the run of 64 whose box is nearest first, then the others, and skips a run whose box is
+// farther than the best row found. Both searches sum every distance with the same SIMD kernel
+// (one summation order on every SIMD level), so the search returns what brute force returns,
+// the same cost and the same row, on any processor. An exclusion skips the rows of one clip
+// within N frames of a row (the current frame).
 //
 //   MotionDatabase db({&model}, {.rate = 60});          // throws std::invalid_argument
 //   std::array<float, kMotionFeatures> q = db.normalize(raw_query);
@@ -39,7 +41,6 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "marrow/core/ticks.hpp"
@@ -81,9 +82,10 @@ struct MotionExclusion {
   std::size_t frames = 0;      // skip rows of row's clip within this many frames of it
 };
 
-// What search() sorts, kept between searches by a caller that must not allocate per frame.
+// What search() keeps per query (the bounds of the runs of 64 rows), kept between searches by a
+// caller that must not allocate per frame.
 struct MotionSearchScratch {
-  std::vector<std::pair<float, std::uint32_t>> order;
+  std::vector<float> bounds;
 };
 
 class MotionDatabase {
