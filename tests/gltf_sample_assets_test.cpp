@@ -10,7 +10,6 @@
 
 #include "gltf_test_util.hpp"
 #include "marrow/io/gltf/detail/accessor_reader.hpp"
-#include "marrow/io/gltf/detail/glb.hpp"
 #include "marrow/io/gltf/detail/gltf_buffers.hpp"
 
 namespace marrow {
@@ -37,15 +36,7 @@ Loaded load(const std::filesystem::path& path) {
   const std::filesystem::path folder = path.parent_path();
   gltf::BufferSources sources;
   sources.base_dir = &folder;
-  std::string_view json(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  if (gltf::is_glb(bytes)) {
-    const gltf::GlbChunks chunks = gltf::parse_glb(bytes);
-    json = chunks.json;
-    sources.glb_bin = chunks.bin;
-    sources.has_glb_bin = chunks.has_bin;
-  }
-  l.asset.document = gltf::parse_gltf_json(json, {}, l.diagnostics);
-  l.asset.buffers = gltf::load_gltf_buffers(l.asset.document, sources, {}, l.diagnostics);
+  l.asset = gltf::read_gltf_asset(bytes, sources, {}, l.diagnostics);  // as the file holds it: nothing decoded
   return l;
 }
 

@@ -64,6 +64,7 @@
 
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/gltf/gltf_writer.hpp"
+#include "marrow/io/finish_import.hpp"
 #include "marrow/io/import_options.hpp"
 #include "marrow/io/assimp/assimp_importer.hpp"
 #include "marrow/io/model_file.hpp"

@@ -9,9 +9,8 @@
 #include <cstring>
 
 #include "marrow/core/finite.hpp"
+#include "marrow/io/finish_import.hpp"
 #include "marrow/model/absolute_bone_transforms.hpp"
-#include "marrow/model/bind_pose_palette.hpp"
-#include "marrow/model/loaded_pose_bounds.hpp"
 #include "marrow/runtime/track_sampler.hpp"
 #include "mesh_assembly.hpp"
 
@@ -192,9 +191,7 @@ Model model_of(std::span<const MeshVertexSkeletal> vertices, std::span<const Ver
   mesh.parts.push_back(std::move(part));
   model.meshes.push_back(std::move(mesh));
   model.source.node_to_bone = model_nodes;
-  // What every import finishes with: M2, G17, S5.
-  apply_bind_pose_bone_transforms(model, 0);
-  compute_import_bounds(model);
+  finish_import(model, ImportOptions{});  // what every import finishes with: M2, S5, G17
   return model;
 }
 

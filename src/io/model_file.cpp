@@ -12,7 +12,6 @@
 #include "marrow/io/gltf/gltf_importer.hpp"
 #include "marrow/io/gltf/gltf_writer.hpp"
 #include "marrow/io/native/native_format.hpp"
-#include "marrow/model/compress_model_clips.hpp"
 
 namespace marrow {
 
@@ -78,11 +77,7 @@ Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extens
   refuse_foreign_bytes(bytes, bytes.empty(), format, extension);
   switch (format) {
     case ModelFormat::Gltf: return import_gltf(bytes, options.import, base_dir);
-    case ModelFormat::Native: {
-      Model model = read_native(bytes, options.import.limits);
-      if (options.import.compression) compress_model_clips(model, *options.import.compression);
-      return model;
-    }
+    case ModelFormat::Native: return read_native(bytes, options.import);
     case ModelFormat::Bvh: return import_bvh(bytes, options.import);
     case ModelFormat::Assimp: return import_assimp(bytes, extension, assimp_options(options));
   }
@@ -104,11 +99,7 @@ Model load_model_file(const std::filesystem::path& path, const ModelFileOptions&
   // Each path reader names the file in its own refusals (the one place that context is added).
   switch (format) {
     case ModelFormat::Gltf: return import_gltf(path, options.import);
-    case ModelFormat::Native: {
-      Model model = read_native_file(path, options.import.limits);
-      if (options.import.compression) compress_model_clips(model, *options.import.compression);
-      return model;
-    }
+    case ModelFormat::Native: return read_native_file(path, options.import);
     case ModelFormat::Bvh: return import_bvh(path, options.import);
     case ModelFormat::Assimp: return import_assimp(path, assimp_options(options));
   }

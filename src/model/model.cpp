@@ -126,17 +126,18 @@ void validate_part(const ModelMeshPart& part, std::size_t m, std::size_t p, int 
   }
 }
 
-}  // namespace
-
-void validate(const Model& model) {
-  const std::size_t bones = model.nodes.size();
-  for (std::size_t i = 0; i < bones; ++i) {
+void validate_bones(const Model& model) {
+  for (std::size_t i = 0; i < model.nodes.size(); ++i) {
     const int parent = model.nodes[i].parent;
     if (parent >= static_cast<int>(i)) {
       fail("bone " + std::to_string(i) + " has parent " + std::to_string(parent) + ", not before it");
     }
     if (!is_finite(model.nodes[i].transform)) fail("bone " + std::to_string(i) + " transform is not finite");
   }
+}
+
+void validate_meshes(const Model& model) {
+  const std::size_t bones = model.nodes.size();
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const ModelMesh& mesh = model.meshes[m];
     if (mesh.node < 0 || static_cast<std::size_t>(mesh.node) >= bones) {
@@ -154,7 +155,10 @@ void validate(const Model& model) {
       }
     }
   }
-  // M3: one palette per material, so two skins may never share a skinned material.
+}
+
+// M3: one palette per material, so two skins may never share a skinned material.
+void validate_material_owners(const Model& model) {
   std::vector<std::pair<const SkinnedMaterial*, int>> owner;
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     for (const ModelMeshPart& part : model.meshes[m].parts) {
@@ -172,90 +176,103 @@ void validate(const Model& model) {
       if (!seen) owner.emplace_back(part.skinned_material.get(), skin);
     }
   }
-  for (std::size_t s = 0; s < model.skins.size(); ++s) {
-    const Skin& skin = model.skins[s];
-    try {
-      validate(skin.data);
-      for (const auto& [name, clip] : skin.data.animation_clips) validate_clip(clip);
-    } catch (const std::invalid_argument& e) {
-      fail("skin " + std::to_string(s) + ": " + e.what());
-    }
-    for (int mesh : skin.meshes) {
-      if (mesh < 0 || static_cast<std::size_t>(mesh) >= model.meshes.size()) {
-        fail("skin " + std::to_string(s) + " names mesh " + std::to_string(mesh) + ", which does not exist");
-      }
-    }
-    if (!skin.scene_to_palette.empty() && skin.scene_to_palette.size() != bones) {
-      fail("skin " + std::to_string(s) + " scene_to_palette has " + std::to_string(skin.scene_to_palette.size()) +
-           " entries for " + std::to_string(bones) + " bones");
-    }
-    if (!skin.palette_to_scene.empty() &&
-        skin.palette_to_scene.size() != static_cast<std::size_t>(skin.data.bone_count)) {
-      fail("skin " + std::to_string(s) + " palette_to_scene has " + std::to_string(skin.palette_to_scene.size()) +
-           " entries for " + std::to_string(skin.data.bone_count) + " joints");
-    }
-    for (std::size_t p = 0; p < skin.palette_to_scene.size(); ++p) {
-      const int bone = skin.palette_to_scene[p];
-      if (bone < -1 || bone >= static_cast<int>(bones)) {
-        fail("skin " + std::to_string(s) + " palette_to_scene[" + std::to_string(p) + "] = " + std::to_string(bone) +
-             " names no bone");
-      }
-    }
-    for (std::size_t b = 0; b < skin.scene_to_palette.size(); ++b) {
-      const int p = skin.scene_to_palette[b];
-      if (p < -1 || p >= skin.data.bone_count) {
-        fail("skin " + std::to_string(s) + " scene_to_palette[" + std::to_string(b) + "] = " + std::to_string(p) +
-             " names no palette entry");
-      }
-    }
-    for (const auto& [name, clip] : skin.data.animation_clips) {
-      if (clip.target_space != ClipTargetSpace::JointPalette) {
-        fail("skin " + std::to_string(s) + " clip '" + name + "' does not target the joint palette");
-      }
-    }
-    // A compressed clip plays in place of the authored clip of its name, on this skeleton.
-    for (const auto& [name, clip] : skin.compressed_clips) {
-      if (skin.data.animation_clips.count(name) == 0) {
-        fail("skin " + std::to_string(s) + " compressed clip '" + name + "' names no clip of the skin");
-      }
-      if (!clip.compressed() || clip.joint_count() != static_cast<std::size_t>(skin.data.bone_count)) {
-        fail("skin " + std::to_string(s) + " compressed clip '" + name + "' is not a compressed clip of its " +
-             std::to_string(skin.data.bone_count) + " joints");
-      }
+}
+
+void validate_skin(const Model& model, std::size_t s) {
+  const std::size_t bones = model.nodes.size();
+  const Skin& skin = model.skins[s];
+  try {
+    validate(skin.data);
+    for (const auto& [name, clip] : skin.data.animation_clips) validate_clip(clip);
+  } catch (const std::invalid_argument& e) {
+    fail("skin " + std::to_string(s) + ": " + e.what());
+  }
+  for (int mesh : skin.meshes) {
+    if (mesh < 0 || static_cast<std::size_t>(mesh) >= model.meshes.size()) {
+      fail("skin " + std::to_string(s) + " names mesh " + std::to_string(mesh) + ", which does not exist");
     }
   }
-  for (std::size_t a = 0; a < model.animations.size(); ++a) {
-    const ModelAnimation& anim = model.animations[a];
-    if (anim.scene_clip.target_space != ClipTargetSpace::SceneNode) {
-      fail("animation " + std::to_string(a) + " scene_clip does not target scene nodes");
-    }
-    if (anim.live && !live_retarget_fits(*anim.live, model)) {
-      fail("animation " + std::to_string(a) + " plays live through a retarget map made for another model");
-    }
-    try {
-      validate_clip(anim.scene_clip);
-      for (const MorphWeightChannel& ch : anim.morph_channels) validate(ch.track);
-    } catch (const std::invalid_argument& e) {
-      fail("animation " + std::to_string(a) + ": " + e.what());
-    }
-    for (std::size_t m = 0; m < anim.markers.size(); ++m) {
-      const Ticks t = anim.markers[m].time;
-      if (t < Ticks{0} || t > anim.duration || (m > 0 && t < anim.markers[m - 1].time)) {
-        fail("animation " + std::to_string(a) + " marker " + std::to_string(m) + " ('" + anim.markers[m].name +
-             "') is outside the clip or out of order");
-      }
-    }
-    for (const MorphWeightChannel& ch : anim.morph_channels) {
-      if (ch.mesh < 0 || static_cast<std::size_t>(ch.mesh) >= model.meshes.size()) {
-        fail("animation " + std::to_string(a) + " morph channel names mesh " + std::to_string(ch.mesh));
-      }
-      if (ch.track.weight_count != model.meshes[static_cast<std::size_t>(ch.mesh)].morph_weights.size()) {
-        fail("animation " + std::to_string(a) + " morph channel for mesh " + std::to_string(ch.mesh) + " has " +
-             std::to_string(ch.track.weight_count) + " weights per key, the mesh has " +
-             std::to_string(model.meshes[static_cast<std::size_t>(ch.mesh)].morph_weights.size()) + " targets");
-      }
+  if (!skin.scene_to_palette.empty() && skin.scene_to_palette.size() != bones) {
+    fail("skin " + std::to_string(s) + " scene_to_palette has " + std::to_string(skin.scene_to_palette.size()) +
+         " entries for " + std::to_string(bones) + " bones");
+  }
+  if (!skin.palette_to_scene.empty() &&
+      skin.palette_to_scene.size() != static_cast<std::size_t>(skin.data.bone_count)) {
+    fail("skin " + std::to_string(s) + " palette_to_scene has " + std::to_string(skin.palette_to_scene.size()) +
+         " entries for " + std::to_string(skin.data.bone_count) + " joints");
+  }
+  for (std::size_t p = 0; p < skin.palette_to_scene.size(); ++p) {
+    const int bone = skin.palette_to_scene[p];
+    if (bone < -1 || bone >= static_cast<int>(bones)) {
+      fail("skin " + std::to_string(s) + " palette_to_scene[" + std::to_string(p) + "] = " + std::to_string(bone) +
+           " names no bone");
     }
   }
+  for (std::size_t b = 0; b < skin.scene_to_palette.size(); ++b) {
+    const int p = skin.scene_to_palette[b];
+    if (p < -1 || p >= skin.data.bone_count) {
+      fail("skin " + std::to_string(s) + " scene_to_palette[" + std::to_string(b) + "] = " + std::to_string(p) +
+           " names no palette entry");
+    }
+  }
+  for (const auto& [name, clip] : skin.data.animation_clips) {
+    if (clip.target_space != ClipTargetSpace::JointPalette) {
+      fail("skin " + std::to_string(s) + " clip '" + name + "' does not target the joint palette");
+    }
+  }
+  // A compressed clip plays in place of the authored clip of its name, on this skeleton.
+  for (const auto& [name, clip] : skin.compressed_clips) {
+    if (skin.data.animation_clips.count(name) == 0) {
+      fail("skin " + std::to_string(s) + " compressed clip '" + name + "' names no clip of the skin");
+    }
+    if (!clip.compressed() || clip.joint_count() != static_cast<std::size_t>(skin.data.bone_count)) {
+      fail("skin " + std::to_string(s) + " compressed clip '" + name + "' is not a compressed clip of its " +
+           std::to_string(skin.data.bone_count) + " joints");
+    }
+  }
+}
+
+void validate_animation(const Model& model, std::size_t a) {
+  const ModelAnimation& anim = model.animations[a];
+  if (anim.scene_clip.target_space != ClipTargetSpace::SceneNode) {
+    fail("animation " + std::to_string(a) + " scene_clip does not target scene nodes");
+  }
+  if (anim.live && !live_retarget_fits(*anim.live, model)) {
+    fail("animation " + std::to_string(a) + " plays live through a retarget map made for another model");
+  }
+  try {
+    validate_clip(anim.scene_clip);
+    for (const MorphWeightChannel& ch : anim.morph_channels) validate(ch.track);
+  } catch (const std::invalid_argument& e) {
+    fail("animation " + std::to_string(a) + ": " + e.what());
+  }
+  for (std::size_t m = 0; m < anim.markers.size(); ++m) {
+    const Ticks t = anim.markers[m].time;
+    if (t < Ticks{0} || t > anim.duration || (m > 0 && t < anim.markers[m - 1].time)) {
+      fail("animation " + std::to_string(a) + " marker " + std::to_string(m) + " ('" + anim.markers[m].name +
+           "') is outside the clip or out of order");
+    }
+  }
+  for (const MorphWeightChannel& ch : anim.morph_channels) {
+    if (ch.mesh < 0 || static_cast<std::size_t>(ch.mesh) >= model.meshes.size()) {
+      fail("animation " + std::to_string(a) + " morph channel names mesh " + std::to_string(ch.mesh));
+    }
+    if (ch.track.weight_count != model.meshes[static_cast<std::size_t>(ch.mesh)].morph_weights.size()) {
+      fail("animation " + std::to_string(a) + " morph channel for mesh " + std::to_string(ch.mesh) + " has " +
+           std::to_string(ch.track.weight_count) + " weights per key, the mesh has " +
+           std::to_string(model.meshes[static_cast<std::size_t>(ch.mesh)].morph_weights.size()) + " targets");
+    }
+  }
+}
+
+}  // namespace
+
+void validate(const Model& model) {
+  validate_bones(model);
+  validate_meshes(model);
+  validate_material_owners(model);
+  for (std::size_t s = 0; s < model.skins.size(); ++s) validate_skin(model, s);
+  for (std::size_t a = 0; a < model.animations.size(); ++a) validate_animation(model, a);
 }
 
 }  // namespace marrow

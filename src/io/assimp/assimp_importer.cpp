@@ -17,13 +17,9 @@
 #include "assimp_mesh.hpp"
 #include "assimp_scene.hpp"
 #include "assimp_skin.hpp"
-#include "../import_unit_scale.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/file_bytes.hpp"
-#include "marrow/model/bind_pose_palette.hpp"
-#include "marrow/model/compress_model_clips.hpp"
-#include "marrow/model/loaded_pose_bounds.hpp"
-#include "marrow/model/split_skin_palettes.hpp"
+#include "marrow/io/finish_import.hpp"
 
 namespace marrow {
 
@@ -178,18 +174,15 @@ Model build_model(const aiScene& scene, const AssimpOptions& options) {
   if (options.load_skeletal_data) assimp::extract_animations(scene, nodes, options, budget, model, diagnostics);
   note_skipped(scene, diagnostics);
 
-  detail::apply_import_unit_scale(model, options.import.unit_scale);                               // G18
-  if (options.import.compression) compress_model_clips(model, *options.import.compression);
-  // S4: the worker splits too (the policy travels with the options), so its model comes back split.
-  if (options.import.palette_policy == PalettePolicy::Split) split_skin_palettes(model, options.import.max_palette);
-  for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
-  // Whatever Assimp handed over, the model must be safe to animate and draw.
+  // Whatever Assimp handed over, the model must be safe to animate and draw; checked before
+  // finishing, whose palettes and bounds read the joints.
   try {
     validate(model);
   } catch (const std::invalid_argument& e) {
     throw ImportError(ImportErrorCode::InvalidDocument, std::string("the imported scene is inconsistent: ") + e.what());
   }
-  compute_import_bounds(model);  // S5 and G17, once the joints are known to be in range
+  // S4: the worker finishes too (the options travel to it), so its model comes back split.
+  finish_import(model, options.import);  // G18, compression, S4, M2, S5, G17
   return model;
 }
 

@@ -183,10 +183,9 @@ std::vector<std::shared_ptr<Material>> make_materials(const aiScene& scene) {
   return out;
 }
 
-ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vector<int>* bone_to_palette,
-                         const ImportOptions& options, ImportBudget& budget, std::vector<Diagnostic>& diagnostics) {
-  const ImportLimits& limits = options.limits;
-  const std::string here = "mesh " + std::to_string(mesh_index) + " ('" + mesh.mName.C_Str() + "')";
+namespace {
+
+void check_size(const aiMesh& mesh, const ImportLimits& limits, const std::string& here) {
   const std::size_t n = mesh.mNumVertices;
   if (n == 0 || mesh.mVertices == nullptr) throw ImportError(ImportErrorCode::InvalidMesh, here + ": has no vertices");
   if (n > limits.max_accessor_elements || mesh.mNumFaces > limits.max_accessor_elements) {
@@ -195,13 +194,19 @@ ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vec
                                                           " faces exceed ImportLimits::max_accessor_elements (" +
                                                           std::to_string(limits.max_accessor_elements) + ")");
   }
+}
 
-  // One primitive kind per part: SortByPType split the meshes; anything else is dropped.
+// One primitive kind per part (SortByPType split the meshes): the corners of its faces.
+unsigned corners_of(const aiMesh& mesh) {
   const unsigned kinds = mesh.mPrimitiveTypes;
-  const unsigned corners = (kinds & aiPrimitiveType_TRIANGLE) ? 3
-                           : (kinds & aiPrimitiveType_LINE)   ? 2
-                           : (kinds & aiPrimitiveType_POINT)  ? 1
-                                                              : 3;
+  return (kinds & aiPrimitiveType_TRIANGLE) ? 3 : (kinds & aiPrimitiveType_LINE) ? 2 : (kinds & aiPrimitiveType_POINT) ? 1 : 3;
+}
+
+// The faces of `corners` corners as indices, each checked to be below the vertex count; faces of
+// any other kind are dropped (counted in a diagnostic).
+std::vector<std::uint32_t> read_faces(const aiMesh& mesh, unsigned corners, const std::string& here, ImportBudget& budget,
+                                      std::vector<Diagnostic>& diagnostics) {
+  const std::size_t n = mesh.mNumVertices;
   std::size_t dropped = 0;
   std::vector<std::uint32_t> indices;
   if (mesh.mFaces != nullptr) {
@@ -229,37 +234,43 @@ ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vec
                        " corners are not imported",
                    static_cast<int>(dropped));
   }
+  return indices;
+}
 
+// marrow's attribute order over what the mesh has (tangents only with normals and bitangents).
+VertexLayout layout_of(const aiMesh& mesh, bool skinned, std::size_t slots) {
+  VertexLayout layout;
+  layout.influences = static_cast<std::uint32_t>(slots);
   const bool normals = mesh.mNormals != nullptr;
   const bool tangents = normals && mesh.mTangents != nullptr && mesh.mBitangents != nullptr;
-  const bool uv0 = mesh.mTextureCoords[0] != nullptr;
-  const bool uv1 = mesh.mTextureCoords[1] != nullptr;
-  const bool color = mesh.mColors[0] != nullptr;
-  const bool skinned = bone_to_palette != nullptr;
-  Influences skin;
-  if (skinned) skin = influences(mesh, *bone_to_palette, options.max_influences, budget, here, diagnostics);
-  ModelMeshPart part;
-  part.layout.influences = static_cast<std::uint32_t>(skin.slots);
-  const std::pair<A, bool> present[] = {{A::Position, true},   {A::Normal, normals},  {A::Tangent, tangents},
-                                        {A::TexCoord0, uv0},   {A::TexCoord1, uv1},   {A::Color0, color},
-                                        {A::Joints0, skinned}, {A::Weights0, skinned}};
+  const std::pair<A, bool> present[] = {{A::Position, true},
+                                        {A::Normal, normals},
+                                        {A::Tangent, tangents},
+                                        {A::TexCoord0, mesh.mTextureCoords[0] != nullptr},
+                                        {A::TexCoord1, mesh.mTextureCoords[1] != nullptr},
+                                        {A::Color0, mesh.mColors[0] != nullptr},
+                                        {A::Joints0, skinned},
+                                        {A::Weights0, skinned}};
   std::uint32_t offset = 0;
   for (const auto& [attribute, on] : present) {
     if (!on) continue;
-    part.layout.set(attribute, static_cast<std::int32_t>(offset));
-    offset += part.layout.size(attribute);
+    layout.set(attribute, static_cast<std::int32_t>(offset));
+    offset += layout.size(attribute);
   }
-  part.layout.stride = offset;
-  budget.charge(std::uint64_t{n} * offset, here);
-  part.vertex_bytes.resize(n * offset);
-  const std::span<std::byte> bytes(part.vertex_bytes);
+  layout.stride = offset;
+  return layout;
+}
 
+// Every attribute but the skin's into part.vertex_bytes (sized for the layout): a position that
+// is not finite is refused, a normal that is not finite becomes zero (counted in a diagnostic).
+void write_vertices(const aiMesh& mesh, ModelMeshPart& part, const std::string& here, std::vector<Diagnostic>& diagnostics) {
+  const std::span<std::byte> bytes(part.vertex_bytes);
+  const bool normals = part.layout.has(A::Normal), tangents = part.layout.has(A::Tangent), color = part.layout.has(A::Color0);
   std::size_t bad_normals = 0;
-  for (std::size_t v = 0; v < n; ++v) {
+  for (std::size_t v = 0; v < mesh.mNumVertices; ++v) {
     const glm::vec3 position = vec3_of(mesh.mVertices[v]);
     if (!is_finite(position)) {
-      throw ImportError(ImportErrorCode::InvalidMesh,
-                        here + ": vertex " + std::to_string(v) + " position is not finite");
+      throw ImportError(ImportErrorCode::InvalidMesh, here + ": vertex " + std::to_string(v) + " position is not finite");
     }
     write_attribute(bytes, part.layout, v, A::Position, position);
     if (normals) {
@@ -293,15 +304,36 @@ ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vec
                    here + ": " + std::to_string(bad_normals) + " normals are not finite; set to zero",
                    static_cast<int>(bad_normals));
   }
-  if (skinned) {  // every influence (S1), in rows of skin.slots
-    std::byte* joint_slot = bytes.data() + part.layout.offset(A::Joints0);
-    std::byte* weight_slot = bytes.data() + part.layout.offset(A::Weights0);
-    for (std::size_t v = 0; v < n; ++v) {
-      std::memcpy(joint_slot + v * part.layout.stride, &skin.joints[v * skin.slots], skin.slots * sizeof(std::uint16_t));
-      std::memcpy(weight_slot + v * part.layout.stride, &skin.weights[v * skin.slots], skin.slots * sizeof(float));
-    }
-  }
+}
 
+// Every influence (S1), in rows of skin.slots, into the JOINTS and WEIGHTS of n vertices.
+void write_skin(const Influences& skin, std::size_t n, ModelMeshPart& part) {
+  std::byte* joint_slot = part.vertex_bytes.data() + part.layout.offset(A::Joints0);
+  std::byte* weight_slot = part.vertex_bytes.data() + part.layout.offset(A::Weights0);
+  for (std::size_t v = 0; v < n; ++v) {
+    std::memcpy(joint_slot + v * part.layout.stride, &skin.joints[v * skin.slots], skin.slots * sizeof(std::uint16_t));
+    std::memcpy(weight_slot + v * part.layout.stride, &skin.weights[v * skin.slots], skin.slots * sizeof(float));
+  }
+}
+
+}  // namespace
+
+ModelMeshPart build_part(const aiMesh& mesh, unsigned mesh_index, const std::vector<int>* bone_to_palette,
+                         const ImportOptions& options, ImportBudget& budget, std::vector<Diagnostic>& diagnostics) {
+  const std::string here = "mesh " + std::to_string(mesh_index) + " ('" + mesh.mName.C_Str() + "')";
+  check_size(mesh, options.limits, here);
+  const std::size_t n = mesh.mNumVertices;
+  const unsigned corners = corners_of(mesh);
+  std::vector<std::uint32_t> indices = read_faces(mesh, corners, here, budget, diagnostics);
+  const bool skinned = bone_to_palette != nullptr;
+  Influences skin;
+  if (skinned) skin = influences(mesh, *bone_to_palette, options.max_influences, budget, here, diagnostics);
+  ModelMeshPart part;
+  part.layout = layout_of(mesh, skinned, skin.slots);
+  budget.charge(std::uint64_t{n} * part.layout.stride, here);
+  part.vertex_bytes.resize(n * part.layout.stride);
+  write_vertices(mesh, part, here, diagnostics);
+  if (skinned) write_skin(skin, n, part);
   part.indices = std::move(indices);
   part.mode = corners == 3 ? PrimitiveMode::Triangles : corners == 2 ? PrimitiveMode::Lines : PrimitiveMode::Points;
   part.source_primitive = 0;

@@ -6,15 +6,13 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "../import_unit_scale.hpp"
 #include "../unique_clip_name.hpp"
 #include "bvh_document.hpp"
 #include "bvh_joint_pose.hpp"
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/file_bytes.hpp"
-#include "marrow/model/compress_model_clips.hpp"
-#include "marrow/model/loaded_pose_bounds.hpp"
+#include "marrow/io/finish_import.hpp"
 
 namespace marrow {
 
@@ -111,14 +109,12 @@ Model import_bvh(std::span<const std::byte> bytes, const ImportOptions& options,
     add_skeleton(doc, budget, model);
     add_clip(doc, clip_name, budget, model);
   }
-  detail::apply_import_unit_scale(model, options.unit_scale);  // G18
-  if (options.compression) compress_model_clips(model, *options.compression);
   try {
     validate(model);
   } catch (const std::invalid_argument& e) {
     throw ImportError(ImportErrorCode::InvalidDocument, std::string("the imported skeleton is inconsistent: ") + e.what());
   }
-  compute_import_bounds(model);  // S5 and G17
+  finish_import(model, options);  // G18, compression, S5, G17 (no meshes: nothing to split or install)
   return model;
 }
 

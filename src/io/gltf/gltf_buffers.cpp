@@ -12,6 +12,8 @@
 
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/file_bytes.hpp"
+#include "marrow/io/gltf/detail/glb.hpp"
+#include "marrow/io/gltf/detail/gltf_json.hpp"
 
 namespace marrow::gltf {
 namespace {
@@ -235,6 +237,21 @@ std::vector<std::vector<std::byte>> load_gltf_buffers(const Document& document, 
     }
   }
   return out;
+}
+
+GltfAsset read_gltf_asset(std::span<const std::byte> bytes, BufferSources& sources, const ImportLimits& limits,
+                          std::vector<Diagnostic>& diagnostics) {
+  std::string_view json(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (is_glb(bytes)) {
+    const GlbChunks chunks = parse_glb(bytes);
+    json = chunks.json;
+    sources.glb_bin = chunks.bin;
+    sources.has_glb_bin = chunks.has_bin;
+  }
+  GltfAsset asset;
+  asset.document = parse_gltf_json(json, limits, diagnostics);
+  asset.buffers = load_gltf_buffers(asset.document, sources, limits, diagnostics);
+  return asset;
 }
 
 }  // namespace marrow::gltf

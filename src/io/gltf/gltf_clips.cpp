@@ -132,12 +132,8 @@ MorphWeightTrack weight_track(const ChannelCurve& curve) {
   return track;
 }
 
-}  // namespace
-
-void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const ImportOptions& options,
-                        ImportBudget& budget, Model& model, std::vector<Diagnostic>& diagnostics) {
-  const Document& doc = asset.document;
-  // Per skin: file node -> palette index (joints may lie outside the scene).
+// Per skin: file node -> palette index (joints may lie outside the scene).
+std::vector<std::map<std::uint32_t, int>> joints_by_node(const Document& doc, const Model& model) {
   std::vector<std::map<std::uint32_t, int>> joint_of(model.skins.size());
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
     const marrow::Skin& skin = model.skins[s];
@@ -146,153 +142,206 @@ void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const I
       joint_of[s][joints[static_cast<std::size_t>(skin.source_joints[p])]] = static_cast<int>(p);
     }
   }
-  std::set<std::string> used_names;
-  // The default weight track of a mesh part: the first node (file order) instancing the mesh,
-  // in the first animation that animates its weights (the seed's single WeightTrack slot).
-  std::map<std::uint32_t, std::uint32_t> first_instancing_node;
-  for (std::uint32_t node = 0; node < doc.nodes.size(); ++node) {
-    if (doc.nodes[node].mesh != kNone) first_instancing_node.emplace(doc.nodes[node].mesh, node);
+  return joint_of;
+}
+
+// One animation as it is read: its curves (kept while its tracks are built) and the channels of
+// each bone they drive.
+struct AnimationInProgress {
+  std::size_t index = 0;
+  std::string here;  // the channel being read, for messages
+  ModelAnimation out;
+  KeyTimeCache key_times;
+  std::vector<std::unique_ptr<ChannelCurve>> curves;
+  std::map<std::pair<int, int>, Target> targets;  // (skin or -1, bone) -> channels
+};
+
+// Reads every animation of the document into the model: skin clips, scene clips, morph channels.
+class AnimationReader {
+ public:
+  AnimationReader(const GltfAsset& asset, const SceneGraph& graph, const ImportOptions& options, ImportBudget& budget,
+                  Model& model, std::vector<Diagnostic>& diagnostics)
+      : asset_(asset), doc_(asset.document), graph_(graph), options_(options), budget_(budget), model_(model),
+        diagnostics_(diagnostics), joint_of_(joints_by_node(doc_, model)) {
+    // The default weight track of a mesh part: the first node (file order) instancing the mesh,
+    // in the first animation that animates its weights (the seed's single WeightTrack slot).
+    for (std::uint32_t node = 0; node < doc_.nodes.size(); ++node) {
+      if (doc_.nodes[node].mesh != kNone) first_instancing_node_.emplace(doc_.nodes[node].mesh, node);
+    }
   }
-  std::map<std::uint32_t, MorphWeightTrack> default_tracks;  // by file mesh
 
-  for (std::size_t a = 0; a < doc.animations.size(); ++a) {
-    const Animation& anim = doc.animations[a];
-    const auto ai = static_cast<std::uint32_t>(a);
-    ModelAnimation out;
-    out.name = detail::unique_clip_name(doc.animations[a].name, a, used_names);
-    used_names.insert(out.name);
-    KeyTimeCache key_times;
-    out.duration = ticks_from_seconds(animation_duration(asset, ai, budget, key_times));
-    out.scene_clip.name = out.name;
-    out.scene_clip.duration = out.duration;
-    out.scene_clip.target_space = ClipTargetSpace::SceneNode;
+  void read_all() {
+    for (std::size_t a = 0; a < doc_.animations.size(); ++a) read(a);
+    install_default_tracks();
+  }
 
-    std::vector<std::unique_ptr<ChannelCurve>> curves;
-    std::map<std::pair<int, int>, Target> targets;  // (skin or -1, bone) -> channels
-    // A weights channel of `mesh` (count targets) shown by the file nodes `users`: a morph
-    // channel for each of their model meshes, and the mesh part's default track.
-    const auto add_weights = [&](const AnimationChannel& channel, std::uint32_t mesh, std::size_t count,
-                                 const std::vector<std::uint32_t>& users) {
-      curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, count, false, budget, key_times));
-      const MorphWeightTrack track = weight_track(*curves.back());
-      for (std::uint32_t node : users) {
-        const int bone = graph.node_to_bone[node];
-        for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-          if (model.meshes[m].node == bone && model.meshes[m].source_mesh == static_cast<int>(mesh)) {
-            out.morph_channels.push_back(MorphWeightChannel{static_cast<int>(m), track});
-          }
-        }
-        if (first_instancing_node[mesh] == node && default_tracks.count(mesh) == 0) default_tracks.emplace(mesh, track);
-      }
-    };
-    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
-      const AnimationChannel& channel = anim.channels[c];
-      const std::string here = "animation " + std::to_string(a) + " channel " + std::to_string(c);
-      if (channel.mesh != kNone) {  // KHR_animation_pointer "/meshes/i/weights": the default weights
-        const std::size_t count = morph_target_count(doc, channel.mesh);
-        std::vector<std::uint32_t> users;  // nodes in the scene showing the mesh's own weights
-        for (std::uint32_t n = 0; n < doc.nodes.size(); ++n) {
-          if (doc.nodes[n].mesh == channel.mesh && doc.nodes[n].weights.empty() && graph.node_to_bone[n] >= 0) {
-            users.push_back(n);
-          }
-        }
-        if (count == 0 || users.empty()) {
-          add_diagnostic(diagnostics, DiagnosticCode::WeightsChannelWithoutMorphTargets,
-                         here + " animates the weights of mesh " + std::to_string(channel.mesh) +
-                             (count == 0 ? ", which has no morph targets" : ", which no node in the scene shows"));
-          continue;
-        }
-        add_weights(channel, channel.mesh, count, users);
-        continue;
-      }
-      if (!channel.pointer.empty()) {
-        add_diagnostic(diagnostics, DiagnosticCode::UnsupportedChannelPath,
-                       here + " has KHR_animation_pointer '" + channel.pointer + "' (not a node's TRS or weights)");
-        continue;
-      }
-      if (channel.node == kNone) {
-        add_diagnostic(diagnostics, DiagnosticCode::ChannelWithoutTarget, here + " has no target node");
-        continue;
-      }
-      const int bone = graph.node_to_bone[channel.node];
-      if (channel.path == "weights") {
-        const std::uint32_t mesh = doc.nodes[channel.node].mesh;
-        const std::size_t count = mesh == kNone ? 0 : morph_target_count(doc, mesh);
-        if (count == 0) {
-          add_diagnostic(diagnostics, DiagnosticCode::WeightsChannelWithoutMorphTargets,
-                         here + " animates the weights of node " + std::to_string(channel.node) +
-                             ", which has no morph targets");
-          continue;
-        }
-        if (bone < 0) {
-          add_diagnostic(diagnostics, DiagnosticCode::ChannelTargetOutsideScene,
-                         here + " targets node " + std::to_string(channel.node) + ", outside the scene");
-          continue;
-        }
-        add_weights(channel, mesh, count, {channel.node});
-        continue;
-      }
-      const int path = channel.path == "translation" ? kTranslation
-                       : channel.path == "rotation"  ? kRotation
-                       : channel.path == "scale"     ? kScale
-                                                     : -1;
-      if (path < 0) {
-        add_diagnostic(diagnostics, DiagnosticCode::UnsupportedChannelPath, here + " has path '" + channel.path + "'");
-        continue;
-      }
-      std::vector<std::pair<int, int>> keys;
-      for (std::size_t s = 0; s < joint_of.size(); ++s) {
-        if (const auto it = joint_of[s].find(channel.node); it != joint_of[s].end()) {
-          keys.emplace_back(static_cast<int>(s), it->second);
-        }
-      }
-      if (keys.empty() && bone >= 0) keys.emplace_back(-1, bone);
-      if (keys.empty()) {
-        add_diagnostic(diagnostics, DiagnosticCode::ChannelTargetOutsideScene,
-                       here + " targets node " + std::to_string(channel.node) + ", outside the scene");
-        continue;
-      }
-      curves.push_back(std::make_unique<ChannelCurve>(asset, ai, channel.sampler, path == kRotation ? 4 : 3,
-                                                      path == kRotation, budget, key_times));
-      for (const auto& key : keys) {
-        Target& target = targets[key];
-        target.skin = key.first;
-        target.bone = key.second;
-        target.node = channel.node;
-        if (target.curves[path] != nullptr) {
-          add_diagnostic(diagnostics, DiagnosticCode::DuplicateChannel,
-                         here + " repeats path '" + channel.path + "' of node " + std::to_string(channel.node));
-          continue;
-        }
-        target.curves[path] = curves.back().get();
+ private:
+  void read(std::size_t a) {
+    AnimationInProgress anim;
+    anim.index = a;
+    anim.out.name = detail::unique_clip_name(doc_.animations[a].name, a, used_names_);
+    used_names_.insert(anim.out.name);
+    anim.out.duration = ticks_from_seconds(animation_duration(asset_, static_cast<std::uint32_t>(a), budget_, anim.key_times));
+    anim.out.scene_clip.name = anim.out.name;
+    anim.out.scene_clip.duration = anim.out.duration;
+    anim.out.scene_clip.target_space = ClipTargetSpace::SceneNode;
+    const std::vector<AnimationChannel>& channels = doc_.animations[a].channels;
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+      anim.here = "animation " + std::to_string(a) + " channel " + std::to_string(c);
+      read_channel(anim, channels[c]);
+    }
+    store(anim);
+  }
+
+  void read_channel(AnimationInProgress& anim, const AnimationChannel& channel) {
+    if (channel.mesh != kNone) return read_mesh_weights(anim, channel);
+    if (!channel.pointer.empty()) {
+      return add_diagnostic(diagnostics_, DiagnosticCode::UnsupportedChannelPath,
+                            anim.here + " has KHR_animation_pointer '" + channel.pointer + "' (not a node's TRS or weights)");
+    }
+    if (channel.node == kNone) {
+      return add_diagnostic(diagnostics_, DiagnosticCode::ChannelWithoutTarget, anim.here + " has no target node");
+    }
+    if (channel.path == "weights") return read_node_weights(anim, channel);
+    read_trs(anim, channel);
+  }
+
+  // KHR_animation_pointer "/meshes/i/weights": the mesh's default weights, for every node in the
+  // scene that shows them.
+  void read_mesh_weights(AnimationInProgress& anim, const AnimationChannel& channel) {
+    const std::size_t count = morph_target_count(doc_, channel.mesh);
+    std::vector<std::uint32_t> users;
+    for (std::uint32_t n = 0; n < doc_.nodes.size(); ++n) {
+      if (doc_.nodes[n].mesh == channel.mesh && doc_.nodes[n].weights.empty() && graph_.node_to_bone[n] >= 0) {
+        users.push_back(n);
       }
     }
+    if (count == 0 || users.empty()) {
+      return add_diagnostic(diagnostics_, DiagnosticCode::WeightsChannelWithoutMorphTargets,
+                            anim.here + " animates the weights of mesh " + std::to_string(channel.mesh) +
+                                (count == 0 ? ", which has no morph targets" : ", which no node in the scene shows"));
+    }
+    add_weights(anim, channel, channel.mesh, count, users);
+  }
 
-    std::vector<AnimationClip> skin_clips(model.skins.size());
-    for (const auto& [key, target] : targets) {
-      BoneTrack track = build_track(target, graph.local_trs[target.node], options, budget);
+  void read_node_weights(AnimationInProgress& anim, const AnimationChannel& channel) {
+    const std::uint32_t mesh = doc_.nodes[channel.node].mesh;
+    const std::size_t count = mesh == kNone ? 0 : morph_target_count(doc_, mesh);
+    if (count == 0) {
+      return add_diagnostic(diagnostics_, DiagnosticCode::WeightsChannelWithoutMorphTargets,
+                            anim.here + " animates the weights of node " + std::to_string(channel.node) +
+                                ", which has no morph targets");
+    }
+    if (graph_.node_to_bone[channel.node] < 0) {
+      return add_diagnostic(diagnostics_, DiagnosticCode::ChannelTargetOutsideScene,
+                            anim.here + " targets node " + std::to_string(channel.node) + ", outside the scene");
+    }
+    add_weights(anim, channel, mesh, count, {channel.node});
+  }
+
+  // A weights channel of `mesh` (count targets) shown by the file nodes `users`: a morph channel
+  // for each of their model meshes, and the mesh part's default track.
+  void add_weights(AnimationInProgress& anim, const AnimationChannel& channel, std::uint32_t mesh, std::size_t count,
+                   const std::vector<std::uint32_t>& users) {
+    const auto ai = static_cast<std::uint32_t>(anim.index);
+    anim.curves.push_back(std::make_unique<ChannelCurve>(asset_, ai, channel.sampler, count, false, budget_, anim.key_times));
+    const MorphWeightTrack track = weight_track(*anim.curves.back());
+    for (std::uint32_t node : users) {
+      const int bone = graph_.node_to_bone[node];
+      for (std::size_t m = 0; m < model_.meshes.size(); ++m) {
+        if (model_.meshes[m].node == bone && model_.meshes[m].source_mesh == static_cast<int>(mesh)) {
+          anim.out.morph_channels.push_back(MorphWeightChannel{static_cast<int>(m), track});
+        }
+      }
+      if (first_instancing_node_[mesh] == node && default_tracks_.count(mesh) == 0) default_tracks_.emplace(mesh, track);
+    }
+  }
+
+  // A translation, rotation or scale channel: it drives the node as a joint of every skin that
+  // has it, else as a scene bone.
+  void read_trs(AnimationInProgress& anim, const AnimationChannel& channel) {
+    const int path = channel.path == "translation" ? kTranslation
+                     : channel.path == "rotation"  ? kRotation
+                     : channel.path == "scale"     ? kScale
+                                                   : -1;
+    if (path < 0) {
+      return add_diagnostic(diagnostics_, DiagnosticCode::UnsupportedChannelPath,
+                            anim.here + " has path '" + channel.path + "'");
+    }
+    std::vector<std::pair<int, int>> keys;
+    for (std::size_t s = 0; s < joint_of_.size(); ++s) {
+      if (const auto it = joint_of_[s].find(channel.node); it != joint_of_[s].end()) keys.emplace_back(static_cast<int>(s), it->second);
+    }
+    const int bone = graph_.node_to_bone[channel.node];
+    if (keys.empty() && bone >= 0) keys.emplace_back(-1, bone);
+    if (keys.empty()) {
+      return add_diagnostic(diagnostics_, DiagnosticCode::ChannelTargetOutsideScene,
+                            anim.here + " targets node " + std::to_string(channel.node) + ", outside the scene");
+    }
+    anim.curves.push_back(std::make_unique<ChannelCurve>(asset_, static_cast<std::uint32_t>(anim.index), channel.sampler,
+                                                         path == kRotation ? 4 : 3, path == kRotation, budget_, anim.key_times));
+    for (const auto& key : keys) {
+      Target& target = anim.targets[key];
+      target.skin = key.first;
+      target.bone = key.second;
+      target.node = channel.node;
+      if (target.curves[path] != nullptr) {
+        add_diagnostic(diagnostics_, DiagnosticCode::DuplicateChannel,
+                       anim.here + " repeats path '" + channel.path + "' of node " + std::to_string(channel.node));
+        continue;
+      }
+      target.curves[path] = anim.curves.back().get();
+    }
+  }
+
+  // The animation's tracks: scene bones into its scene clip, joints into a clip of their skin.
+  void store(AnimationInProgress& anim) {
+    std::vector<AnimationClip> skin_clips(model_.skins.size());
+    for (const auto& [key, target] : anim.targets) {
+      BoneTrack track = build_track(target, graph_.local_trs[target.node], options_, budget_);
       if (target.skin < 0) {
-        out.scene_clip.tracks.push_back(std::move(track));
+        anim.out.scene_clip.tracks.push_back(std::move(track));
       } else {
         skin_clips[static_cast<std::size_t>(target.skin)].tracks.push_back(std::move(track));
       }
     }
     for (std::size_t s = 0; s < skin_clips.size(); ++s) {
       if (skin_clips[s].tracks.empty()) continue;
-      skin_clips[s].name = out.name;
-      skin_clips[s].duration = out.duration;
-      model.skins[s].data.animation_clips[out.name] = std::move(skin_clips[s]);
+      skin_clips[s].name = anim.out.name;
+      skin_clips[s].duration = anim.out.duration;
+      model_.skins[s].data.animation_clips[anim.out.name] = std::move(skin_clips[s]);
     }
-    model.animations.push_back(std::move(out));
+    model_.animations.push_back(std::move(anim.out));
   }
 
-  for (ModelMesh& mesh : model.meshes) {
-    const auto it = default_tracks.find(static_cast<std::uint32_t>(mesh.source_mesh));
-    if (it == default_tracks.end()) continue;
-    for (ModelMeshPart& part : mesh.parts) {
-      if (part.morph) part.morph->weight_track = it->second;
+  void install_default_tracks() {
+    for (ModelMesh& mesh : model_.meshes) {
+      const auto it = default_tracks_.find(static_cast<std::uint32_t>(mesh.source_mesh));
+      if (it == default_tracks_.end()) continue;
+      for (ModelMeshPart& part : mesh.parts) {
+        if (part.morph) part.morph->weight_track = it->second;
+      }
     }
   }
+
+  const GltfAsset& asset_;
+  const Document& doc_;
+  const SceneGraph& graph_;
+  const ImportOptions& options_;
+  ImportBudget& budget_;
+  Model& model_;
+  std::vector<Diagnostic>& diagnostics_;
+  std::vector<std::map<std::uint32_t, int>> joint_of_;
+  std::set<std::string> used_names_;
+  std::map<std::uint32_t, std::uint32_t> first_instancing_node_;  // by file mesh
+  std::map<std::uint32_t, MorphWeightTrack> default_tracks_;       // by file mesh
+};
+
+}  // namespace
+
+void extract_animations(const GltfAsset& asset, const SceneGraph& graph, const ImportOptions& options,
+                        ImportBudget& budget, Model& model, std::vector<Diagnostic>& diagnostics) {
+  AnimationReader(asset, graph, options, budget, model, diagnostics).read_all();
 }
 
 }  // namespace marrow::gltf

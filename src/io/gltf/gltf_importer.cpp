@@ -12,17 +12,11 @@
 #include "gltf_scene_graph.hpp"
 #include "gltf_skeleton.hpp"
 #include "gltf_vrm_humanoid.hpp"
-#include "../import_unit_scale.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/file_bytes.hpp"
 #include "marrow/io/file_signature.hpp"
-#include "marrow/io/gltf/detail/glb.hpp"
+#include "marrow/io/finish_import.hpp"
 #include "marrow/io/gltf/detail/gltf_buffers.hpp"
-#include "marrow/io/gltf/detail/gltf_json.hpp"
-#include "marrow/model/bind_pose_palette.hpp"
-#include "marrow/model/compress_model_clips.hpp"
-#include "marrow/model/loaded_pose_bounds.hpp"
-#include "marrow/model/split_skin_palettes.hpp"
 
 namespace marrow {
 
@@ -43,26 +37,34 @@ std::vector<std::shared_ptr<Material>> make_materials(const gltf::Document& doc)
 }
 
 // The mesh nodes of the scene that use each skin, grouped by their world transform: the root
-// prefix cancels the mesh node's transform, so each distinct one needs its own palette.
+// prefix cancels the mesh node's transform, so each distinct one needs its own palette. The
+// transforms are compared once, here; afterwards a mesh node finds its group by its index.
 struct SkinGroup {
   std::uint32_t skin;
   glm::mat4 mesh_world;
 };
 
-std::vector<SkinGroup> skin_groups(const gltf::Document& doc, const gltf::SceneGraph& graph) {
+struct SkinGroups {
   std::vector<SkinGroup> groups;
+  std::vector<int> node_group;  // by glTF node: its group, -1 for a node without a skinned mesh
+};
+
+SkinGroups skin_groups(const gltf::Document& doc, const gltf::SceneGraph& graph) {
+  SkinGroups out;
+  out.node_group.assign(doc.nodes.size(), -1);
   for (std::uint32_t s = 0; s < doc.skins.size(); ++s) {
-    const std::size_t first = groups.size();
+    const std::size_t first = out.groups.size();
     for (std::size_t bone = 1; bone < graph.bone_to_node.size(); ++bone) {
       const std::uint32_t node = graph.bone_to_node[bone];
       if (doc.nodes[node].skin != s || doc.nodes[node].mesh == kNone) continue;
-      bool found = false;
-      for (std::size_t g = first; g < groups.size(); ++g) found = found || groups[g].mesh_world == graph.world[node];
-      if (!found) groups.push_back(SkinGroup{s, graph.world[node]});
+      std::size_t g = first;
+      while (g < out.groups.size() && !(out.groups[g].mesh_world == graph.world[node])) ++g;
+      if (g == out.groups.size()) out.groups.push_back(SkinGroup{s, graph.world[node]});
+      out.node_group[node] = static_cast<int>(g);
     }
-    if (groups.size() == first) groups.push_back(SkinGroup{s, glm::mat4(1.f)});  // M5: unused skins are kept
+    if (out.groups.size() == first) out.groups.push_back(SkinGroup{s, glm::mat4(1.f)});  // M5: unused skins are kept
   }
-  return groups;
+  return out;
 }
 
 std::vector<float> initial_weights(const gltf::Document& doc, std::uint32_t node, std::uint32_t mesh,
@@ -102,7 +104,8 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
 
   // G2-G4, G8: skins, one per (file skin, mesh-node transform).
   std::vector<gltf::BuiltSkin> built;
-  std::vector<SkinGroup> groups = skin_groups(doc, graph);
+  const SkinGroups grouped = skin_groups(doc, graph);
+  const std::vector<SkinGroup>& groups = grouped.groups;
   std::vector<bool> static_skin(doc.skins.size(), false);
   for (const SkinGroup& group : groups) {
     if (doc.skins[group.skin].joints.size() > static_cast<std::size_t>(options.max_palette) &&
@@ -122,12 +125,6 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
   for (std::size_t g = 0, b = 0; g < groups.size(); ++g) {
     if (!static_skin[groups[g].skin]) group_to_built[g] = static_cast<int>(b++);
   }
-  const auto skin_for = [&](std::uint32_t skin, const glm::mat4& world) -> int {
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (groups[g].skin == skin && groups[g].mesh_world == world) return group_to_built[g];
-    }
-    return -1;
-  };
 
   // Meshes, in scene order; skinned parts share one SkinnedMaterial per (skin, material).
   const std::vector<std::shared_ptr<Material>> materials = make_materials(doc);
@@ -144,7 +141,8 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
     mesh.source_mesh = static_cast<int>(mesh_index);
     mesh.morph_weights = initial_weights(doc, node, mesh_index, diagnostics);
     const std::uint32_t file_skin = doc.nodes[node].skin;
-    mesh.skin = file_skin == kNone ? -1 : skin_for(file_skin, graph.world[node]);
+    const int group = grouped.node_group[node];
+    mesh.skin = file_skin == kNone || group < 0 ? -1 : group_to_built[static_cast<std::size_t>(group)];
     gltf::PartSkinning skinning;
     skinning.max_influences = options.max_influences;
     if (mesh.skin >= 0) {
@@ -171,11 +169,7 @@ Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
 
   gltf::extract_animations(asset, graph, options, budget, model, diagnostics);
 
-  detail::apply_import_unit_scale(model, options.unit_scale);  // G18
-  if (options.compression) compress_model_clips(model, *options.compression);
-  if (options.palette_policy == PalettePolicy::Split) split_skin_palettes(model, options.max_palette);  // S4
-  for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);  // M2
-  compute_import_bounds(model);  // S5, G17
+  finish_import(model, options);  // G18, compression, S4, M2, S5, G17
   return model;
 }
 
@@ -190,19 +184,10 @@ gltf::GltfAsset load_asset(std::span<const std::byte> bytes, const ImportOptions
   if (container.kind != ContainerKind::Glb && container.kind != ContainerKind::GltfJson && !container.name.empty()) {
     throw ImportError(ImportErrorCode::UnsupportedFormat, "not a glTF file (" + std::string(container.name) + " signature)");
   }
-  gltf::GltfAsset asset;
   gltf::BufferSources sources;
   sources.base_dir = base_dir;
-  std::string_view json(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  if (gltf::is_glb(bytes)) {
-    const gltf::GlbChunks chunks = gltf::parse_glb(bytes);
-    json = chunks.json;
-    sources.glb_bin = chunks.bin;
-    sources.has_glb_bin = chunks.has_bin;
-    sources.borrow_glb_bin = borrow;
-  }
-  asset.document = gltf::parse_gltf_json(json, options.limits, diagnostics);
-  asset.buffers = gltf::load_gltf_buffers(asset.document, sources, options.limits, diagnostics);
+  sources.borrow_glb_bin = borrow;
+  gltf::GltfAsset asset = gltf::read_gltf_asset(bytes, sources, options.limits, diagnostics);
   if (borrow && sources.has_glb_bin && !asset.document.buffers.empty() && asset.document.buffers[0].uri.empty() &&
       !asset.document.buffers[0].meshopt_fallback) {
     asset.borrowed_bin = sources.glb_bin.first(static_cast<std::size_t>(asset.document.buffers[0].byte_length));

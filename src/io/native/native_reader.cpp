@@ -14,9 +14,8 @@
 
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/file_bytes.hpp"
+#include "marrow/io/finish_import.hpp"
 #include "marrow/io/native/native_format.hpp"
-#include "marrow/model/bind_pose_palette.hpp"
-#include "marrow/model/frame_bounds.hpp"
 #include "native_compressed_clip_reader.hpp"
 #include "native_frame_bounds_reader.hpp"
 #include "native_layout.hpp"
@@ -513,17 +512,16 @@ bool is_native(std::span<const std::byte> bytes) noexcept {
   return bytes.size() >= 4 && std::memcmp(bytes.data(), kMagic, 4) == 0;
 }
 
-Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) {
+Model read_native(std::span<const std::byte> bytes, const ImportOptions& options) {
+  const ImportLimits& limits = options.limits;
   check_file_size(bytes.size(), limits, "native");
   const std::array<Found, kSections.size()> found = scan_sections(bytes);
   ImportBudget budget(limits);
   Model model;
   Tables tables;
-  bool has_frame_bounds = false;
   for (std::size_t k = 0; k < kSections.size(); ++k) {
     if (!found[k].present) continue;
     const std::uint32_t tag = kSections[k].tag;
-    has_frame_bounds |= tag == kTagFrameBounds;
     SectionReader r(bytes, found[k].begin, found[k].end, tag, budget, load<std::uint32_t>(bytes, 4));
     if (tag == kTagMaterials) read_materials(r, tables);
     else if (tag == kTagSkinnedMaterials) read_skinned_materials(r, tables);
@@ -539,27 +537,40 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
     else if (tag == kTagHumanoid) read_humanoid(r, model);
     r.finish();
   }
-  // The model must be one every consumer can use; then each skin's bind palette goes onto exactly
-  // its meshes' skinned materials (M2), as after a glTF import.
+  // The model must be one every consumer can use; then it is finished as any import
+  // (finish_import): M2, each skin's bind palette onto its meshes' skinned materials; S5, stored
+  // in FBND by this writer (checked as read) and made when a file of an older writer lacks it.
   try {
     validate(model);
     if (const std::string problem = model_problem(model); !problem.empty()) throw std::invalid_argument(problem);
-    for (std::size_t s = 0; s < model.skins.size(); ++s) apply_bind_pose_bone_transforms(model, s);
-    // S5: stored in FBND by this writer (checked as read); files of older writers lack it.
-    if (!has_frame_bounds) compute_frame_bounds(model);
   } catch (const std::logic_error& e) {  // invalid_argument, out_of_range
     refuse(ImportErrorCode::InvalidDocument, e.what());
   }
+  // Validated, the model cannot make finishing fail (every joint, palette and mesh index it reads
+  // is in range): what finishing throws is the caller's (a compression tolerance out of range).
+  finish_import(model, options, ImportSource::NativeFile);
   return model;
 }
 
-Model read_native_file(const std::filesystem::path& path, const ImportLimits& limits) {
-  const FileBytes bytes = read_file(path, limits);
+Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) {
+  ImportOptions options;
+  options.limits = limits;
+  return read_native(bytes, options);
+}
+
+Model read_native_file(const std::filesystem::path& path, const ImportOptions& options) {
+  const FileBytes bytes = read_file(path, options.limits);
   try {
-    return read_native(bytes.bytes(), limits);
+    return read_native(bytes.bytes(), options);
   } catch (const ImportError& e) {
     throw ImportError(e.code(), path.filename().string() + ": " + e.detail());
   }
+}
+
+Model read_native_file(const std::filesystem::path& path, const ImportLimits& limits) {
+  ImportOptions options;
+  options.limits = limits;
+  return read_native_file(path, options);
 }
 
 }  // namespace marrow

@@ -268,9 +268,8 @@ void write_frame_bounds(ByteWriter& w, const Model& model) {
   w.end_section();
 }
 
-}  // namespace
-
-std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions& options) {
+// What the reader would refuse is refused before a byte is written.
+void check_writable(const Model& model) {
   validate(model);
   require_no_live_animations(model, "write_native");
   if (const std::string problem = model_problem(model); !problem.empty()) {
@@ -283,24 +282,23 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
       throw std::invalid_argument(std::string("write_native: ") + e.what());
     }
   }
-  ByteWriter w(estimate_bytes(model));
+}
+
+void write_header(ByteWriter& w) {
   w.append(kMagic, 4);
   w.u32(kNativeVersion);
   w.u32(0);  // flags: none defined (versions 1 to 3)
-  w.u32(0);  // section count, patched below
-  w.u64(0);  // file length, patched below
+  w.u32(0);  // section count, patched by patch_header
+  w.u64(0);  // file length, patched by patch_header
+}
 
-  // The material tables come first in the file, so a reader resolves a part's material index
-  // while reading the part: collect the distinct pointers in order of first use.
-  PointerTable<Material> materials;
-  PointerTable<SkinnedMaterial> skinned;
-  for (const ModelMesh& mesh : model.meshes) {
-    for (const ModelMeshPart& part : mesh.parts) {
-      materials.index_of(part.material);
-      skinned.index_of(part.skinned_material);
-    }
-  }
+void patch_header(std::vector<std::byte>& out, std::uint32_t sections) {
+  const std::uint64_t length = out.size();
+  std::memcpy(out.data() + 12, &sections, 4);
+  std::memcpy(out.data() + 16, &length, 8);
+}
 
+void write_materials(ByteWriter& w, const PointerTable<Material>& materials, const PointerTable<SkinnedMaterial>& skinned) {
   w.begin_section(kTagMaterials);
   w.u64(materials.items().size());
   for (const Material* m : materials.items()) {
@@ -315,7 +313,9 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
   w.u64(skinned.items().size());
   for (const SkinnedMaterial* m : skinned.items()) w.u32(static_cast<std::uint32_t>(m->max_bones()));
   w.end_section();
+}
 
+void write_bones(ByteWriter& w, const Model& model) {
   w.begin_section(kTagBones);
   w.u64(model.nodes.size());
   for (const ModelNode& bone : model.nodes) {
@@ -325,7 +325,9 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
     w.i32(bone.source_node);
   }
   w.end_section();
+}
 
+void write_skins(ByteWriter& w, const Model& model) {
   w.begin_section(kTagSkins);
   w.u64(model.skins.size());
   for (const Skin& skin : model.skins) {
@@ -351,17 +353,19 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
     w.i32(skin.source_skin);
   }
   w.end_section();
+}
 
-  if (options.write_root_prefix) {
-    w.begin_section(kTagPrefixes);
-    w.u64(model.skins.size());
-    for (const Skin& skin : model.skins) {
-      w.u64(skin.data.skeleton_root_prefix.size());
-      w.append(skin.data.skeleton_root_prefix.data(), skin.data.skeleton_root_prefix.size() * kMat4Bytes);
-    }
-    w.end_section();
+void write_prefixes(ByteWriter& w, const Model& model) {
+  w.begin_section(kTagPrefixes);
+  w.u64(model.skins.size());
+  for (const Skin& skin : model.skins) {
+    w.u64(skin.data.skeleton_root_prefix.size());
+    w.append(skin.data.skeleton_root_prefix.data(), skin.data.skeleton_root_prefix.size() * kMat4Bytes);
   }
+  w.end_section();
+}
 
+void write_compressed_clips(ByteWriter& w, const Model& model) {
   w.begin_section(kTagCompressedClips);
   w.u64(model.skins.size());
   for (const Skin& skin : model.skins) {
@@ -369,7 +373,10 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
     for (const auto& [key, clip] : skin.compressed_clips) write_compressed_clip(w, key, clip);
   }
   w.end_section();
+}
 
+void write_meshes(ByteWriter& w, const Model& model, PointerTable<Material>& materials,
+                  PointerTable<SkinnedMaterial>& skinned) {
   w.begin_section(kTagMeshes);
   w.u64(model.meshes.size());
   for (const ModelMesh& mesh : model.meshes) {
@@ -386,9 +393,9 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
     for (const ModelMeshPart& part : mesh.parts) write_part(w, part, materials, skinned);
   }
   w.end_section();
+}
 
-  write_frame_bounds(w, model);
-
+void write_animations(ByteWriter& w, const Model& model) {
   w.begin_section(kTagAnimations);
   w.u64(model.animations.size());
   for (const ModelAnimation& anim : model.animations) {
@@ -402,7 +409,9 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
     }
   }
   w.end_section();
+}
 
+void write_diagnostics_and_source(ByteWriter& w, const Model& model) {
   w.begin_section(kTagDiagnostics);
   w.u64(model.diagnostics.size());
   for (const Diagnostic& d : model.diagnostics) {
@@ -416,22 +425,46 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
   w.i32(model.source.scene);
   w.ints(model.source.node_to_bone);
   w.end_section();
+}
 
-  if (model.humanoid) {  // HUMN: not required, a reader that predates it loads the model without it
-    w.begin_section(kTagHumanoid, false);
-    w.u64(kHumanoidBoneCount);
-    for (int node : model.humanoid->nodes) w.i32(node);
-    w.u64(model.humanoid->notes.size());
-    for (const std::string& note : model.humanoid->notes) w.string(note, "a humanoid map note");
-    w.end_section();
+// HUMN: not required, a reader that predates it loads the model without it.
+void write_humanoid(ByteWriter& w, const HumanoidMap& humanoid) {
+  w.begin_section(kTagHumanoid, false);
+  w.u64(kHumanoidBoneCount);
+  for (int node : humanoid.nodes) w.i32(node);
+  w.u64(humanoid.notes.size());
+  for (const std::string& note : humanoid.notes) w.string(note, "a humanoid map note");
+  w.end_section();
+}
+
+}  // namespace
+
+std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions& options) {
+  check_writable(model);
+  ByteWriter w(estimate_bytes(model));
+  write_header(w);
+  // The material tables come first in the file, so a reader resolves a part's material index
+  // while reading the part: collect the distinct pointers in order of first use.
+  PointerTable<Material> materials;
+  PointerTable<SkinnedMaterial> skinned;
+  for (const ModelMesh& mesh : model.meshes) {
+    for (const ModelMeshPart& part : mesh.parts) {
+      materials.index_of(part.material);
+      skinned.index_of(part.skinned_material);
+    }
   }
-
-  std::vector<std::byte>& out = w.bytes();
-  const std::uint32_t sections = w.sections();
-  const std::uint64_t length = out.size();
-  std::memcpy(out.data() + 12, &sections, 4);
-  std::memcpy(out.data() + 16, &length, 8);
-  return std::move(out);
+  write_materials(w, materials, skinned);
+  write_bones(w, model);
+  write_skins(w, model);
+  if (options.write_root_prefix) write_prefixes(w, model);
+  write_compressed_clips(w, model);
+  write_meshes(w, model, materials, skinned);
+  write_frame_bounds(w, model);
+  write_animations(w, model);
+  write_diagnostics_and_source(w, model);
+  if (model.humanoid) write_humanoid(w, *model.humanoid);
+  patch_header(w.bytes(), w.sections());
+  return std::move(w.bytes());
 }
 
 void write_native_file(const Model& model, const std::filesystem::path& path, const NativeWriteOptions& options) {

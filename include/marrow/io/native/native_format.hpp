@@ -89,4 +89,10 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits =
 // LimitExceeded when it is larger than limits.max_file_bytes.
 Model read_native_file(const std::filesystem::path& path, const ImportLimits& limits = {});
 
+// The same, finished with options (finish_import, ImportSource::NativeFile): the limits, and the
+// clips compressed when options.compression asks; the file's units and palette split stay as
+// written. What load_model_file reads.
+Model read_native(std::span<const std::byte> bytes, const ImportOptions& options);
+Model read_native_file(const std::filesystem::path& path, const ImportOptions& options);
+
 }  // namespace marrow

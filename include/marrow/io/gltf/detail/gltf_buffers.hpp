@@ -32,4 +32,11 @@ std::vector<std::vector<std::byte>> load_gltf_buffers(const Document& document, 
                                                       const ImportLimits& limits,
                                                       std::vector<Diagnostic>& diagnostics);
 
+// The document and buffers of a .gltf or .glb as the file holds them: the GLB's JSON and BIN
+// chunks (filled into sources; base_dir and borrow_glb_bin are the caller's), the JSON parsed,
+// every buffer loaded. Nothing compressed is decoded (Draco, meshopt). Throws what parse_glb,
+// parse_gltf_json and load_gltf_buffers throw.
+GltfAsset read_gltf_asset(std::span<const std::byte> bytes, BufferSources& sources, const ImportLimits& limits,
+                          std::vector<Diagnostic>& diagnostics);
+
 }  // namespace marrow::gltf
