@@ -34,7 +34,6 @@ Animator::Animator(std::shared_ptr<const CompiledModel> compiled)
   locals_.resize(bones);
   for (std::size_t i = 0; i < bones; ++i) locals_[i] = model.nodes[i].transform;
   worlds_.assign(bind_worlds_.begin(), bind_worlds_.end());
-  scene_blended_.resize(pose_block_count(bones));
   scene_animated_.reserve(bones);
   moving_.resize(bones);
   skins_.resize(model.skins.size());
@@ -44,17 +43,24 @@ Animator::Animator(std::shared_ptr<const CompiledModel> compiled)
     const auto n = static_cast<std::size_t>(data.bone_count);
     SkinState& state = skins_[s];
     state.shared = &shared;
-    state.pose.locals_ = data.bind_pose;
-    state.pose.worlds_ = shared.bind_worlds;
+    if (shared.with_scene) {  // the scene keeps the skin's locals, and its worlds when it can
+      state.pose.to_scene_ = shared.joint_to_scene;
+      state.pose.scene_locals_ = locals_;
+      state.pose.scene_worlds_ = worlds_;
+      state.pose.worlds_in_scene_ = shared.palette_is_scene;
+      if (!shared.palette_is_scene) state.pose.worlds_ = shared.bind_worlds;
+    } else {
+      state.pose.locals_ = data.bind_pose;
+      state.pose.worlds_ = shared.bind_worlds;
+    }
+    state.take_to_scene.assign(n, -1);
     state.pose.palette_.resize(n);
-    state.blended.resize(pose_block_count(n));
     state.animated.reserve(n);
     state.still.reserve(n);
-    state.take_to_scene.assign(n, -1);
     if (!shared.roots.empty()) state.prefixes = data.skeleton_root_prefix;
   }
-  palette_scratch_.resize(compiled_->max_palette);
-  if (compiled_->has_dqs) {
+  if (compiled_->has_dqs) {  // bounds() poses these parts, and allocates nothing
+    palette_scratch_.resize(compiled_->max_palette);
     dual_quaternion_scratch_.resize(compiled_->max_palette);
     scale_shear_scratch_.resize(compiled_->max_palette);
   }
@@ -132,7 +138,25 @@ void Animator::play(int index, const PlayOptions& options) {
   }
   if (options.layer == 0) root_.total = RootMotion{};
   refresh_action_sets();
+  ready_blending();
   pose_frame();
+}
+
+// The blend's outputs are sized once a frame may blend (two clips, a fade, a layer weight other
+// than 1, a mask, an additive layer): an instance that plays one clip at a time at full weight
+// keeps none. Called by what changes those (play, set_layer_weight, set_layer_mask, drive),
+// never by update().
+void Animator::ready_blending() {
+  bool blends = layers_.size() > 1;
+  for (const Layer& l : layers_) {
+    blends |= l.actions.size() > 1 || l.fade_duration > 0.0 || l.weight != 1.f || l.additive || !l.node_mask.empty();
+    for (const Action* a : l.actions) blends |= a->weight != 1.f;
+  }
+  if (!blends) return;
+  for (std::size_t s = 0; s < skins_.size(); ++s) {
+    if (skins_[s].blended.empty()) skins_[s].blended.resize(pose_block_count(static_cast<std::size_t>(model_.skins[s].data.bone_count)));
+  }
+  if (scene_blended_.empty() && !scene_animated_.empty()) scene_blended_.resize(pose_block_count(locals_.size()));
 }
 
 void Animator::play(std::string_view name, const PlayOptions& options) {
@@ -194,6 +218,7 @@ void Animator::set_layer_weight(std::size_t layer, float weight) {
                                 " is negative or not finite");
   }
   layer_at(layer).weight = weight;
+  ready_blending();
 }
 
 void Animator::set_layer_mask(std::size_t layer, std::span<const float> node_weights) {
@@ -208,6 +233,7 @@ void Animator::set_layer_mask(std::size_t layer, std::span<const float> node_wei
     }
   }
   assign_mask(layer_at(layer), node_weights);
+  ready_blending();
 }
 
 // The layer's per-node mask and each skin's in palette order; reuses the vectors' room, so a

@@ -72,6 +72,7 @@ void Animator::drive(std::span<const DrivenClip> clips, Ticks dt) {
     sync_groups_.clear();
     refresh_action_sets();
   }
+  ready_blending();  // sizes once, then a check
   // AG7: the markers of every clip that shows.
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     if (layers_[l].weight > 0.f) collect_events(l, *layers_[l].actions[0]);
@@ -100,8 +101,9 @@ void Animator::enable_inertialization() {
     // Until a pose is recorded, the one shown now (from its matrices) with no velocity.
     std::vector<TrsBlock>& shown = inertia->current[i];
     shown.assign(rest.begin(), rest.end());
+    const std::span<const glm::mat4> locals = i < skins_.size() ? skins_[i].pose.bone_transforms() : std::span<const glm::mat4>(locals_);
     for (std::size_t j = 0; j < joints; ++j) {
-      const glm::mat4& m = i < skins_.size() ? skins_[i].pose.locals_[j] : locals_[j];
+      const glm::mat4& m = locals[j];
       set_pose_joint(shown, j, decompose_trs(m));
     }
     inertia->previous[i] = shown;

@@ -215,12 +215,12 @@ void Animator::refresh_action_sets() {
   for (std::size_t s = 0; s < skins_.size(); ++s) {
     SkinState& state = skins_[s];
     const SkinningData& data = model_.skins[s].data;
-    std::copy(data.bind_pose.begin(), data.bind_pose.end(), state.pose.locals_.begin());
+    if (!state.pose.locals_.empty()) std::copy(data.bind_pose.begin(), data.bind_pose.end(), state.pose.locals_.begin());
     state.pose.clip_ = base != nullptr ? animations_->animations[static_cast<std::size_t>(base->animation)].skin_sources[s] : nullptr;
     state.animated.clear();
     state.still.clear();
     bool any = false;
-    for (std::size_t p = 0; p < state.pose.locals_.size(); ++p) {
+    for (std::size_t p = 0; p < static_cast<std::size_t>(data.bone_count); ++p) {
       bool driven = false;
       for (const Layer& layer : layers_) {
         for (const Action* a : layer.actions) {
@@ -320,7 +320,7 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
       }
     }
   }
-  return blend_collected(sampled, state.shared->rest, state.pose.locals_.size(), state.blended);
+  return blend_collected(sampled, state.shared->rest, static_cast<std::size_t>(model_.skins[s].data.bone_count), state.blended);
 }
 
 std::span<TrsBlock> Animator::blend_scene() {
@@ -382,7 +382,7 @@ void Animator::rotate_node(int node, const glm::quat& correction) {
   locals_[n] = compose_trs(trs);
   for (SkinState& state : skins_) {
     const int p = state.shared->scene_to_joint[n];
-    if (p >= 0) state.pose.locals_[static_cast<std::size_t>(p)] = locals_[n];
+    if (p >= 0 && !state.pose.locals_.empty()) state.pose.locals_[static_cast<std::size_t>(p)] = locals_[n];
   }
 }
 
@@ -440,7 +440,8 @@ void Animator::pose_frame() {
     locals_[n] = model_.nodes[n].transform;
     for (std::size_t s = 0; s < skins_.size(); ++s) {
       const int p = skins_[s].shared->scene_to_joint[n];
-      if (p >= 0) skins_[s].pose.locals_[static_cast<std::size_t>(p)] = model_.skins[s].data.bind_pose[static_cast<std::size_t>(p)];
+      if (p >= 0 && !skins_[s].pose.locals_.empty())
+        skins_[s].pose.locals_[static_cast<std::size_t>(p)] = model_.skins[s].data.bind_pose[static_cast<std::size_t>(p)];
     }
   }
   ik_touched_.clear();
@@ -466,11 +467,15 @@ void Animator::pose_frame() {
     const SkinningData& data = model_.skins[s].data;
     pose = inertialize_pose(s, pose, state.shared->rest, static_cast<std::size_t>(data.bone_count));
     if (pose.empty()) continue;
-    // Eight joints at a time, each matrix stored to the skin's locals and, for the joints the
-    // scene takes (every joint with a node while inertializing, else the animated ones), to
-    // its node's local as well.
+    // Eight joints at a time, each matrix stored to the node's local for the joints the scene
+    // takes (every joint with a node while inertializing, else the animated ones), and to the
+    // skin's own locals when it keeps them (a skin composed on its own).
     // Both lists hold scene nodes of a validated model, one per joint: checked once.
     const std::span<const int> take = inertial ? state.shared->joint_to_scene : state.take_to_scene;
+    if (state.pose.locals_.empty()) {
+      pose_to_scattered_matrices(pose, take, locals_, true);
+      continue;  // its other joints keep their loaded transforms in the scene
+    }
     pose_to_matrices(pose, state.pose.locals_, take, locals_, true);
     if (inertial) continue;
     for (std::size_t p : state.still) state.pose.locals_[p] = data.bind_pose[p];  // exact, not a T/R/S round trip
@@ -493,6 +498,7 @@ void Animator::pose_frame() {
   detail::compose(parents_, locals_, {}, worlds_);
   run_ik();
   form_palettes();
+  for (SkinState& state : skins_) ++state.pose.revision_;
   // Step 6.
   evaluate_morphs(false);
 }
@@ -505,7 +511,8 @@ void Animator::form_palettes() {
     palette.inverse_binds = skin.data.inverse_bind_pose;
     palette.palette = state.pose.palette_;
     if (state.shared->with_scene) {
-      palette.skin_models = state.pose.worlds_;  // the palette-space worlds, in the same pass
+      // The palette-space worlds, in the same pass, unless they are the scene's.
+      if (!state.pose.worlds_in_scene_) palette.skin_models = state.pose.worlds_;
       palette.models = worlds_;
       palette.joints = skin.palette_to_scene;
       palette.root = state.shared->palette_is_scene ? nullptr : &state.shared->scene_to_palette;

@@ -67,6 +67,24 @@ std::size_t Animator::write_part_palette(std::size_t mesh, std::size_t part, Pal
                                      : write_gpu_palette(palette, data.palette_joints, format, out);
 }
 
+std::span<const glm::mat4> SkinPose::bone_transforms() const {
+  return to_scene_.empty() ? std::span<const glm::mat4>(locals_) : gathered(scene_locals_, gathered_locals_, locals_at_);
+}
+
+std::span<const glm::mat4> SkinPose::world_transforms() const {
+  return worlds_in_scene_ ? gathered(scene_worlds_, gathered_worlds_, worlds_at_) : std::span<const glm::mat4>(worlds_);
+}
+
+std::span<const glm::mat4> SkinPose::gathered(std::span<const glm::mat4> scene, std::vector<glm::mat4>& out,
+                                              std::uint64_t& at) const {
+  if (at != revision_) {
+    out.resize(to_scene_.size());
+    for (std::size_t p = 0; p < out.size(); ++p) out[p] = scene[static_cast<std::size_t>(to_scene_[p])];
+    at = revision_;
+  }
+  return out;
+}
+
 std::span<const std::byte> Animator::vertex_bytes(std::size_t mesh, std::size_t part) const {
   const ModelMeshPart& data = model_.meshes.at(mesh).parts.at(part);
   const PartState& state = meshes_[mesh].parts[part];
@@ -94,7 +112,8 @@ std::size_t Animator::size_in_bytes() const noexcept {
                       (blend_layers_.capacity() + blend_additive_.capacity()) * sizeof(BlendingLayer) +
                       ik_touched_.capacity() * sizeof(int);
   for (const SkinState& s : skins_) {
-    bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + poses(s.blended) +
+    bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + mats(s.pose.gathered_locals_) +
+             mats(s.pose.gathered_worlds_) + poses(s.blended) +
              (s.animated.capacity() + s.still.capacity()) * sizeof(std::size_t) + s.take_to_scene.capacity() * sizeof(int) +
              mats(s.prefixes);
   }
@@ -143,6 +162,7 @@ void Animator::pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3
     // map, which is never longer than the skin).
     const std::span<const std::uint32_t> map = data.palette_joints;
     const std::size_t joints = map.empty() ? whole.size() : map.size();
+    if (palette_scratch_.size() < joints) palette_scratch_.resize(compiled_->max_palette);  // the first call
     for (std::size_t j = 0; j < joints; ++j) palette_scratch_[j] = world * whole[map.empty() ? j : map[j]];
     const std::span<const glm::mat4> skin(palette_scratch_.data(), joints);
     SkinningJob job;
@@ -189,7 +209,12 @@ BoundingBox Animator::bounds() {
   // Each skin's box once, in its palette space (SkinnedBoundsJob: the header's argument).
   for (std::size_t s = 0; s < skins_.size(); ++s) {
     const JointBounds& joints = compiled_->own_bounds ? compiled_->own_bounds->skins[s] : model_.skins[s].joint_bounds;
-    SkinnedBoundsJob{joints.joints, joints.centers, joints.extents, skins_[s].pose.worlds_, &skin_boxes_[s]}.run();
+    const SkinState& state = skins_[s];
+    if (state.pose.worlds_in_scene_) {  // the same matrices, in the scene's worlds
+      SkinnedBoundsJob{state.shared->bound_nodes, joints.centers, joints.extents, worlds_, &skin_boxes_[s]}.run();
+    } else {
+      SkinnedBoundsJob{joints.joints, joints.centers, joints.extents, state.pose.worlds_, &skin_boxes_[s]}.run();
+    }
   }
   BoundingBox box;
   for (std::size_t m = 0; m < model_.meshes.size(); ++m) {

@@ -106,6 +106,16 @@ std::shared_ptr<const CompiledModel> compile_model(const Model& model, std::shar
   }
   for (const ModelAnimation& a : model.animations) out->has_markers |= !a.markers.empty();
   if (!frame_bounds_ready(model)) out->own_bounds = std::make_shared<const FrameBounds>(make_frame_bounds(model));
+  for (std::size_t s = 0; s < out->skins.size(); ++s) {
+    CompiledSkin& skin = out->skins[s];
+    if (!skin.with_scene || !skin.palette_is_scene) continue;
+    const JointBounds& bounds = out->own_bounds ? out->own_bounds->skins[s] : model.skins[s].joint_bounds;
+    skin.bound_nodes.reserve(bounds.joints.size());
+    for (const std::uint32_t j : bounds.joints) {
+      skin.bound_nodes.push_back(j < skin.joint_to_scene.size() ? static_cast<std::uint32_t>(skin.joint_to_scene[j])
+                                                                 : static_cast<std::uint32_t>(nodes));  // refused by the job
+    }
+  }
   return out;
 }
 
@@ -116,7 +126,7 @@ std::size_t CompiledModel::size_in_bytes() const noexcept {
   for (const CompiledSkin& s : skins) {
     bytes += sizeof(s) + s.rest.capacity() * sizeof(TrsBlock) + mats(s.bind_worlds) +
              (s.joint_to_scene.capacity() + s.scene_to_joint.capacity()) * sizeof(int) +
-             s.roots.capacity() * sizeof(CompiledRootJoint);
+             s.roots.capacity() * sizeof(CompiledRootJoint) + s.bound_nodes.capacity() * sizeof(std::uint32_t);
   }
   return bytes;
 }

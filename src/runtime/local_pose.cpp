@@ -44,16 +44,32 @@ bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out) 
   return true;
 }
 
+namespace {
+
+bool scatter_fits(std::span<const int> scatter, std::size_t size) noexcept {
+  for (const int i : scatter)
+    if (i >= 0 && static_cast<std::size_t>(i) >= size) return false;
+  return true;
+}
+
+}  // namespace
+
 bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out, std::span<const int> scatter,
                       std::span<glm::mat4> scatter_out, bool checked) noexcept {
   if (pose.size() < pose_block_count(out.size()) || scatter.size() != out.size()) return false;
-  if (!checked) {
-    for (const int i : scatter)
-      if (i >= 0 && static_cast<std::size_t>(i) >= scatter_out.size()) return false;
-  }
+  if (!checked && !scatter_fits(scatter, scatter_out.size())) return false;
   if (out.empty()) return true;
   detail::pose_kernels(simd_choice())
       .to_matrices(pose.data(), out.size(), &out[0][0][0], scatter.data(), scatter_out.empty() ? nullptr : &scatter_out[0][0][0]);
+  return true;
+}
+
+bool pose_to_scattered_matrices(std::span<const TrsBlock> pose, std::span<const int> scatter, std::span<glm::mat4> scatter_out,
+                                bool checked) noexcept {
+  if (pose.size() < pose_block_count(scatter.size())) return false;
+  if (!checked && !scatter_fits(scatter, scatter_out.size())) return false;
+  if (scatter.empty() || scatter_out.empty()) return true;
+  detail::pose_kernels(simd_choice()).to_matrices(pose.data(), scatter.size(), nullptr, scatter.data(), &scatter_out[0][0][0]);
   return true;
 }
 

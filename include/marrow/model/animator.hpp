@@ -75,15 +75,29 @@ namespace marrow {
 // One skin's results in one instance (what an AnimationPlayer of that skin would hold).
 class SkinPose {
  public:
-  std::span<const glm::mat4> bone_transforms() const noexcept { return locals_; }   // local, palette order
-  std::span<const glm::mat4> world_transforms() const noexcept { return worlds_; }  // palette space
-  std::span<const glm::mat4> skin_transforms() const noexcept { return palette_; }  // world * inverse bind
+  // Local, palette order.
+  std::span<const glm::mat4> bone_transforms() const;
+  // Palette space.
+  std::span<const glm::mat4> world_transforms() const;
+  // World * inverse bind.
+  std::span<const glm::mat4> skin_transforms() const noexcept { return palette_; }
   Ticks current_time() const noexcept { return time_; }
   const AnimationClip* current_clip() const noexcept { return clip_; }
 
  private:
   friend class Animator;
-  std::vector<glm::mat4> locals_, worlds_, palette_;
+  // A skin composed with the scene (CompiledSkin::with_scene) keeps its locals once, in its
+  // joints' scene nodes, and its worlds there too when palette space is scene space: the first
+  // call after a frame gathers them (the only allocation, once). Other skins keep their own.
+  std::span<const glm::mat4> gathered(std::span<const glm::mat4> scene, std::vector<glm::mat4>& out,
+                                      std::uint64_t& at) const;
+  std::vector<glm::mat4> locals_, worlds_, palette_;  // own locals and worlds: empty when in the scene
+  std::span<const int> to_scene_;                     // per joint its node, when the scene keeps them
+  std::span<const glm::mat4> scene_locals_, scene_worlds_;
+  bool worlds_in_scene_ = false;
+  std::uint64_t revision_ = 0;  // frames posed
+  mutable std::vector<glm::mat4> gathered_locals_, gathered_worlds_;
+  mutable std::uint64_t locals_at_ = ~std::uint64_t{0}, worlds_at_ = ~std::uint64_t{0};
   Ticks time_{};
   const AnimationClip* clip_ = nullptr;
 };
@@ -232,7 +246,9 @@ class Animator {
   // Step 7 on the CPU: the part's positions (and normals, when the part has them and normals is
   // not empty) in model space, after morphing and skinning (every influence of the part, S1; by
   // its ModelMeshPart::skinning mode, S3; normals under non-uniform scale through the inverse
-  // transpose, S2). Sizes must equal the vertex count.
+  // transpose, S2). Sizes must equal the vertex count. The first call on a model without dual
+  // quaternion parts sizes this instance's CPU palette (an instance never skinned on the CPU
+  // keeps none); later calls allocate nothing.
   void pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3> positions, std::span<glm::vec3> normals = {});
 
   // S5: the box around every posed vertex of this frame (every part of every mesh, as
@@ -325,6 +341,7 @@ class Animator {
   void attach_root_motion(Action& action);
   std::span<const Keyframe> live_root_keys(Action& action);
   void refresh_action_sets();  // animated joints and nodes, after the playing clips change
+  void ready_blending();
   void advance_clocks(Ticks time, bool relative, bool loop);
   void advance_sync_groups(Ticks time, bool loop);
   void collect_events(std::size_t layer, const Action& action);

@@ -12,6 +12,7 @@
 // It refers into the model (and the compiled animations into its clips): the model must outlive
 // it and stay put.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct CompiledSkin {
   bool with_scene = false;
   bool palette_is_scene = false;       // scene_to_palette is the identity (within 1e-6)
   glm::mat4 scene_to_palette{1.f};
+  // With palette space the scene's: the skin's S5 boxes (JointBounds::joints) as scene nodes,
+  // for the boxes moved by the scene's worlds.
+  std::vector<std::uint32_t> bound_nodes;
   // Composed on its own (with_scene false): root joints under scene nodes that may move.
   std::vector<CompiledRootJoint> roots;
 };

@@ -44,5 +44,9 @@ bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out) 
 // them once may pass checked = true to skip the O(joints) check.
 bool pose_to_matrices(std::span<const TrsBlock> pose, std::span<glm::mat4> out, std::span<const int> scatter,
                       std::span<glm::mat4> scatter_out, bool checked = false) noexcept;
+// Only there: joint j's matrix stored at scatter_out[scatter[j]] for every j < scatter.size()
+// with scatter[j] >= 0, nothing for the others.
+bool pose_to_scattered_matrices(std::span<const TrsBlock> pose, std::span<const int> scatter, std::span<glm::mat4> scatter_out,
+                                bool checked = false) noexcept;
 
 }  // namespace marrow

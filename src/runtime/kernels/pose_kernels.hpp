@@ -53,7 +53,7 @@ struct PoseKernels {
   void (*compose)(const ComposeArgs& args);
   void (*palette)(const PaletteArgs& args);
   // Joint j's local matrix to out + 16 j and, where scene is not null and scene[j] >= 0, also to
-  // scene_out + 16 scene[j].
+  // scene_out + 16 scene[j]; with out null, only there.
   void (*to_matrices)(const TrsBlock* pose, std::size_t joints, float* out, const int* scene, float* scene_out);
 };
 

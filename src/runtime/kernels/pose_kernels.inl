@@ -589,8 +589,14 @@ void to_matrices(const TrsBlock* pose, std::size_t joints, float* out, const int
   for (std::size_t b = 0; b * kPoseLanes < joints; ++b) {
     for (std::size_t l = 0; l < kPoseLanes; ++l) {
       const std::size_t j = b * kPoseLanes + l;
-      dst[l] = j < joints ? out + 16 * j : spare[l];
-      also[l] = j < joints && scene != nullptr && scene[j] >= 0 ? scene_out + 16 * static_cast<std::size_t>(scene[j]) : nullptr;
+      float* const node = j < joints && scene != nullptr && scene[j] >= 0 ? scene_out + 16 * static_cast<std::size_t>(scene[j]) : nullptr;
+      if (out == nullptr) {  // the scene's nodes only
+        dst[l] = node != nullptr ? node : spare[l];
+        also[l] = nullptr;
+      } else {
+        dst[l] = j < joints ? out + 16 * j : spare[l];
+        also[l] = node;
+      }
     }
     store_block_matrices(pose[b], dst, also);
   }
