@@ -10,6 +10,14 @@
 //   mm_brute_force/20k_frames   every row tried
 //
 // Counter: rows.
+//
+// The controller (model/motion_matcher.hpp), on the same clips loaded in metres:
+//
+//   mm_frame/humanoid         one MotionMatcher frame between searches (the trajectory springs,
+//                             sampling, the inertializer, root motion and the foot lock's IK),
+//                             walking straight on; the character is reset (untimed) before its
+//                             clip runs out or a search falls due
+//   mm_single_clip/humanoid   an Animator of the same rig playing one clip: its update()
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -21,6 +29,7 @@
 #include "bench_guard.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/motion_database.hpp"
+#include "marrow/model/motion_matcher.hpp"
 
 namespace {
 
@@ -79,10 +88,78 @@ void search(benchmark::State& state, bool accelerated) {
   state.counters["rows"] = static_cast<double>(d.db->size());
 }
 
+struct Controller {
+  std::vector<std::unique_ptr<Model>> models;
+  std::unique_ptr<MotionDatabase> db;
+  std::unique_ptr<MotionClips> clips;
+};
+
+const Controller& controller() {
+  static const std::unique_ptr<Controller> c = [] {
+    auto out = std::make_unique<Controller>();
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(shared_asset("bvh/bandai-locomotion")))
+      if (e.path().extension() == ".bvh") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    ModelFileOptions options;
+    options.import.unit_scale = 0.01f;  // metres, the matcher's unit
+    std::vector<const Model*> listed;
+    for (const fs::path& f : files) out->models.push_back(std::make_unique<Model>(load_model_file(f, options)));
+    for (const auto& m : out->models) listed.push_back(m.get());
+    out->db = std::make_unique<MotionDatabase>(listed);
+    out->clips = std::make_unique<MotionClips>(*out->db, listed);
+    return out;
+  }();
+  return *c;
+}
+
+void matcher_frame(benchmark::State& state) {
+  const Controller& c = controller();
+  // Searches only when the benchmark resets: the frames timed are the ones between searches.
+  MotionMatcher m(*c.clips, {.search_interval = 1e6f, .foot_lock = true});
+  const MotionRange& range = *std::max_element(c.db->ranges().begin(), c.db->ranges().end(),
+                                               [](const MotionRange& a, const MotionRange& b) { return a.rows < b.rows; });
+  const MotionInput walk{.velocity = {0.f, 0.f, 1.4f}};
+  const float dt = 1.f / 60.f;
+  const auto restart = [&] {
+    m.reset(range.first_row, glm::vec3(0.f), 0.f);
+    m.update(dt, walk);  // the reset's search
+  };
+  restart();
+  std::size_t searches = 0;
+  for (auto _ : state) {
+    if (m.row() + 2 >= range.first_row + range.rows || m.row() < range.first_row) {
+      state.PauseTiming();
+      restart();
+      state.ResumeTiming();
+    }
+    const std::size_t before = m.searches();
+    m.update(dt, walk);
+    searches += m.searches() - before;
+    benchmark::DoNotOptimize(m.world());
+  }
+  state.counters["searches"] = static_cast<double>(searches);
+}
+
+void single_clip(benchmark::State& state) {
+  const Controller& c = controller();
+  Animator animator(c.clips->compiled());
+  const auto longest = std::max_element(c.db->ranges().begin(), c.db->ranges().end(),
+                                       [](const MotionRange& a, const MotionRange& b) { return a.rows < b.rows; });
+  animator.play(c.clips->animation(static_cast<std::size_t>(longest - c.db->ranges().begin())));  // the same clip
+  const Ticks dt = ticks_from_seconds(1.0 / 60.0);
+  for (auto _ : state) {
+    animator.update(dt);
+    benchmark::DoNotOptimize(animator.absolute_bone_transforms().data());
+  }
+}
+
 [[maybe_unused]] const bool registered = [] {
   const char* const asset = "bvh/bandai-locomotion";
   benchmark::RegisterBenchmark("mm_search/20k_frames", guarded(asset, search, true))->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("mm_brute_force/20k_frames", guarded(asset, search, false))->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("mm_frame/humanoid", guarded(asset, matcher_frame))->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("mm_single_clip/humanoid", guarded(asset, single_clip))->Unit(benchmark::kMicrosecond);
   return true;
 }();
 

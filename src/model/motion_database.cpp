@@ -256,6 +256,10 @@ std::array<float, kMotionFeatures> MotionDatabase::normalize(std::span<const flo
 }
 
 bool MotionDatabase::excluded(std::size_t row, const MotionExclusion& exclude) const noexcept {
+  if (exclude.range_end > 0) {
+    const MotionRange& range = ranges_[range_of_row_[row]];
+    if (row + exclude.range_end >= range.first_row + range.rows) return true;
+  }
   if (exclude.row >= range_of_row_.size()) return false;
   if (range_of_row_[row] != range_of_row_[exclude.row]) return false;
   const std::size_t gap = row > exclude.row ? row - exclude.row : exclude.row - row;

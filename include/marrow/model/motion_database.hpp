@@ -31,7 +31,7 @@
 // farther than the best row found. Both searches sum every distance with the same SIMD kernel
 // (one summation order on every SIMD level), so the search returns what brute force returns,
 // the same cost and the same row, on any processor. An exclusion skips the rows of one clip
-// within N frames of a row (the current frame).
+// within N frames of a row (the current frame), and may skip the last rows of every clip.
 //
 //   MotionDatabase db({&model}, {.rate = 60});          // throws std::invalid_argument
 //   std::array<float, kMotionFeatures> q = db.normalize(raw_query);
@@ -80,6 +80,7 @@ struct MotionMatch {
 struct MotionExclusion {
   std::size_t row = static_cast<std::size_t>(-1);  // none
   std::size_t frames = 0;      // skip rows of row's clip within this many frames of it
+  std::size_t range_end = 0;   // and the last range_end rows of every clip (a matcher's room to play on)
 };
 
 // What search() keeps per query (the bounds of the runs of 64 rows), kept between searches by a

@@ -1,0 +1,211 @@
+// MotionClips (model/motion_matcher.hpp): the database's clips gathered into one model, each
+// moved to start over the origin facing +Z, and the feet's contacts per row.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "marrow/core/trs.hpp"
+#include "marrow/model/humanoid_map.hpp"
+#include "marrow/model/motion_matcher.hpp"
+
+namespace marrow {
+
+namespace {
+
+glm::vec3 ground(const glm::vec3& v) { return {v.x, 0.f, v.z}; }
+
+// The joints (scene nodes of the first model): hips, then per leg upper, lower, foot.
+struct MatcherJoints {
+  int hips = -1;
+  std::array<std::array<int, 3>, 2> legs{};
+};
+
+MatcherJoints find_joints(const Model& model, const MotionClipsOptions& o) {
+  const std::string* names[7] = {&o.hips, &o.left_upper_leg, &o.left_lower_leg, &o.left_foot,
+                                 &o.right_upper_leg, &o.right_lower_leg, &o.right_foot};
+  const HumanoidBone bones[7] = {HumanoidBone::Hips,          HumanoidBone::LeftUpperLeg,  HumanoidBone::LeftLowerLeg,
+                                 HumanoidBone::LeftFoot,      HumanoidBone::RightUpperLeg, HumanoidBone::RightLowerLeg,
+                                 HumanoidBone::RightFoot};
+  const bool all_named = std::all_of(std::begin(names), std::end(names), [](const std::string* n) { return !n->empty(); });
+  HumanoidMap map;
+  if (!all_named) map = humanoid_map(model);  // throws naming the bone it cannot find
+  int nodes[7];
+  for (int i = 0; i < 7; ++i) {
+    if (names[i]->empty()) {
+      nodes[i] = map.node(bones[i]);
+    } else {
+      nodes[i] = model.find_node(*names[i]);
+      if (nodes[i] < 0) throw std::invalid_argument("MotionClips: the model has no node named '" + *names[i] + "'");
+    }
+    if (nodes[i] < 0) throw std::invalid_argument("MotionClips: the humanoid map lacks a leg joint or the hips");
+  }
+  return {nodes[0], {{{nodes[1], nodes[2], nodes[3]}, {nodes[4], nodes[5], nodes[6]}}}};
+}
+
+// Every model must be the first one's rig: the same nodes in the same order, the same skins.
+void check_rig(const Model& first, const Model& other, std::size_t index) {
+  bool same = first.nodes.size() == other.nodes.size() && first.skins.size() == other.skins.size();
+  for (std::size_t n = 0; same && n < first.nodes.size(); ++n)
+    same = first.nodes[n].name == other.nodes[n].name && first.nodes[n].parent == other.nodes[n].parent;
+  for (std::size_t s = 0; same && s < first.skins.size(); ++s)
+    same = first.skins[s].palette_to_scene == other.skins[s].palette_to_scene;
+  if (!same) throw std::invalid_argument("MotionClips: model " + std::to_string(index) + " is not the first model's rig");
+}
+
+glm::mat4 loaded_world(const Model& model, int node) {
+  glm::mat4 w(1.f);
+  for (int n = node; n >= 0; n = model.nodes[static_cast<std::size_t>(n)].parent) w = model.nodes[static_cast<std::size_t>(n)].transform * w;
+  return w;
+}
+
+// The database's rig forward in the hips' frame (motion_database.cpp: the first frame of the
+// first clip with rows, across the upper legs crossed with up).
+glm::vec3 forward_in_hips(const Model& model, int animation, const MatcherJoints& j) {
+  Animator animator(model);
+  animator.play(animation, {.loop = LoopMode::Once});
+  const std::span<const glm::mat4> w = animator.absolute_bone_transforms();
+  const glm::vec3 across = glm::vec3(w[static_cast<std::size_t>(j.legs[0][0])][3] - w[static_cast<std::size_t>(j.legs[1][0])][3]);
+  glm::vec3 forward = ground(glm::cross(across, glm::vec3(0.f, 1.f, 0.f)));
+  if (!(glm::length(forward) > 1e-6f)) forward = glm::vec3(0.f, 0.f, 1.f);
+  const glm::quat hips = decompose_trs(w[static_cast<std::size_t>(j.hips)]).rotation;
+  return glm::inverse(hips) * glm::normalize(forward);
+}
+
+bool is_ancestor(const Model& model, int node, int of) {
+  for (int n = model.nodes[static_cast<std::size_t>(of)].parent; n >= 0; n = model.nodes[static_cast<std::size_t>(n)].parent)
+    if (n == node) return true;
+  return false;
+}
+
+// The clip's tracks of the hips' ancestors go (they rest at their loaded pose); returns the
+// hips' track (the later one wins, as the Animator plays it), or null.
+BoneTrack* strip_ancestors(const Model& model, AnimationClip& clip, const std::vector<int>& to_scene, int hips, int hips_index) {
+  std::erase_if(clip.tracks, [&](const BoneTrack& t) {
+    if (t.bone_index < 0) return false;
+    const auto b = static_cast<std::size_t>(t.bone_index);
+    const int node = to_scene.empty() ? t.bone_index : (b < to_scene.size() ? to_scene[b] : -1);
+    return node >= 0 && is_ancestor(model, node, hips);
+  });
+  BoneTrack* found = nullptr;
+  for (BoneTrack& t : clip.tracks)
+    if (t.bone_index == hips_index && !t.keys.empty()) found = &t;
+  return found;
+}
+
+// Clip `animation` of `source` into `merged` as `name`: the hips keyed at their key times with
+// their world motion (ancestors folded in), moved by `align`; the ancestors' tracks dropped.
+void add_aligned_clip(const Model& source, int animation, Animator& sampler, const glm::mat4& align, int hips, Model& merged,
+                      const std::string& name) {
+  ModelAnimation a = source.animations[static_cast<std::size_t>(animation)];
+  const std::string source_name = a.name;
+  a.name = name;
+  a.scene_clip.name = name;
+  const int parent = source.nodes[static_cast<std::size_t>(hips)].parent;
+  const glm::mat4 to_local = glm::inverse(parent >= 0 ? loaded_world(source, parent) : glm::mat4(1.f)) * align;
+  const auto rekey = [&](BoneTrack* track) {
+    if (track == nullptr) return false;
+    for (Keyframe& k : track->keys) {
+      sampler.update(k.time, false);
+      const Trs trs = decompose_trs(to_local * sampler.absolute_bone_transforms()[static_cast<std::size_t>(hips)]);
+      k.translation = trs.translation, k.rotation = trs.rotation;
+    }
+    return true;
+  };
+  bool keyed = rekey(strip_ancestors(source, a.scene_clip, {}, hips, hips));
+  for (std::size_t s = 0; s < source.skins.size(); ++s) {
+    const Skin& skin = source.skins[s];
+    const auto found = skin.data.animation_clips.find(source_name);
+    if (found == skin.data.animation_clips.end()) continue;
+    AnimationClip clip = found->second;
+    clip.name = name;
+    keyed |= rekey(strip_ancestors(source, clip, skin.palette_to_scene, hips, skin.scene_to_palette[static_cast<std::size_t>(hips)]));
+    merged.skins[s].data.animation_clips[name] = std::move(clip);
+  }
+  if (!keyed) throw std::invalid_argument("MotionClips: clip '" + source_name + "' does not move the hips");
+  merged.animations.push_back(std::move(a));
+}
+
+float quantile(std::vector<float> values, float q) {
+  std::sort(values.begin(), values.end());
+  return values[static_cast<std::size_t>(q * static_cast<float>(values.size() - 1))];
+}
+
+}  // namespace
+
+MotionClips::MotionClips(const MotionDatabase& database, std::span<const Model* const> models, const MotionClipsOptions& options)
+    : db_(database) {
+  if (models.empty() || std::any_of(models.begin(), models.end(), [](const Model* m) { return m == nullptr; }))
+    throw std::invalid_argument("MotionClips: no model, or a null one");
+  if (!(options.contact_quantile > 0.f && options.contact_quantile < 1.f))
+    throw std::invalid_argument("MotionClips: contact_quantile " + std::to_string(options.contact_quantile) + " is not in (0, 1)");
+  const Model& first = *models[0];
+  const MatcherJoints joints = find_joints(first, options);
+  hips_ = joints.hips;
+  legs_ = joints.legs;
+  for (std::size_t m = 1; m < models.size(); ++m) check_rig(first, *models[m], m);
+  const std::span<const MotionRange> ranges = db_.ranges();
+  const auto first_clip = std::find_if(ranges.begin(), ranges.end(), [](const MotionRange& r) { return r.rows > 0; });
+  if (first_clip == ranges.end() || first_clip->model >= models.size())
+    throw std::invalid_argument("MotionClips: the database's ranges name no clip of these models");
+  hips_forward_ = forward_in_hips(*models[first_clip->model], first_clip->animation, joints);
+
+  model_ = std::make_unique<Model>(first);
+  model_->animations.clear();
+  for (Skin& skin : model_->skins) skin.data.animation_clips.clear(), skin.compressed_clips.clear();
+  std::vector<std::unique_ptr<Animator>> samplers(models.size());
+  for (const MotionRange& r : ranges) {
+    if (r.rows == 0 || r.model >= models.size()) {
+      animation_of_range_.push_back(-1);
+      continue;
+    }
+    const Model& source = *models[r.model];
+    if (source.animations[static_cast<std::size_t>(r.animation)].live)
+      throw std::invalid_argument("MotionClips: clip '" + r.name + "' is a live retarget");
+    if (!samplers[r.model]) samplers[r.model] = std::make_unique<Animator>(source);
+    Animator& sampler = *samplers[r.model];
+    sampler.play(r.animation, {.loop = LoopMode::Once});
+    // The move that puts the hips over the origin facing +Z at time 0.
+    const glm::mat4 hips0 = sampler.absolute_bone_transforms()[static_cast<std::size_t>(hips_)];
+    const glm::vec3 facing = ground(decompose_trs(hips0).rotation * hips_forward_);
+    const float yaw0 = glm::length(facing) > 1e-6f ? std::atan2(facing.x, facing.z) : 0.f;
+    const glm::mat4 align = glm::rotate(glm::mat4(1.f), -yaw0, glm::vec3(0.f, 1.f, 0.f)) *
+                            glm::translate(glm::mat4(1.f), -ground(glm::vec3(hips0[3])));
+    std::string name = r.name;
+    while (model_->find_animation(name) >= 0) name += "'";  // clip names must stay unique
+    animation_of_range_.push_back(static_cast<int>(model_->animations.size()));
+    add_aligned_clip(source, r.animation, sampler, align, hips_, *model_, name);
+  }
+  compiled_ = compile_model(*model_);
+
+  // MM6: contact thresholds, quantiles of every foot height and speed of the database.
+  contacts_.assign(2 * db_.size(), 0);
+  const std::span<const float> scale = db_.scale();
+  if (std::any_of(scale.begin(), scale.begin() + 12, [](float s) { return s == 0.f; })) return;  // feet weighted 0: no contact
+  std::vector<float> heights, speeds;
+  for (std::size_t r = 0; r < db_.size(); ++r) {
+    for (std::size_t f = 0; f < 2; ++f) {
+      heights.push_back(foot_position(r, f).y);
+      glm::vec3 v;
+      for (std::size_t k = 0; k < 3; ++k) v[static_cast<int>(k)] = db_.row(r)[6 + 3 * f + k] / scale[6 + 3 * f + k] + db_.mean()[6 + 3 * f + k];
+      speeds.push_back(glm::length(v));
+    }
+  }
+  contact_height_ = quantile(heights, options.contact_quantile);
+  contact_speed_ = quantile(speeds, options.contact_quantile);
+  for (std::size_t i = 0; i < contacts_.size(); ++i) contacts_[i] = heights[i] <= contact_height_ && speeds[i] <= contact_speed_;
+}
+
+glm::vec3 MotionClips::foot_position(std::size_t row, std::size_t foot) const {
+  const std::span<const float> features = db_.row(row);
+  glm::vec3 p;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const std::size_t c = 3 * foot + k;
+    p[static_cast<int>(k)] = db_.scale()[c] != 0.f ? features[c] / db_.scale()[c] + db_.mean()[c] : db_.mean()[c];
+  }
+  return p;
+}
+
+}  // namespace marrow

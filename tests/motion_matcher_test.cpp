@@ -1,0 +1,208 @@
+// The motion-matching controller (MM4, MM6, MM7, model/motion_matcher.hpp) on the Bandai
+// locomotion set of the shared assets, loaded in metres: a scripted gamepad (walk, turn, stop,
+// run, a U-turn, a strafe) drives one character for 12 s at 60 Hz.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "bandai_test_util.hpp"
+#include "marrow/model/motion_matcher.hpp"
+
+namespace marrow {
+namespace {
+
+#define NEED_BANDAI_METRES()                                                                            \
+  if (test::bandai_locomotion(0.01f).empty()) GTEST_SKIP() << "shared assets not found at " << test::kBandaiFolder
+
+const MotionClips& matcher_clips() {
+  static const std::vector<const Model*> models = test::bandai_locomotion(0.01f);
+  static const MotionDatabase db(models);
+  static const MotionClips clips(db, models);
+  return clips;
+}
+
+constexpr float kMatcherDt = 1.f / 60.f;
+constexpr int kMatcherFrames = 720;
+
+glm::vec3 heading(float degrees) {
+  const float a = glm::radians(degrees);
+  return {std::sin(a), 0.f, std::cos(a)};
+}
+
+// The gamepad at frame i, in the script's world.
+MotionInput matcher_script(int i) {
+  if (i < 120) return {.velocity = 1.4f * heading(0.f)};
+  if (i < 300) return {.velocity = 1.4f * heading(45.f * static_cast<float>(i - 120) * kMatcherDt)};
+  if (i < 360) return {};
+  if (i < 480) return {.velocity = 3.5f * heading(-90.f)};
+  if (i < 600) return {.velocity = 1.2f * heading(90.f)};
+  return {.velocity = 1.f * heading(90.f), .facing = heading(0.f)};
+}
+
+struct MatcherWorld {
+  float turn = 0.f;              // radians about +Y
+  glm::vec3 shift{0.f};
+  glm::vec3 operator()(const glm::vec3& v, float w) const {  // w = 1: a point, 0: a direction
+    return glm::vec3(glm::rotate(glm::mat4(1.f), turn, glm::vec3(0.f, 1.f, 0.f)) * glm::vec4(v, 0.f)) + w * shift;
+  }
+};
+
+struct MatcherFrame {
+  std::size_t row = 0;
+  bool searched = false, switched = false;
+  std::array<float, kMotionFeatures> query{};
+  glm::vec3 position{0.f};
+};
+
+std::vector<MatcherFrame> run_matcher(const MatcherWorld& world, const MotionMatcherOptions& options = {}) {
+  MotionMatcher m(matcher_clips(), options);
+  m.reset(matcher_clips().database().ranges()[0].first_row, world(glm::vec3(0.f), 1.f), world.turn);
+  std::vector<MatcherFrame> frames;
+  for (int i = 0; i < kMatcherFrames; ++i) {
+    const MotionInput in = matcher_script(i);
+    m.update(kMatcherDt, {.velocity = world(in.velocity, 0.f), .facing = world(in.facing, 0.f)});
+    frames.push_back({m.row(), m.searched(), m.switched(), m.query(), m.position()});
+  }
+  return frames;
+}
+
+// MM1 with the clips' ends excluded too (what the matcher asks): the search finds brute force's
+// row and cost, and never a row within range_end of its clip's last candidate.
+TEST(MotionDatabase, MM1_RangeEndsAreExcludedByBothSearches) {
+  NEED_BANDAI_METRES();
+  const MotionDatabase& db = matcher_clips().database();
+  MotionSearchScratch scratch;
+  for (std::size_t r = 0; r < db.size(); r += 7) {
+    const MotionExclusion exclude{.row = r, .frames = 20, .range_end = 20};
+    const MotionMatch fast = db.search(db.row(r), exclude, &scratch), slow = db.brute_force(db.row(r), exclude);
+    ASSERT_EQ(fast.row, slow.row) << r;
+    ASSERT_EQ(fast.cost, slow.cost) << r;
+    const MotionRange& range = db.range_of(fast.row);
+    ASSERT_LT(fast.row + 20, range.first_row + range.rows) << r;
+  }
+}
+
+TEST(MotionClips, MM4_EveryClipStartsOverTheOriginFacingZ) {
+  NEED_BANDAI_METRES();
+  const MotionClips& clips = matcher_clips();
+  Animator animator(clips.compiled());
+  int checked = 0;
+  for (std::size_t r = 0; r < clips.database().ranges().size(); ++r) {
+    if (clips.animation(r) < 0) continue;
+    animator.play(clips.animation(r), {.loop = LoopMode::Once});
+    const glm::mat4 hips = animator.absolute_bone_transforms()[static_cast<std::size_t>(clips.hips())];
+    const glm::vec3 f = glm::mat3(hips) * clips.hips_forward();
+    SCOPED_TRACE(clips.database().ranges()[r].name);
+    EXPECT_NEAR(hips[3].x, 0.f, 1e-4f);
+    EXPECT_NEAR(hips[3].z, 0.f, 1e-4f);
+    EXPECT_GT(hips[3].y, 0.5f);  // metres: the hips ride about 0.9 m up
+    EXPECT_NEAR(std::atan2(f.x, f.z), 0.f, 1e-4f);
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
+}
+
+// The character follows the gamepad: after two seconds' walk along +Z it is about 2.8 m on.
+TEST(MotionMatcher, MM4_TheCharacterGoesWhereTheInputSays) {
+  NEED_BANDAI_METRES();
+  const std::vector<MatcherFrame> frames = run_matcher({});
+  EXPECT_GT(frames[119].position.z, 2.0f);
+  EXPECT_LT(std::abs(frames[119].position.x), 0.5f);
+  // Running toward -X for two seconds (after a stop) covers several metres that way.
+  EXPECT_LT(frames[479].position.x - frames[359].position.x, -4.f);
+  std::size_t searches = 0, switches = 0;
+  for (const MatcherFrame& f : frames) searches += f.searched, switches += f.switched;
+  EXPECT_GE(searches, 110u);  // every 0.1 s at least
+  EXPECT_GT(switches, 10u);
+  EXPECT_LT(switches, searches);
+  std::printf("MM4: %zu searches, %zu switches in %d frames\n", searches, switches, kMatcherFrames);
+}
+
+// MM4: the same script in a world turned by 2.1 rad and moved by (37, 0, -12): the same rows
+// searched and switched to, every frame; the same queries (the character frame) within 1e-3.
+TEST(MotionMatcher, MM4_TurningAndMovingTheWorldChangesNoChoice) {
+  NEED_BANDAI_METRES();
+  const MatcherWorld moved{2.1f, {37.f, 0.f, -12.f}};
+  const std::vector<MatcherFrame> a = run_matcher({}), b = run_matcher(moved);
+  std::size_t switches = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(a[i].searched, b[i].searched);
+    ASSERT_EQ(a[i].switched, b[i].switched);
+    ASSERT_EQ(a[i].row, b[i].row);
+    for (std::size_t c = 0; c < kMotionFeatures; ++c) ASSERT_NEAR(a[i].query[c], b[i].query[c], 1e-3f) << "column " << c;
+    const glm::vec3 expected = moved(a[i].position, 1.f);
+    ASSERT_NEAR(glm::distance(expected, b[i].position), 0.f, 1e-3f);
+    switches += a[i].switched;
+  }
+  EXPECT_GT(switches, 10u);
+}
+
+// MM7: two characters fed the same script make the same rows, transforms and joint matrices,
+// bit for bit, foot lock on (IK in the pose).
+TEST(MotionMatcher, MM7_TheSameInputGivesTheSameOutputBitForBit) {
+  NEED_BANDAI_METRES();
+  const MotionClips& clips = matcher_clips();
+  MotionMatcher a(clips, {.foot_lock = true}), b(clips, {.foot_lock = true});
+  const std::size_t start = clips.database().ranges()[0].first_row;
+  a.reset(start, {1.f, 0.f, 2.f}, 0.5f);
+  b.reset(start, {1.f, 0.f, 2.f}, 0.5f);
+  for (int i = 0; i < kMatcherFrames; ++i) {
+    SCOPED_TRACE(i);
+    a.update(kMatcherDt, matcher_script(i));
+    b.update(kMatcherDt, matcher_script(i));
+    ASSERT_EQ(a.row(), b.row());
+    ASSERT_EQ(a.switched(), b.switched());
+    ASSERT_EQ(0, std::memcmp(&a.position(), &b.position(), sizeof(glm::vec3)));
+    ASSERT_EQ(0, std::memcmp(&a.world(), &b.world(), sizeof(glm::mat4)));
+    const std::span<const glm::mat4> ja = a.animator().absolute_bone_transforms(), jb = b.animator().absolute_bone_transforms();
+    ASSERT_EQ(ja.size(), jb.size());
+    ASSERT_EQ(0, std::memcmp(ja.data(), jb.data(), ja.size_bytes()));
+  }
+  EXPECT_GT(a.switches(), 10u);
+}
+
+// MM6: while a foot is held (weight 1, the same lock as the frame before) it moves less than
+// 1 mm in the world from frame to frame; without the lock the same feet slide more.
+TEST(MotionMatcher, MM6_ALockedFootMovesLessThanAMillimetre) {
+  NEED_BANDAI_METRES();
+  const MotionClips& clips = matcher_clips();
+  MotionMatcher locked(clips, {.foot_lock = true}), free(clips);
+  const std::size_t start = clips.database().ranges()[0].first_row;
+  locked.reset(start, glm::vec3(0.f), 0.f);
+  free.reset(start, glm::vec3(0.f), 0.f);
+  std::array<glm::vec3, 2> before{}, free_before{};
+  std::array<bool, 2> held{};
+  std::array<glm::vec3, 2> held_at{};
+  int frames_held = 0;
+  float worst = 0.f, worst_free = 0.f;
+  for (int i = 0; i < kMatcherFrames; ++i) {
+    locked.update(kMatcherDt, matcher_script(i));
+    free.update(kMatcherDt, matcher_script(i));
+    for (std::size_t f = 0; f < 2; ++f) {
+      const auto foot = static_cast<std::size_t>(clips.leg(f)[2]);
+      const glm::vec3 at = glm::vec3(locked.world() * locked.animator().absolute_bone_transforms()[foot][3]);
+      const glm::vec3 free_at = glm::vec3(free.world() * free.animator().absolute_bone_transforms()[foot][3]);
+      const bool now = locked.foot_locked(f) && locked.foot_lock_weight(f) == 1.f;
+      if (now && held[f] && held_at[f] == locked.foot_lock_position(f)) {
+        ++frames_held;
+        worst = std::max(worst, glm::distance(at, before[f]));
+        worst_free = std::max(worst_free, glm::distance(free_at, free_before[f]));
+      }
+      held[f] = now, held_at[f] = locked.foot_lock_position(f);
+      before[f] = at, free_before[f] = free_at;
+    }
+  }
+  EXPECT_GT(frames_held, 150);
+  EXPECT_LT(worst, 1e-3f);
+  EXPECT_GT(worst_free, 1e-3f);  // the lock is what holds them
+  std::printf("MM6: %d frames held, worst step %.4f mm held, %.2f mm free\n", frames_held, 1e3f * worst, 1e3f * worst_free);
+}
+
+}  // namespace
+}  // namespace marrow
