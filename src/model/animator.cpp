@@ -277,6 +277,10 @@ void Animator::enable_root_motion(const RootMotionOptions& options) {
   }
   const int parent = model_.nodes[static_cast<std::size_t>(node)].parent;
   root_.parent_world = parent >= 0 ? bind_worlds_[static_cast<std::size_t>(parent)] : glm::mat4(1.f);
+  root_.parent_inverse = glm::inverse(glm::mat3(root_.parent_world));
+  root_.parent_rotation = decompose_trs(root_.parent_world).rotation;
+  root_tracks_.clear();
+  root_tracks_.resize(model_.animations.size());
   for (Layer& layer : layers_) {
     for (Action* action : layer.actions) attach_root_motion(*action);
   }
@@ -339,7 +343,7 @@ Animator::Action* Animator::take_action(int animation) {
   action->fading_out = false;
   action->sync_group = -1;
   action->step = ClockStep{};
-  action->root = RootMotionTrack{};
+  action->root = nullptr;
   action->live.reset();
   action->live_root_keys.clear();
   return action;
@@ -348,9 +352,13 @@ Animator::Action* Animator::take_action(int animation) {
 void Animator::release(Action* action) { free_actions_.push_back(action); }
 
 void Animator::attach_root_motion(Action& action) {
-  action.root = RootMotionTrack{};
+  action.root = nullptr;
   if (!root_.enabled || action.animation < 0) return;
   const auto a = static_cast<std::size_t>(action.animation);
+  if (!action.live && root_tracks_[a] != nullptr) {
+    action.root = root_tracks_[a].get();
+    return;
+  }
   const ModelNode& bone = model_.nodes[static_cast<std::size_t>(root_.node)];
   const Trs rest = decompose_trs(bone.transform);
   std::span<const Keyframe> keys;
@@ -367,8 +375,13 @@ void Animator::attach_root_motion(Action& action) {
       if (track.bone_index == target && !track.keys.empty()) keys = track.keys;  // the later wins
     }
   }
-  if (action.live) keys = live_root_keys(action);
-  action.root = RootMotionTrack(keys, rest, root_.parent_world);
+  if (action.live) {
+    action.live_root = RootMotionTrack(live_root_keys(action), rest, root_.parent_world);
+    action.root = &action.live_root;
+    return;
+  }
+  root_tracks_[a] = std::make_unique<const RootMotionTrack>(keys, rest, root_.parent_world);
+  action.root = root_tracks_[a].get();
 }
 
 // A live animation's root-motion joint keyed at its source's key times (the motion the baked

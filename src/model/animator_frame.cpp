@@ -8,8 +8,8 @@
 #include "marrow/model/animator.hpp"
 #include "marrow/runtime/additive_pose.hpp"
 #include "marrow/runtime/aim_ik_job.hpp"
-#include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/runtime/clip_markers.hpp"
+#include "marrow/runtime/morph_blend_job.hpp"
 #include "marrow/runtime/skin_palette_job.hpp"
 #include "marrow/runtime/two_bone_ik_job.hpp"
 
@@ -58,7 +58,7 @@ RootMotion Animator::blend_root_motion(const F& motion_of) const {
 
 RootMotion Animator::root_motion_offset() const noexcept {
   if (!root_.enabled) return {};
-  return blend_root_motion([](const Action& a) { return a.root.since_start(a.clock.time()); });
+  return blend_root_motion([](const Action& a) { return a.root != nullptr ? a.root->since_start(a.clock.time()) : RootMotion{}; });
 }
 
 void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
@@ -123,7 +123,7 @@ void Animator::advance_clocks(Ticks time, bool relative, bool loop) {
 void Animator::move_root() {
   if (!root_.enabled) return;
   // R1: each normal clip's motion along its path, blended like the pose.
-  root_.delta = blend_root_motion([](const Action& a) { return a.root.along(a.step); });
+  root_.delta = blend_root_motion([](const Action& a) { return a.root != nullptr ? a.root->along(a.step) : RootMotion{}; });
   root_.total.translation += root_.delta.translation;
   root_.total.yaw += root_.delta.yaw;
 }
@@ -365,9 +365,9 @@ void Animator::remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) c
   // R1: the blended motion of the clips since their start, taken out of the joint.
   const RootMotion offset = root_motion_offset();
   Trs trs = pose_joint(pose, joint);
-  trs.translation -= glm::inverse(glm::mat3(root_.parent_world)) * offset.translation;
+  trs.translation -= root_.parent_inverse * offset.translation;
   if (root_.yaw && offset.yaw != 0.f) {
-    const glm::quat parent = decompose_trs(root_.parent_world).rotation;
+    const glm::quat& parent = root_.parent_rotation;
     const glm::quat turn = glm::angleAxis(-offset.yaw, glm::vec3(0.f, 1.f, 0.f));
     trs.rotation = glm::normalize(glm::inverse(parent) * turn * parent * trs.rotation);
   }
@@ -596,7 +596,8 @@ void Animator::evaluate_morphs(bool force) {
     for (std::size_t p = 0; p < mesh.parts.size(); ++p) {
       const ModelMeshPart& part = mesh.parts[p];
       if (!part.morph) continue;
-      blend_morph_targets(*part.morph, state.weights, state.parts[p].bytes);
+      // validate(Model) checked the carrier and sized these: the job runs (it never throws).
+      MorphBlendJob{.morph = &*part.morph, .weights = state.weights, .output = state.parts[p].bytes}.run();
       ++state.parts[p].revision;
     }
   }

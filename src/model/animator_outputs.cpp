@@ -110,7 +110,8 @@ std::size_t Animator::size_in_bytes() const noexcept {
                       events_.capacity() * sizeof(AnimationEvent) + marker_scratch_.capacity() * sizeof(std::uint32_t) +
                       bounds_scratch_.capacity() * sizeof(glm::vec3) + skin_boxes_.capacity() * sizeof(BoundingBox) +
                       (blend_layers_.capacity() + blend_additive_.capacity()) * sizeof(BlendingLayer) +
-                      ik_touched_.capacity() * sizeof(int);
+                      ik_touched_.capacity() * sizeof(int) + root_tracks_.capacity() * sizeof(root_tracks_[0]);
+  for (const auto& track : root_tracks_) bytes += track != nullptr ? track->size_in_bytes() : 0;
   for (const SkinState& s : skins_) {
     bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + mats(s.pose.gathered_locals_) +
              mats(s.pose.gathered_worlds_) + poses(s.blended) +

@@ -29,17 +29,18 @@ float wrap(float angle) {
 }  // namespace
 
 RootMotionTrack::RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest, const glm::mat4& parent_world)
-    : keys_(keys), rest_(rest), parent_(parent_world) {
+    : keys_(keys), rest_(rest), parent_(parent_world), parent_rotation_(decompose_trs(parent_world).rotation) {
   // Unwrapped yaw per key: each step between keys taken as the shorter turn, so whole turns
   // over a clip add up.
-  const glm::quat parent = decompose_trs(parent_).rotation;
   unwrapped_yaw_.reserve(keys_.size());
   float previous = 0.f;
   for (std::size_t k = 0; k < keys_.size(); ++k) {
-    const float yaw = yaw_of(parent * keys_[k].rotation);
+    const float yaw = yaw_of(parent_rotation_ * keys_[k].rotation);
     unwrapped_yaw_.push_back(k == 0 ? yaw : unwrapped_yaw_.back() + wrap(yaw - previous));
     previous = yaw;
   }
+  start_position_ = position(Ticks{0});
+  start_yaw_ = yaw(Ticks{0});
 }
 
 glm::vec3 RootMotionTrack::position(Ticks t) const noexcept {
@@ -49,7 +50,7 @@ glm::vec3 RootMotionTrack::position(Ticks t) const noexcept {
 }
 
 float RootMotionTrack::yaw(Ticks t) const noexcept {
-  const glm::quat parent = decompose_trs(parent_).rotation;
+  const glm::quat& parent = parent_rotation_;
   if (keys_.empty()) return yaw_of(parent * rest_.rotation);
   TrackCursor cursor;
   const std::size_t k = find_key(keys_, t, cursor);
@@ -73,8 +74,8 @@ RootMotion RootMotionTrack::along(const ClockStep& step) const noexcept {
 RootMotion RootMotionTrack::since_start(Ticks t) const noexcept {
   RootMotion out;
   if (keys_.empty()) return out;
-  out.translation = position(t) - position(Ticks{0});
-  out.yaw = yaw(t) - yaw(Ticks{0});
+  out.translation = position(t) - start_position_;
+  out.yaw = yaw(t) - start_yaw_;
   return out;
 }
 

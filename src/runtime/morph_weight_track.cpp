@@ -6,6 +6,7 @@
 #include <string>
 
 #include "marrow/core/finite.hpp"
+#include "marrow/core/hermite.hpp"
 
 namespace marrow {
 
@@ -93,13 +94,10 @@ void evaluate_morph_weights(const MorphWeightTrack& track, double seconds, std::
     for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(a[i] + (b[i] - a[i]) * s);
     return;
   }
-  const double s2 = s * s, s3 = s2 * s;
-  const double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+  const HermiteBasis h = hermite_basis(s);
   const float* out_tan = track.out_tangents.data() + k * n;       // b_k
   const float* in_tan = track.in_tangents.data() + (k + 1) * n;   // a_k+1
-  for (std::size_t i = 0; i < n; ++i) {
-    out[i] = static_cast<float>(h00 * a[i] + h10 * dt * out_tan[i] + h01 * b[i] + h11 * dt * in_tan[i]);
-  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(hermite(h, a[i], out_tan[i], b[i], in_tan[i], dt));
 }
 
 std::vector<float> evaluate_morph_weights(const MorphWeightTrack& track, double seconds) {

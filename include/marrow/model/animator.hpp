@@ -306,7 +306,8 @@ class Animator {
     std::vector<TrsBlock> scene_pose;                 // per scene node
     std::vector<std::vector<float>> morph_weights;    // per mesh (deltas on an additive layer)
     std::vector<std::uint8_t> morph_driven;           // per mesh: the animation has its channel
-    RootMotionTrack root;                              // of the root-motion joint
+    const RootMotionTrack* root = nullptr;             // of the root-motion joint (root_tracks_ or live_root)
+    RootMotionTrack live_root;                         // a live retargeted animation's own
     std::unique_ptr<LiveRetargetSampler> live;         // a live retargeted animation's scratch
     std::vector<Keyframe> live_root_keys;              // its root-motion joint's keys (root's view)
   };
@@ -330,6 +331,8 @@ class Animator {
     int skin = -1;            // the skin whose pose holds it (-1: a rigid node)
     std::size_t joint = 0;    // its palette entry in that skin
     glm::mat4 parent_world{1.f};
+    glm::mat3 parent_inverse{1.f};                    // of parent_world's 3x3, made once
+    glm::quat parent_rotation{1.f, 0.f, 0.f, 0.f};    // parent_world's, decomposed once
     RootMotion delta, total;
   };
 
@@ -414,6 +417,9 @@ class Animator {
   // subtree when that is one index range, else every node after it.
   std::vector<std::size_t> two_bone_end_, aim_end_;
   std::unique_ptr<Inertia> inertia_;
+  // Per animation, its root-motion track, made at its first play after enable_root_motion: a
+  // later switch to it allocates nothing.
+  std::vector<std::unique_ptr<const RootMotionTrack>> root_tracks_;
   double pass_seconds_ = 0.0;  // the dt of the pass pose_frame makes (0: a jump, play or seek)
   std::vector<int> ik_touched_;  // nodes IK rotated last frame: back to their pose before the next
 };

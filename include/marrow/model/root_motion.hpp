@@ -14,6 +14,7 @@
 //     start), whole cycles counted, ping-pong round trips cancelling. One full cycle sums to the
 //     clip's end-minus-start motion; from 0 to t it equals the displacement between the poses
 //     at 0 and t.
+#include <cstddef>
 #include <span>
 #include <string>
 #include <vector>
@@ -53,12 +54,16 @@ class RootMotionTrack {
   RootMotion along(const ClockStep& step) const noexcept;
   // The motion from time 0 to t.
   RootMotion since_start(Ticks t) const noexcept;
+  std::size_t size_in_bytes() const noexcept { return sizeof(*this) + unwrapped_yaw_.capacity() * sizeof(float); }
 
  private:
   std::span<const Keyframe> keys_;
   std::vector<float> unwrapped_yaw_;   // per key
   Trs rest_;
   glm::mat4 parent_{1.f};
+  glm::quat parent_rotation_{1.f, 0.f, 0.f, 0.f};  // parent_'s, decomposed once
+  glm::vec3 start_position_{0.f};                  // position(0) and yaw(0), for since_start
+  float start_yaw_ = 0.f;
 };
 
 }  // namespace marrow

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "marrow/core/finite.hpp"
+#include "marrow/core/hermite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/gltf/detail/accessor_reader.hpp"
 
@@ -154,13 +155,10 @@ void ChannelCurve::evaluate(double t, std::size_t& cursor, double* out) const {
     for (std::size_t c = 0; c < width_; ++c) out[c] = a[c] + (static_cast<double>(b[c]) - a[c]) * s;
     return;
   }
-  const double s2 = s * s, s3 = s2 * s;
-  const double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+  const HermiteBasis h = hermite_basis(s);
   const float* out_tangent_k = out_tangent(k);
   const float* in_tangent_next = in_tangent(k + 1);
-  for (std::size_t c = 0; c < width_; ++c) {
-    out[c] = h00 * a[c] + h10 * dt * out_tangent_k[c] + h01 * b[c] + h11 * dt * in_tangent_next[c];
-  }
+  for (std::size_t c = 0; c < width_; ++c) out[c] = hermite(h, a[c], out_tangent_k[c], b[c], in_tangent_next[c], dt);
   if (rotation_ && width_ == 4) normalize4(out);
 }
 
