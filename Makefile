@@ -6,7 +6,7 @@ FILE ?=
 
 TARGET ?= import_gltf
 SECONDS ?= 60
-FUZZ_TARGETS := gltf_json glb import_gltf native bvh compressed_clip assimp morph_blend player jobs animator draco meshopt humanoid_map bone_map graph
+FUZZ_TARGETS := gltf_json glb import_gltf native bvh compressed_clip assimp morph_blend player jobs animator draco meshopt humanoid_map bone_map graph motion_database
 
 .PHONY: deps configure build demo test test-simd-levels bench test-sanitize test-tsan fuzz fuzz-smoke clean
 

@@ -21,7 +21,7 @@ check "pose without a file" 2 "$marrow" pose
 check "unknown option" 2 "$marrow" pose x.glb --frob
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # Help per command (its usage, options and an example, exit 0) and the version.
-for cmd in demo info pose render convert; do
+for cmd in demo info pose render convert match; do
   for flag in --help -h; do
     check "$cmd $flag" 0 "$marrow" $cmd $flag
     head -1 "$work/out" | grep -q "^usage: marrow $cmd" && grep -q "^example" "$work/out" && grep -q -- "--max-palette" "$work/out" ||
@@ -264,7 +264,7 @@ if [ -d "$assets/gltf" ]; then
   [ -s "$work/fox/demo.png" ] && [ ! -e "$work/fox/demo.glb" ] || fail "demo FILE --out writes demo.png only"
   # Every help's example runs as printed (from a folder beside shared/, into a scratch folder).
   mkdir -p "$work/examples"
-  for cmd in demo info pose render convert; do
+  for cmd in demo info pose render convert match; do
     "$marrow" $cmd --help | awk '/^example/ {p = 1; next} p {sub(/^  /, ""); print}' | while read -r example; do
       example=${example//..\/shared\/assets/$assets}
       example=${example//\/tmp\/fox/$work/examples/fox}
@@ -324,6 +324,36 @@ PY
   printf '{"version": 1, "root": "a", "nodes": {"a": {"type": "clip", "clip": "Swim"}}}' >"$work/swim_graph.json"
   check "--graph: a graph the model cannot play" 1 "$marrow" pose "$fox" --graph "$work/swim_graph.json"
   grep -q 'swim_graph.json: graph node "a", field "clip"' "$work/err" || fail "a graph naming a missing clip names the file, node and field"
+fi
+# Motion matching (docs/motion-matching.md): a database of a few Bandai clips, the demo twice.
+bandai="$assets/bvh/bandai-locomotion"
+check "match without a subcommand" 2 "$marrow" match
+check "match of an unknown subcommand" 2 "$marrow" match frob
+check "match build without --out" 2 "$marrow" match build x.bvh
+check "match demo of an unknown path" 2 "$marrow" match demo x.marrow --path square
+if [ -d "$bandai" ]; then
+  check "match build" 0 "$marrow" match build "$bandai"/dataset-2_walk_normal_001.bvh "$bandai"/dataset-2_walk-turn-left_normal_001.bvh \
+    "$bandai"/dataset-2_walk-turn-right_normal_001.bvh "$bandai"/dataset-2_run_normal_001.bvh --out "$work/walks.marrow"
+  grep -q "wrote .*walks.marrow: 4 clips.*candidate frames at 60 Hz" "$work/out" && grep -q "unit scale 0.01" "$work/out" ||
+    fail "match build reports its clips, frames and unit scale: $(cat "$work/out")"
+  for run in a b; do
+    check "match demo --json ($run)" 0 "$marrow" match demo "$work/walks.marrow" --path zigzag --seconds 6 --json
+    cp "$work/out" "$work/match_$run.json"
+  done
+  python3 - "$work/match_a.json" "$work/match_b.json" <<'PY' || fail "match demo --json: the same figures twice (MM7), every key"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+keys = {"trajectory_error_cm", "foot_sliding_cm_per_s", "searches_per_s", "switches_per_s", "frame_us"}
+assert keys <= a.keys(), a
+assert all(isinstance(a[k], (int, float)) and a[k] >= 0 for k in keys), a
+assert a["frames"] == 360 and a["searches_per_s"] >= 10 and a["frame_us"] > 0, a
+a.pop("frame_us"); b.pop("frame_us")
+assert a == b, (a, b)
+PY
+  check "match demo --gif" 0 "$marrow" match demo "$work/walks.marrow" --path stop-and-go --seconds 2 --gif "$work/match.gif" --size 64x48
+  [ -s "$work/match.gif" ] && grep -q "trajectory error" "$work/out" || fail "match demo --gif writes the GIF and prints the figures"
+  check "match demo of a file without a database" 1 "$marrow" match demo "$bandai"/dataset-2_walk_normal_001.bvh
+  [ "$(wc -l <"$work/err")" = 1 ] && grep -q "holds no motion database" "$work/err" || fail "match demo names the missing database"
 fi
 [ "$failures" = 0 ] && echo "cli_test: all passed"
 exit "$failures"

@@ -460,6 +460,7 @@ std::vector<MalformedFile> malformed_corpus() {
   add("draco_component_count_mismatch.glb", draco([](auto& a, auto& p) { a.document.accessors[p.find("NORMAL")].type = gltf::AccessorType::Vec4; }),
       C::InvalidCompression, "NORMAL decodes to 3 components, its accessor is VEC4");
   append_malformed_native(out);
+  append_malformed_motion_databases(out);
   append_malformed_bvh(out);
   append_malformed_bone_maps(out);
   append_malformed_graphs(out);

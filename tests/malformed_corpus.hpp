@@ -21,6 +21,8 @@ struct MalformedFile {
 std::vector<MalformedFile> malformed_corpus();
 // The native (.marrow) files of the corpus, appended to out (malformed_native_corpus.cpp).
 void append_malformed_native(std::vector<MalformedFile>& out);
+// The native files with a broken motion database (MMDB), likewise (malformed_native_corpus.cpp).
+void append_malformed_motion_databases(std::vector<MalformedFile>& out);
 // The BVH (.bvh) files of the corpus, appended to out (malformed_bvh_corpus.cpp).
 void append_malformed_bvh(std::vector<MalformedFile>& out);
 // The retarget bone maps (.json) of the corpus (malformed_bone_map_corpus.cpp).

@@ -9,6 +9,7 @@
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/compress_model_clips.hpp"
 #include "demo/demo_character.hpp"
+#include "demo/demo_motion_database.hpp"
 
 namespace marrow::test {
 
@@ -111,7 +112,95 @@ std::vector<std::byte> edited_native_bounds(const std::function<void(std::size_t
   return b;
 }
 
+// The built-in character with a made-up motion database (demo_motion_database.hpp) and the
+// offsets of its MMDB fields: rate, feature count, mean, scale, range count, per range its name,
+// animation, first_row, rows and frames, then the row count and the rows.
+struct NativeMmdb {
+  std::vector<std::byte> file;
+  std::size_t rate = 0, columns = 0, mean = 0, scale = 0, range_count = 0, row_count = 0, rows = 0;
+  struct Range {
+    std::size_t animation, first_row, rows, frames;
+  };
+  std::vector<Range> ranges;
+};
+
+NativeMmdb native_mmdb() {
+  NativeMmdb n;
+  n.file = write_native(make_demo_character_with_motion_database());
+  const std::vector<std::byte>& b = n.file;
+  std::size_t pos = 24;
+  while (get<std::uint32_t>(b, pos) != 0x42444D4Du) pos += 16 + get<std::uint64_t>(b, pos + 8);  // "MMDB"
+  n.rate = pos + 16;
+  n.columns = n.rate + 8;
+  n.mean = n.columns + 8;
+  n.scale = n.mean + 27 * 4;
+  n.range_count = n.scale + 27 * 4;
+  std::size_t at = n.range_count + 8;
+  for (std::uint64_t k = 0; k < get<std::uint64_t>(b, n.range_count); ++k) {
+    at += 4 + get<std::uint32_t>(b, at);  // the name
+    n.ranges.push_back({at, at + 4, at + 12, at + 20});
+    at += 28;
+  }
+  n.row_count = at;
+  n.rows = at + 8;
+  return n;
+}
+
+std::vector<std::byte> edited_native_mmdb(const std::function<void(const NativeMmdb&, std::vector<std::byte>&)>& edit) {
+  const NativeMmdb n = native_mmdb();
+  std::vector<std::byte> b = n.file;
+  edit(n, b);
+  return b;
+}
+
 }  // namespace
+
+// Motion databases (MMDB) over the built-in character's clips (Wave 2 s, Curl 3 s: 61 and 121
+// rows at 60 Hz), each wrong in one way; NativeMotionDatabase.MalformedSectionsNameTheField
+// checks that each message names the field.
+void append_malformed_motion_databases(std::vector<MalformedFile>& out) {
+  const auto add = [&](std::string name, std::vector<std::byte> bytes, C code, std::string why) {
+    out.push_back(MalformedFile{std::move(name), std::move(bytes), code, std::move(why)});
+  };
+  using M = NativeMmdb;
+  constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
+  add("native_mmdb_rate_nan.marrow",
+      edited_native_mmdb([](const M& n, auto& b) { put<double>(b, n.rate, std::numeric_limits<double>::quiet_NaN()); }),
+      C::InvalidDocument, "a motion database sampled at NaN frames per second");
+  add("native_mmdb_frames_not_duration.marrow", edited_native_mmdb([](const M& n, auto& b) { put<double>(b, n.rate, 120.0); }),
+      C::InvalidDocument, "a motion database at 120 Hz whose ranges count frames at 60 Hz");
+  add("native_mmdb_feature_count.marrow", edited_native_mmdb([](const M& n, auto& b) { put<std::uint64_t>(b, n.columns, 26); }),
+      C::InvalidDocument, "26 features per row (there are 27)");
+  add("native_mmdb_mean_inf.marrow",
+      edited_native_mmdb([](const M& n, auto& b) { put<float>(b, n.mean, std::numeric_limits<float>::infinity()); }),
+      C::InvalidDocument, "an infinite feature mean");
+  add("native_mmdb_scale_negative.marrow", edited_native_mmdb([](const M& n, auto& b) { put<float>(b, n.scale + 12, -1.f); }),
+      C::InvalidDocument, "a negative feature scale");
+  add("native_mmdb_range_count_huge.marrow",
+      edited_native_mmdb([](const M& n, auto& b) { put<std::uint64_t>(b, n.range_count, std::uint64_t{1} << 40); }),
+      C::LimitExceeded, "2^40 ranges");
+  add("native_mmdb_row_count_huge.marrow",
+      edited_native_mmdb([](const M& n, auto& b) { put<std::uint64_t>(b, n.row_count, std::uint64_t{1} << 40); }),
+      C::LimitExceeded, "2^40 rows");
+  add("native_mmdb_rows_short.marrow",
+      edited_native_mmdb([](const M& n, auto& b) { put<std::uint64_t>(b, n.row_count, get<std::uint64_t>(b, n.row_count) + 1); }),
+      C::InvalidContainer, "one row more than the section holds");
+  add("native_mmdb_first_row_gap.marrow",
+      edited_native_mmdb([](const M& n, auto& b) { put<std::uint64_t>(b, n.ranges[1].first_row, 62); }), C::InvalidDocument,
+      "the second range starts a row after the first one ends");
+  add("native_mmdb_rows_past_end.marrow",
+      edited_native_mmdb([](const M& n, auto& b) { put<std::uint64_t>(b, n.ranges[1].rows, 122); }), C::InvalidDocument,
+      "the last range runs a row past the rows");
+  add("native_mmdb_rows_not_frames.marrow",
+      edited_native_mmdb([](const M& n, auto& b) { put<std::uint64_t>(b, n.ranges[0].rows, 60); }), C::InvalidDocument,
+      "a range of 60 rows over 121 frames (not 61)");
+  add("native_mmdb_feature_nan.marrow",
+      edited_native_mmdb([&](const M& n, auto& b) { put<float>(b, n.rows + (5 * 27 + 7) * 4, kNan); }), C::InvalidDocument,
+      "a NaN feature");
+  add("native_mmdb_animation_index.marrow",
+      edited_native_mmdb([](const M& n, auto& b) { put<std::int32_t>(b, n.ranges[1].animation, 7); }), C::IndexOutOfRange,
+      "a range naming animation 7 of 2");
+}
 
 void append_malformed_native(std::vector<MalformedFile>& out) {
   const auto add = [&](std::string name, std::vector<std::byte> bytes, C code, std::string why) {

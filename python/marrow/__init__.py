@@ -35,6 +35,7 @@ from ._marrow import (  # noqa: E402
     Instance,
     Model,
     MotionDatabase,
+    MotionMatcher,
     convert,
     load,
     load_graph,
@@ -44,5 +45,5 @@ from ._marrow import (  # noqa: E402
     sample,
 )
 
-__all__ = ["Graph", "GraphInstance", "Instance", "LoadError", "Model", "MotionDatabase", "convert", "load", "load_graph",
+__all__ = ["Graph", "GraphInstance", "Instance", "LoadError", "Model", "MotionDatabase", "MotionMatcher", "convert", "load", "load_graph",
            "pose", "render", "retarget", "sample"]

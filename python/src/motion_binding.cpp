@@ -1,5 +1,7 @@
-// MotionDatabase: motion matching's searchable frames (model/motion_database.hpp, docs/python.md)
-// built from one or more models of one rig, kept alive by the database object.
+// Motion matching from Python (docs/python.md): MotionDatabase, the searchable frames
+// (model/motion_database.hpp) of one or more models of one rig, kept alive by the database
+// object; MotionMatcher, one character's controller (model/motion_matcher.hpp) on a database
+// or on a model loaded from `marrow match build`'s file.
 #include <array>
 #include <cmath>
 #include <memory>
@@ -15,6 +17,8 @@
 #include "bindings.hpp"
 #include "loaded_model.hpp"
 #include "marrow/model/motion_database.hpp"
+#include "marrow/model/motion_matcher.hpp"
+#include "numpy_arrays.hpp"
 
 namespace marrow::python {
 
@@ -23,7 +27,19 @@ namespace {
 struct Database {
   std::vector<std::shared_ptr<LoadedModel>> models;
   std::unique_ptr<MotionDatabase> db;
+  std::unique_ptr<MotionClips> clips;  // the matchers' clips, made by the first MotionMatcher
 };
+
+// A character: the clips it plays (the database's, or its own for a loaded model) and the
+// Python object that owns what they read.
+struct Matcher {
+  py::object source;
+  std::unique_ptr<MotionClips> own_clips;
+  std::unique_ptr<MotionMatcher> matcher;
+};
+
+glm::vec3 vec3_of(const std::array<float, 3>& v) { return {v[0], v[1], v[2]}; }
+py::tuple tuple_of(const glm::vec3& v) { return py::make_tuple(v.x, v.y, v.z); }
 
 std::vector<std::shared_ptr<LoadedModel>> model_list(const py::object& models) {
   if (py::isinstance<LoadedModel>(models)) return {models.cast<std::shared_ptr<LoadedModel>>()};
@@ -53,6 +69,8 @@ MotionExclusion exclusion_of(const Database& self, const std::optional<std::pair
     throw py::index_error("MotionDatabase: exclude row " + std::to_string(exclude->first) + " of " + std::to_string(self.db->size()));
   return MotionExclusion{exclude->first, exclude->second};
 }
+
+void bind_motion_matcher(py::module_& m);
 
 }  // namespace
 
@@ -113,6 +131,85 @@ one rig sampled at `rate`, described by 27 normalized features.)")
           },
           py::arg("query"), "(index, cost): every row tried.")
       .def_property_readonly("rate", [](const Database& self) { return self.db->rate(); });
+  bind_motion_matcher(m);
 }
+
+namespace {
+
+std::unique_ptr<Matcher> make_matcher(const py::object& source, bool foot_lock, float search_interval) {
+  auto self = std::make_unique<Matcher>();
+  self->source = source;
+  const MotionClips* clips = nullptr;
+  if (py::isinstance<Database>(source)) {
+    Database& db = source.cast<Database&>();
+    if (!db.clips) {
+      std::vector<const Model*> pointers;
+      for (const auto& loaded : db.models) pointers.push_back(&loaded->model());
+      db.clips = std::make_unique<MotionClips>(*db.db, pointers);
+    }
+    clips = db.clips.get();
+  } else if (py::isinstance<LoadedModel>(source)) {
+    self->own_clips = std::make_unique<MotionClips>(source.cast<LoadedModel&>().model());  // ValueError without a database
+    clips = self->own_clips.get();
+  } else {
+    throw py::type_error("MotionMatcher: source is a MotionDatabase or a Model loaded from marrow match build's file");
+  }
+  self->matcher = std::make_unique<MotionMatcher>(*clips, MotionMatcherOptions{.search_interval = search_interval, .foot_lock = foot_lock});
+  return self;
+}
+
+void bind_motion_matcher(py::module_& m) {
+  py::class_<Matcher>(m, "MotionMatcher", R"(One character's motion-matching controller (docs/python.md): a gamepad's
+desired velocity in, the database's frames played with inertialized switches out.)")
+      .def(py::init(&make_matcher), py::arg("source"), py::kw_only(), py::arg("foot_lock") = true, py::arg("search_interval") = 0.1f,
+           "source: a MotionDatabase (of models in metres) or a Model loaded from `marrow match build`'s file.")
+      .def(
+          "reset",
+          [](Matcher& self, std::size_t row, const std::array<float, 3>& position, float yaw) {
+            if (row >= self.matcher->clips().database().size()) throw py::index_error("MotionMatcher: row " + std::to_string(row) + " is not a database row");
+            self.matcher->reset(row, vec3_of(position), yaw);
+          },
+          py::arg("row") = 0, py::arg("position") = std::array<float, 3>{0.f, 0.f, 0.f}, py::arg("yaw") = 0.f,
+          "Plays `row` at once, the character at `position` facing `yaw` (radians about +Y, 0 = +Z).")
+      .def(
+          "update",
+          [](Matcher& self, float dt, const std::array<float, 3>& velocity, const std::optional<std::array<float, 3>>& facing) {
+            self.matcher->update(dt, {vec3_of(velocity), facing ? vec3_of(*facing) : glm::vec3(0.f)});
+          },
+          py::arg("dt"), py::arg("velocity"), py::arg("facing") = py::none(),
+          "One frame of dt seconds: the desired velocity (world, m/s, y ignored) and facing (None: along the velocity).")
+      .def(
+          "world_transforms",
+          [](const Matcher& self) {
+            const std::span<const glm::mat4> locals = self.matcher->animator().absolute_bone_transforms();
+            py::array_t<float> out({static_cast<py::ssize_t>(locals.size()), py::ssize_t{4}, py::ssize_t{4}});
+            float* o = out.mutable_data();
+            for (std::size_t i = 0; i < locals.size(); ++i) store_row_major(self.matcher->world() * locals[i], o + 16 * i);
+            return out;
+          },
+          "numpy (nodes, 4, 4) float32: every node's transform in the world this frame ([row, column]).")
+      .def("node_names", [](const Matcher& self) {
+            std::vector<std::string> names;
+            for (const ModelNode& n : self.matcher->clips().model().nodes) names.push_back(n.name);
+            return names;
+          }, "The nodes' names, in world_transforms()' order.")
+      .def("row", [](const Matcher& self) { return self.matcher->row(); }, "The database row of the pose shown.")
+      .def("frame", [](const Matcher& self) {
+            const MotionDatabase& db = self.matcher->clips().database();
+            return py::make_tuple(db.range_of(self.matcher->row()).name, seconds_from_ticks(db.time_of(self.matcher->row())));
+          }, "(clip name, seconds) of row().")
+      .def("position", [](const Matcher& self) { return tuple_of(self.matcher->position()); }, "The character's position (world, m).")
+      .def("yaw", [](const Matcher& self) { return self.matcher->yaw(); }, "The character's facing (radians about +Y, 0 = +Z).")
+      .def("simulation_position", [](const Matcher& self) { return tuple_of(self.matcher->simulation_position()); },
+           "The desired (simulated) position the character is pulled toward.")
+      .def("foot_locked", [](const Matcher& self, std::size_t foot) {
+            if (foot > 1) throw py::index_error("MotionMatcher: foot is 0 (left) or 1 (right)");
+            return self.matcher->foot_locked(foot);
+          }, py::arg("foot"))
+      .def_property_readonly("searches", [](const Matcher& self) { return self.matcher->searches(); })
+      .def_property_readonly("switches", [](const Matcher& self) { return self.matcher->switches(); });
+}
+
+}  // namespace
 
 }  // namespace marrow::python

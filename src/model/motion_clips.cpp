@@ -128,6 +128,16 @@ void add_aligned_clip(const Model& source, int animation, Animator& sampler, con
   merged.animations.push_back(std::move(a));
 }
 
+void check_options(const MotionClipsOptions& options) {
+  if (!(options.contact_quantile > 0.f && options.contact_quantile < 1.f))
+    throw std::invalid_argument("MotionClips: contact_quantile " + std::to_string(options.contact_quantile) + " is not in (0, 1)");
+}
+
+const MotionDatabase& database_of(const Model& gathered) {
+  if (!gathered.motion_database) throw std::invalid_argument("MotionClips: the model holds no motion database (marrow match build makes one)");
+  return *gathered.motion_database;
+}
+
 float quantile(std::vector<float> values, float q) {
   std::sort(values.begin(), values.end());
   return values[static_cast<std::size_t>(q * static_cast<float>(values.size() - 1))];
@@ -139,8 +149,7 @@ MotionClips::MotionClips(const MotionDatabase& database, std::span<const Model* 
     : db_(database) {
   if (models.empty() || std::any_of(models.begin(), models.end(), [](const Model* m) { return m == nullptr; }))
     throw std::invalid_argument("MotionClips: no model, or a null one");
-  if (!(options.contact_quantile > 0.f && options.contact_quantile < 1.f))
-    throw std::invalid_argument("MotionClips: contact_quantile " + std::to_string(options.contact_quantile) + " is not in (0, 1)");
+  check_options(options);
   const Model& first = *models[0];
   const MatcherJoints joints = find_joints(first, options);
   hips_ = joints.hips;
@@ -178,6 +187,44 @@ MotionClips::MotionClips(const MotionDatabase& database, std::span<const Model* 
     animation_of_range_.push_back(static_cast<int>(model_->animations.size()));
     add_aligned_clip(source, r.animation, sampler, align, hips_, *model_, name);
   }
+  finish(options);
+}
+
+MotionClips::MotionClips(const Model& gathered, const MotionClipsOptions& options)
+    : kept_db_(gathered.motion_database), db_(database_of(gathered)) {
+  check_options(options);
+  validate(db_, gathered);
+  const MatcherJoints joints = find_joints(gathered, options);
+  hips_ = joints.hips;
+  legs_ = joints.legs;
+  int first_clip = -1;
+  for (const MotionRange& r : db_.ranges()) {
+    animation_of_range_.push_back(r.rows > 0 ? r.animation : -1);
+    if (r.rows == 0) continue;
+    if (gathered.animations[static_cast<std::size_t>(r.animation)].live)
+      throw std::invalid_argument("MotionClips: clip '" + r.name + "' is a live retarget");
+    if (first_clip < 0) first_clip = r.animation;
+  }
+  hips_forward_ = forward_in_hips(gathered, first_clip, joints);  // a database has rows
+  model_ = std::make_unique<Model>(gathered);
+  finish(options);
+}
+
+Model MotionClips::gathered_model() const {
+  Model out = *model_;
+  MotionDatabaseData d = db_.data();
+  for (std::size_t k = 0; k < d.ranges.size(); ++k) {
+    const int a = animation_of_range_[k];
+    d.ranges[k].model = 0;
+    d.ranges[k].animation = a;
+    if (a >= 0) d.ranges[k].name = out.animations[static_cast<std::size_t>(a)].name;  // a repeated name got primes
+  }
+  out.motion_database = std::make_shared<const MotionDatabase>(std::move(d));
+  return out;
+}
+
+// The compiled model, and the feet's contacts per row.
+void MotionClips::finish(const MotionClipsOptions& options) {
   compiled_ = compile_model(*model_);
 
   // MM6: contact thresholds, quantiles of every foot height and speed of the database.

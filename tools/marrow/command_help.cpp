@@ -19,7 +19,7 @@ namespace {
   "  --ticks-per-second T     the key rate of formats that count in ticks (Assimp's; default: the\n" \
   "                           file's, else 25)\n"
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kHelp{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kHelp{{
     {"demo",
      "usage: marrow demo [FILE] [--out DIR] [loading options]\n"
      "Plays every clip of FILE (default: the built-in character, written with marrow's glTF writer\n"
@@ -133,6 +133,35 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kHelp{{
      "example:\n"
      "  marrow retarget ../shared/assets/bvh/bandai-locomotion/dataset-2_walk_normal_001.bvh \\\n"
      "      ../shared/assets/gltf/KayKitRigMedium/manny_med_mod.gltf walk.glb --feet-ik\n"},
+    {"match",
+     "usage: marrow match build MODEL... --out DB.marrow [--rate HZ] [--weights W,W,W,W,W] [--unit-scale S]\n"
+     "       marrow match demo DB.marrow [--path circle|zigzag|stop-and-go] [--seconds S] [--json]\n"
+     "                                   [--gif F.gif [--size WxH] [--fps F]] [--no-foot-lock]\n"
+     "Motion matching (docs/motion-matching.md). build samples every clip of the models (one rig; a\n"
+     "BVH file holds one clip) into a searchable database and writes the clips with it to a native\n"
+     "file. demo plays a scripted gamepad path through the controller (foot lock on) at 60 frames a\n"
+     "second and prints the trajectory error, the foot sliding in contact, searches and switches\n"
+     "per second and the mean controller frame time; the same file and path give the same figures.\n"
+     "options (build):\n"
+     "  --out DB.marrow          the file to write (required)\n"
+     "  --rate HZ                frames per second sampled (default 60)\n"
+     "  --weights W,W,W,W,W      the feature groups' weights: foot positions, foot velocities, hip\n"
+     "                           velocity, trajectory positions, trajectory directions (default 1s)\n"
+     "  --unit-scale S           scale the models to metres (default: 0.01 when the hips stand\n"
+     "                           higher than 10 units, else 1)\n"
+     "options (demo):\n"
+     "  --path P                 circle (3 m radius), zigzag (45 degrees each way every 3 s) or\n"
+     "                           stop-and-go (3 s walking, 2 s standing), at 1.4 m/s (default circle)\n"
+     "  --seconds S              how long (default 20)\n"
+     "  --json                   one JSON object: trajectory_error_cm, foot_sliding_cm_per_s,\n"
+     "                           searches_per_s, switches_per_s, mean_cost, frame_us, ...\n"
+     "  --gif F.gif              the skeleton following the path; --size WxH (default 320x240),\n"
+     "                           --fps F (default 15)\n"
+     "  --no-foot-lock           play without foot locking (to see what it holds)\n"
+     "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
+     "example:\n"
+     "  marrow match build ../shared/assets/bvh/bandai-locomotion/*.bvh --out bandai.marrow\n"
+     "  marrow match demo bandai.marrow --path zigzag --seconds 20 --gif zigzag.gif\n"},
     {"version",
      "usage: marrow version   (or marrow --version)\n"
      "marrow's version, build type, the SIMD level its kernels use on this processor (MARROW_SIMD=\n"
@@ -156,6 +185,8 @@ std::string_view general_usage() noexcept {
          "                                 to marrow's native format or glTF; several inputs into a folder\n"
          "  retarget SOURCE TARGET OUT [--clip NAME]... [--map auto|FILE.json] [--feet-ik] [--json]\n"
          "                                 SOURCE's clips on TARGET's humanoid rig, written to OUT\n"
+         "  match build MODEL... --out DB.marrow | match demo DB.marrow [--path P] [--gif F.gif]\n"
+         "                                 motion matching: a database of clips, a controller on a path\n"
          "  demo [FILE] [--out DIR]        play every clip of a model (default: the built-in character)\n"
          "  version                        version, build, SIMD level, library versions (also --version)\n"
          "  help [COMMAND]                 this text, or a command's\n"

@@ -10,6 +10,7 @@ using Args = std::vector<std::string>;
 
 int run_demo(const Args& args);
 int run_info(const Args& args);
+int run_match(const Args& args);
 int run_pose(const Args& args);
 int run_convert(const Args& args);
 int run_render(const Args& args);

@@ -39,6 +39,7 @@ int run(const std::string& command, const Args& args) {
   }
   if (command == "demo") return run_demo(args);
   if (command == "info") return run_info(args);
+  if (command == "match") return run_match(args);
   if (command == "pose") return run_pose(args);
   if (command == "convert") return run_convert(args);
   if (command == "retarget") return run_retarget(args);

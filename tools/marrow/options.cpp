@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "marrow/render/image.hpp"
+
 namespace marrow::cli {
 
 std::optional<std::string> take_option(Args& args, const std::string& name) {
@@ -55,6 +57,24 @@ void require_extension(const std::string& path, const std::string& extension, co
   if (ext != extension) {
     throw UsageError(std::string(what) + " '" + path + "' must end in " + extension + " (the format it is written in)");
   }
+}
+
+// "WxH" with both sides in [1, kMaxImageSide].
+void parse_size(const std::string& text, int& width, int& height) {
+  const auto x = text.find('x');
+  const auto side = [&](const std::string& part) {
+    if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos) {
+      throw UsageError("--size '" + text + "' is not WIDTHxHEIGHT (e.g. 512x512)");
+    }
+    const int v = std::stoi(part);
+    if (v < 1 || v > render::kMaxImageSide) {
+      throw UsageError("--size '" + text + "': each side must be 1 to " + std::to_string(render::kMaxImageSide) + " pixels");
+    }
+    return v;
+  };
+  if (x == std::string::npos) throw UsageError("--size '" + text + "' is not WIDTHxHEIGHT (e.g. 512x512)");
+  width = side(text.substr(0, x));
+  height = side(text.substr(x + 1));
 }
 
 }  // namespace marrow::cli

@@ -25,5 +25,7 @@ double parse_number(const std::string& text, const char* what);
 // a picture named .jpg that holds a PNG misleads every program that opens it.
 void require_extension(const std::string& path, const std::string& extension, const char* what);
 double parse_seconds(const std::string& text, const char* what);
+// "WxH" (--size) with both sides in [1, render::kMaxImageSide]; UsageError otherwise.
+void parse_size(const std::string& text, int& width, int& height);
 
 }  // namespace marrow::cli

@@ -46,24 +46,6 @@ constexpr double kDefaultFps = 12.0;
 // A graph's GIF runs this long past the script's last change, so its transition plays out.
 constexpr double kGraphGifTail = 2.0;
 
-// "WxH" with both sides in [1, kMaxImageSide].
-void parse_size(const std::string& text, int& width, int& height) {
-  const auto x = text.find('x');
-  const auto side = [&](const std::string& part) {
-    if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos) {
-      throw UsageError("--size '" + text + "' is not WIDTHxHEIGHT (e.g. 512x512)");
-    }
-    const int v = std::stoi(part);
-    if (v < 1 || v > render::kMaxImageSide) {
-      throw UsageError("--size '" + text + "': each side must be 1 to " + std::to_string(render::kMaxImageSide) + " pixels");
-    }
-    return v;
-  };
-  if (x == std::string::npos) throw UsageError("--size '" + text + "' is not WIDTHxHEIGHT (e.g. 512x512)");
-  width = side(text.substr(0, x));
-  height = side(text.substr(x + 1));
-}
-
 int parse_count(const std::string& text, const char* what, int lo, int hi) {
   const double v = parse_number(text, what);
   if (v < lo || v > hi || v != std::floor(v)) {  // range first: a huge double must not reach a cast

@@ -32,6 +32,7 @@
 namespace marrow {
 
 struct LiveRetarget;
+class MotionDatabase;
 
 // A scene node (joints of skins are nodes too; Skin maps them to palette entries). Node 0 of an
 // imported or built model is a synthetic root. Per-node arrays elsewhere (Animator's
@@ -127,6 +128,9 @@ struct Model {
   // The file's own humanoid map (RT1), from VRM's extension (`VRMC_vrm` or 0.x's `VRM`); empty
   // otherwise (humanoid_map then finds one from the node names).
   std::optional<HumanoidMap> humanoid;
+  // Motion matching's database over this model's animations (motion_database.hpp; its ranges
+  // name them as model 0), as `marrow match build` writes it; null otherwise. Shared, immutable.
+  std::shared_ptr<const MotionDatabase> motion_database;
 
   // Index of the animation with that name, or -1.
   int find_animation(std::string_view name) const noexcept;

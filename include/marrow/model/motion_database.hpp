@@ -89,6 +89,15 @@ struct MotionSearchScratch {
   std::vector<float> bounds;
 };
 
+// The database as stored (the native format's MMDB section, docs/native-format.md): what the
+// building constructor computed. The search's boxes are not stored: they are made from the rows.
+struct MotionDatabaseData {
+  double rate = 60.0;
+  std::vector<float> mean, scale;  // kMotionFeatures each
+  std::vector<float> rows;         // size() x kMotionFeatures normalized features, row after row
+  std::vector<MotionRange> ranges;
+};
+
 class MotionDatabase {
  public:
   // Samples every clip asked for (all of them when options.clips is empty) of each model, which
@@ -96,6 +105,14 @@ class MotionDatabase {
   // std::invalid_argument naming the clip, joint or option at fault (no candidate frame at all,
   // a joint not found, a non-finite value).
   MotionDatabase(std::span<const Model* const> models, const MotionDatabaseOptions& options = {});
+
+  // A stored database (read from a file). Throws std::invalid_argument naming the field at
+  // fault: a rate outside (0, 1000], a mean or scale not of 27 finite values (scales >= 0), no
+  // rows or rows not whole, a non-finite feature, ranges whose rows do not follow each other
+  // from row 0 to the last row, or whose rows are not their frames less 60 (0 for a short clip).
+  explicit MotionDatabase(MotionDatabaseData data);
+  // The stored form (a copy).
+  MotionDatabaseData data() const;
 
   static constexpr std::size_t kRowStride = 32;  // floats per stored row: the 27 features, then zeros
 
@@ -130,5 +147,11 @@ class MotionDatabase {
   // Per run of 16 (small) and 64 (large) rows: the box's lower and upper corners (32 floats).
   std::vector<float> small_min_, small_max_, large_min_, large_max_;
 };
+
+// Throws std::invalid_argument naming the range at fault when the database is not one over
+// `model`'s animations (what a model's motion_database must be): every range of model 0 naming
+// an animation of that name (or -1 for a range without rows) whose duration gives the range's
+// frames at the database's rate.
+void validate(const MotionDatabase& database, const Model& model);
 
 }  // namespace marrow

@@ -108,6 +108,16 @@ class MotionClips {
   // database, which must outlive it. Throws std::invalid_argument naming the model, clip or
   // joint at fault (a model of another rig, a clip with no hips track, a live retarget clip).
   MotionClips(const MotionDatabase& database, std::span<const Model* const> models, const MotionClipsOptions& options = {});
+  // The clips of a model that is already gathered and holds its database (model.motion_database,
+  // as gathered_model() makes it and `marrow match build` writes it): nothing is moved again;
+  // range k plays animation ranges()[k].animation. Keeps the database alive. Throws
+  // std::invalid_argument for a model without a database or one validate(MotionDatabase, Model)
+  // refuses, and as the other constructor does.
+  explicit MotionClips(const Model& gathered, const MotionClipsOptions& options = {});
+
+  // model() holding the database with its ranges renamed to model()'s animations (model 0),
+  // as motion_database: what a file needs to make these clips again (the constructor above).
+  Model gathered_model() const;
 
   const MotionDatabase& database() const noexcept { return db_; }
   const Model& model() const noexcept { return *model_; }
@@ -128,6 +138,9 @@ class MotionClips {
   float contact_speed() const noexcept { return contact_speed_; }    // m/s
 
  private:
+  void finish(const MotionClipsOptions& options);
+
+  std::shared_ptr<const MotionDatabase> kept_db_;  // a gathered model's (null otherwise)
   const MotionDatabase& db_;
   std::unique_ptr<Model> model_;  // kept in place: the compiled model refers into it
   std::shared_ptr<const CompiledModel> compiled_;

@@ -57,6 +57,9 @@ inline constexpr std::uint32_t kTagFrameBounds = make_tag("FBND");
 // Optional, not required (older readers skip it: the model then has no file map, RT1): the
 // file's humanoid map (Model::humanoid), after SRCE.
 inline constexpr std::uint32_t kTagHumanoid = make_tag("HUMN");
+// Optional, not required (older readers skip it: the model then has no database): motion
+// matching's database over the model's animations (Model::motion_database), after HUMN.
+inline constexpr std::uint32_t kTagMotionDatabase = make_tag("MMDB");
 
 // Explicit record sizes (never sizeof of an in-memory struct).
 inline constexpr std::size_t kMat4Bytes = 64;      // 16 f32, column-major
@@ -88,6 +91,9 @@ inline constexpr std::size_t kCompressedChannelMinBytes = 3 + 1 + 24 + 8 + 8;
 // box: the empty flag, min and max.
 inline constexpr std::size_t kJointBoxBytes = 4 + 2 * kVec3Bytes;
 inline constexpr std::size_t kMeshBoxBytes = 1 + 2 * kVec3Bytes;
+// A motion database range: name, animation, first row, rows, frames; a row: its 27 features.
+inline constexpr std::size_t kMotionRangeMinBytes = kStringMinBytes + 4 + 3 * 8;
+inline constexpr std::size_t kMotionRowBytes = 27 * 4;
 inline constexpr std::size_t kCompressedJointMinBytes = 1 + 3 * kCompressedChannelMinBytes;
 
 // "MESH" for messages; unprintable bytes become '?'.

@@ -19,6 +19,7 @@
 #include "native_compressed_clip_reader.hpp"
 #include "native_frame_bounds_reader.hpp"
 #include "native_layout.hpp"
+#include "native_motion_database_reader.hpp"
 #include "native_section_reader.hpp"
 
 namespace marrow {
@@ -411,7 +412,7 @@ struct SectionSpec {
   bool required;
   std::uint32_t since = 1;
 };
-constexpr std::array<SectionSpec, 12> kSections{{{kTagMaterials, true},
+constexpr std::array<SectionSpec, 13> kSections{{{kTagMaterials, true},
                                                  {kTagSkinnedMaterials, true},
                                                  {kTagBones, true},
                                                  {kTagSkins, true},
@@ -422,7 +423,8 @@ constexpr std::array<SectionSpec, 12> kSections{{{kTagMaterials, true},
                                                  {kTagAnimations, true},
                                                  {kTagDiagnostics, true},
                                                  {kTagSource, true},
-                                                 {kTagHumanoid, false, 3}}};
+                                                 {kTagHumanoid, false, 3},
+                                                 {kTagMotionDatabase, false, 3}}};
 
 struct Found {
   bool present = false;
@@ -535,6 +537,7 @@ Model read_native(std::span<const std::byte> bytes, const ImportOptions& options
     else if (tag == kTagDiagnostics) read_diagnostics(r, model);
     else if (tag == kTagSource) read_source(r, model);
     else if (tag == kTagHumanoid) read_humanoid(r, model);
+    else if (tag == kTagMotionDatabase) read_motion_database(r, model);
     r.finish();
   }
   // The model must be one every consumer can use; then it is finished as any import

@@ -16,6 +16,7 @@
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/live_retarget.hpp"
+#include "marrow/model/motion_database.hpp"
 #include "marrow/runtime/compressed_clip_data.hpp"
 #include "native_layout.hpp"
 
@@ -282,6 +283,13 @@ void check_writable(const Model& model) {
       throw std::invalid_argument(std::string("write_native: ") + e.what());
     }
   }
+  if (model.motion_database) {
+    try {
+      validate(*model.motion_database, model);  // what the reader checks (the rest its constructor did)
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("write_native: ") + e.what());
+    }
+  }
 }
 
 void write_header(ByteWriter& w) {
@@ -437,6 +445,27 @@ void write_humanoid(ByteWriter& w, const HumanoidMap& humanoid) {
   w.end_section();
 }
 
+// MMDB: not required, a reader that predates it loads the model without its database.
+void write_motion_database(ByteWriter& w, const MotionDatabase& database) {
+  const MotionDatabaseData d = database.data();
+  w.begin_section(kTagMotionDatabase, false);
+  w.scalar(d.rate);
+  w.u64(kMotionFeatures);
+  w.append(d.mean.data(), kMotionFeatures * 4);
+  w.append(d.scale.data(), kMotionFeatures * 4);
+  w.u64(d.ranges.size());
+  for (const MotionRange& r : d.ranges) {
+    w.string(r.name, "a motion database range name");
+    w.i32(r.animation);
+    w.u64(r.first_row);
+    w.u64(r.rows);
+    w.u64(r.frames);
+  }
+  w.u64(database.size());
+  w.append(d.rows.data(), d.rows.size() * 4);
+  w.end_section();
+}
+
 }  // namespace
 
 std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions& options) {
@@ -463,6 +492,7 @@ std::vector<std::byte> write_native(const Model& model, const NativeWriteOptions
   write_animations(w, model);
   write_diagnostics_and_source(w, model);
   if (model.humanoid) write_humanoid(w, *model.humanoid);
+  if (model.motion_database) write_motion_database(w, *model.motion_database);
   patch_header(w.bytes(), w.sections());
   return std::move(w.bytes());
 }

@@ -7,7 +7,8 @@
 //            u64 file length
 //   sections {u32 tag, u32 flags, u64 payload length, payload}: MATL materials, SMAT skinned
 //            materials, BONE, SKIN, PRFX skeleton-root prefixes (optional), CCLP compressed
-//            clips (version 2), MESH, FBND frame bounds (optional), ANIM, DIAG, SRCE. A reader
+//            clips (version 2), MESH, FBND frame bounds (optional), ANIM, DIAG, SRCE, HUMN
+//            humanoid map (optional), MMDB motion-matching database (optional). A reader
 //            skips sections it does not know unless their "required" flag is set. Version 2
 //            also adds each vertex layout's influence count and each part's skinning mode;
 //            version 3 each part's flat-normal flag and palette_joints map (S4).
