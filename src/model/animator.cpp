@@ -34,7 +34,7 @@ Animator::Animator(std::shared_ptr<const CompiledModel> compiled)
   locals_.resize(bones);
   for (std::size_t i = 0; i < bones; ++i) locals_[i] = model.nodes[i].transform;
   worlds_.assign(bind_worlds_.begin(), bind_worlds_.end());
-  scene_animated_.reserve(bones);
+  if (compiled_->moves_scene_nodes) scene_animated_.reserve(bones);
   moving_.resize(bones);
   skins_.resize(model.skins.size());
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
@@ -325,8 +325,10 @@ Animator::Action* Animator::take_action(int animation) {
                                                                                  : CompressedKeys::cache);
       made->skin_poses[s].resize(pose_block_count(n));
     }
-    made->scene_context.resize(model_.nodes.size());
-    made->scene_pose.resize(pose_block_count(model_.nodes.size()));
+    if (compiled_->moves_scene_nodes) {  // else no clip samples rigid nodes
+      made->scene_context.resize(model_.nodes.size());
+      made->scene_pose.resize(pose_block_count(model_.nodes.size()));
+    }
     made->morph_weights.resize(meshes_.size());
     made->morph_driven.resize(meshes_.size());
     for (std::size_t m = 0; m < meshes_.size(); ++m) made->morph_weights[m].resize(meshes_[m].weights.size());

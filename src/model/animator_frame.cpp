@@ -209,7 +209,7 @@ void Animator::refresh_action_sets() {
     }
   }
   for (std::size_t i = 0; i < locals_.size(); ++i) {
-    if (moving_[i] != 0) scene_animated_.push_back(i);
+    if (moving_[i] != 0) scene_animated_.push_back(static_cast<std::uint32_t>(i));
   }
   const Action* base = current_action(0);
   for (std::size_t s = 0; s < skins_.size(); ++s) {
@@ -229,7 +229,7 @@ void Animator::refresh_action_sets() {
           any |= c.drives_skin(s);
         }
       }
-      (driven ? state.animated : state.still).push_back(p);
+      (driven ? state.animated : state.still).push_back(static_cast<std::uint32_t>(p));
     }
     std::fill(state.take_to_scene.begin(), state.take_to_scene.end(), -1);
     for (std::size_t p : state.animated) state.take_to_scene[p] = state.shared->joint_to_scene[p];

@@ -106,7 +106,7 @@ std::size_t Animator::size_in_bytes() const noexcept {
   const auto poses = [](const std::vector<TrsBlock>& v) { return v.capacity() * sizeof(TrsBlock); };
   std::size_t bytes = sizeof(*this) + mats(locals_) + mats(worlds_) + mats(palette_scratch_) + mats(scale_shear_scratch_) +
                       dual_quaternion_scratch_.capacity() * sizeof(SkinDualQuaternion) + poses(scene_blended_) +
-                      scene_animated_.capacity() * sizeof(std::size_t) + moving_.capacity() +
+                      scene_animated_.capacity() * sizeof(std::uint32_t) + moving_.capacity() +
                       events_.capacity() * sizeof(AnimationEvent) + marker_scratch_.capacity() * sizeof(std::uint32_t) +
                       bounds_scratch_.capacity() * sizeof(glm::vec3) + skin_boxes_.capacity() * sizeof(BoundingBox) +
                       (blend_layers_.capacity() + blend_additive_.capacity()) * sizeof(BlendingLayer) +
@@ -115,7 +115,7 @@ std::size_t Animator::size_in_bytes() const noexcept {
   for (const SkinState& s : skins_) {
     bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + mats(s.pose.gathered_locals_) +
              mats(s.pose.gathered_worlds_) + poses(s.blended) +
-             (s.animated.capacity() + s.still.capacity()) * sizeof(std::size_t) + s.take_to_scene.capacity() * sizeof(int) +
+             (s.animated.capacity() + s.still.capacity()) * sizeof(std::uint32_t) + s.take_to_scene.capacity() * sizeof(int) +
              mats(s.prefixes);
   }
   for (const Layer& l : layers_) {

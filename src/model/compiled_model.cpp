@@ -105,6 +105,7 @@ std::shared_ptr<const CompiledModel> compile_model(const Model& model, std::shar
     }
   }
   for (const ModelAnimation& a : model.animations) out->has_markers |= !a.markers.empty();
+  for (const CompiledAnimation& a : out->animations->animations) out->moves_scene_nodes |= a.has_scene_tracks || a.live != nullptr;
   if (!frame_bounds_ready(model)) out->own_bounds = std::make_shared<const FrameBounds>(make_frame_bounds(model));
   for (std::size_t s = 0; s < out->skins.size(); ++s) {
     CompiledSkin& skin = out->skins[s];

@@ -283,8 +283,8 @@ class Animator {
     const CompiledSkin* shared = nullptr;  // the model's, compiled once
     SkinPose pose;
     std::vector<TrsBlock> blended;      // this frame's pose when layers blend
-    std::vector<std::size_t> animated;  // palette entries some playing clip drives
-    std::vector<std::size_t> still;     // and the others (they keep their bind matrix)
+    std::vector<std::uint32_t> animated;  // palette entries some playing clip drives
+    std::vector<std::uint32_t> still;     // and the others (they keep their bind matrix)
     std::vector<int> take_to_scene;     // per palette entry: the node an animated joint writes, or -1
     // Composed on its own (shared->with_scene false): prefixes following moving ancestors.
     std::vector<glm::mat4> prefixes;
@@ -393,7 +393,7 @@ class Animator {
   std::vector<glm::mat4> locals_;
   std::vector<glm::mat4> worlds_;
   std::vector<TrsBlock> scene_blended_;
-  std::vector<std::size_t> scene_animated_; // scene nodes some playing rigid clip drives
+  std::vector<std::uint32_t> scene_animated_;  // scene nodes some playing rigid clip drives
   std::vector<std::uint8_t> moving_;        // per scene node, scratch of refresh_action_sets
   std::vector<MeshState> meshes_;
   std::vector<SkinState> skins_;

@@ -59,6 +59,7 @@ struct CompiledModel {
   std::size_t largest_dqs_part = 0;      // vertices of the largest dual-quaternion part (S3)
   bool has_dqs = false;
   bool has_markers = false;
+  bool moves_scene_nodes = false;        // an animation has rigid scene-node tracks, or plays live
   // S5's boxes: the model's own when frame_bounds_ready(model), else made here.
   std::shared_ptr<const FrameBounds> own_bounds;
 
