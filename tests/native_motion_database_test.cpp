@@ -15,6 +15,7 @@
 #include "marrow/core/import_error.hpp"
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/motion_matcher.hpp"
+#include "marrow/model/unit_scale.hpp"
 
 namespace marrow {
 namespace {
@@ -137,6 +138,21 @@ TEST(NativeMotionDatabase, MalformedSectionsNameTheField) {
       EXPECT_NE(what.find(message), std::string::npos) << what;
     }
   }
+}
+
+// The database's features are lengths in the units it was built in: a model carrying one is not
+// rescaled under it (the refusal changes nothing), and a scale of 1 is no change.
+TEST(NativeMotionDatabase, AModelCarryingADatabaseIsNotRescaledUnderIt) {
+  Model model = make_demo_character_with_motion_database();
+  const glm::mat4 before = model.nodes.at(1).transform;
+  try {
+    apply_unit_scale(model, 0.01f);
+    FAIL() << "scaled a model that carries a motion database";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("motion database"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(std::memcmp(&before, &model.nodes.at(1).transform, sizeof(glm::mat4)), 0);
+  EXPECT_NO_THROW(apply_unit_scale(model, 1.f));
 }
 
 }  // namespace

@@ -64,6 +64,12 @@ void apply_unit_scale(Model& model, float s) {
   if (!std::isfinite(s) || !(s > 0.f)) {
     throw std::invalid_argument("apply_unit_scale: scale " + std::to_string(s) + " is not a positive finite number");
   }
+  // A motion database's features are lengths of the units it was built in, normalized: scaling
+  // the model under it would leave them wrong. Rebuild it at the new scale instead.
+  if (s != 1.f && model.motion_database != nullptr) {
+    throw std::invalid_argument("apply_unit_scale: the model carries a motion database built at its present units; "
+                                "rebuild it at the new scale (marrow match build --unit-scale)");
+  }
   // A finite model can still overflow when enlarged: check first, so a refusal changes nothing.
   float largest = 0.f;
   for_each_length(model, [&](const glm::vec3& v) {
