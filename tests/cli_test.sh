@@ -30,13 +30,15 @@ for cmd in demo info pose render convert match; do
 done
 check "help COMMAND" 0 "$marrow" help render
 head -1 "$work/out" | grep -q "^usage: marrow render" || fail "help render"
-# The README shows the help texts as the program prints them.
-readme=$(dirname "$data")/../README.md
-for cmd in "--help" "convert --help"; do
+# The README shows `marrow --help`, docs/native-format.md `marrow convert --help`.
+root=$(dirname "$data")/..
+for shown in "--help:README.md" "convert --help:docs/native-format.md"; do
+  cmd=${shown%%:*}
+  page=${shown#*:}
   "$marrow" $cmd >"$work/help.txt"
-  awk -v marker="<!-- marrow $cmd -->" '$0 == marker {getline; p = 1; next} p && /^```/ {exit} p' "$readme" >"$work/readme_help.txt"
+  awk -v marker="<!-- marrow $cmd -->" '$0 == marker {getline; p = 1; next} p && /^```/ {exit} p' "$root/$page" >"$work/readme_help.txt"
   [ -s "$work/readme_help.txt" ] && cmp -s "$work/help.txt" "$work/readme_help.txt" ||
-    fail "README's 'marrow $cmd' differs from the program's: $(diff "$work/help.txt" "$work/readme_help.txt" | head -5)"
+    fail "$page's 'marrow $cmd' differs from the program's: $(diff "$work/help.txt" "$work/readme_help.txt" | head -5)"
 done
 check "help of an unknown command" 2 "$marrow" help frobnicate
 check "help" 0 "$marrow" --help
