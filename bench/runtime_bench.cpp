@@ -13,6 +13,11 @@
 //   sample_compose_compressed/<asset>
 //                                sample_compose on the clip compressed at the default tolerance
 //                                (1 mm at 10 cm, clip_compression.hpp)
+//   random_seek_compressed/<asset>
+//                                random_seek on the compressed clip, its context made for it
+//   compressed_context_bytes/<asset>
+//                                no timing: `bytes_per_joint` is one instance's sampling context
+//                                for the compressed clip (SamplingContext::size_in_bytes / joints)
 //   clip_bytes/<asset>           no timing: the `bytes` counter is the compressed clip's size in
 //                                memory (RuntimeClip::size_in_bytes), `uncompressed` the compiled one's
 //   player_update/<asset>        AnimationPlayer::update, the seed facade (local, world, skin)
@@ -152,9 +157,10 @@ void instances(benchmark::State& state, const std::string& file, int count, bool
   set_counters(state, static_cast<double>(a.runtime.joint_count()) * count);
 }
 
-void random_seek(benchmark::State& state, const std::string& file) {
+void random_seek(benchmark::State& state, const std::string& file, bool compressed) {
   const Asset& a = asset(file);
-  Instance instance(a, Ticks{0});
+  const RuntimeClip* clip = compressed ? &a.compressed() : &a.runtime;
+  Instance instance(a, Ticks{0}, clip);
   std::vector<TrsBlock> pose(pose_block_count(a.runtime.joint_count()));
   std::mt19937 rng(42);
   std::uniform_int_distribution<std::int64_t> when(0, a.runtime.duration().count());
@@ -163,7 +169,7 @@ void random_seek(benchmark::State& state, const std::string& file) {
   std::size_t i = 0;
   for (auto _ : state) {
     instance.context.invalidate();
-    SamplingJob{&a.runtime, times[i++ & 1023], &instance.context, pose}.run();
+    SamplingJob{clip, times[i++ & 1023], &instance.context, pose}.run();
     benchmark::DoNotOptimize(pose.data());
     benchmark::ClobberMemory();
   }
@@ -176,6 +182,14 @@ void clip_bytes(benchmark::State& state, const std::string& file) {
   for (auto _ : state) benchmark::DoNotOptimize(compressed.size_in_bytes());
   state.counters["bytes"] = static_cast<double>(compressed.size_in_bytes());
   state.counters["uncompressed"] = static_cast<double>(a.runtime.size_in_bytes());
+}
+
+void compressed_context_bytes(benchmark::State& state, const std::string& file) {
+  const Asset& a = asset(file);
+  const SamplingContext context(a.compressed());
+  for (auto _ : state) benchmark::DoNotOptimize(context.size_in_bytes());
+  state.counters["bytes"] = static_cast<double>(context.size_in_bytes());
+  state.counters["bytes_per_joint"] = static_cast<double>(context.size_in_bytes()) / static_cast<double>(a.runtime.joint_count());
 }
 
 void player_update(benchmark::State& state, const std::string& file) {
@@ -217,7 +231,9 @@ const char* const kBig = "perf/big_skinned.glb";
     benchmark::RegisterBenchmark(("sample_compose/" + n).c_str(), guarded(f, sample_compose, f, false, false));
     benchmark::RegisterBenchmark(("sample_compose_skin/" + n).c_str(), guarded(f, sample_compose, f, true, false));
     benchmark::RegisterBenchmark(("sample_compose_compressed/" + n).c_str(), guarded(f, sample_compose, f, false, true));
+    benchmark::RegisterBenchmark(("random_seek_compressed/" + n).c_str(), guarded(f, random_seek, f, true));
     benchmark::RegisterBenchmark(("clip_bytes/" + n).c_str(), guarded(f, clip_bytes, f));
+    benchmark::RegisterBenchmark(("compressed_context_bytes/" + n).c_str(), guarded(f, compressed_context_bytes, f));
     benchmark::RegisterBenchmark(("instances_1000/" + n).c_str(), guarded(f, instances, f, 1000, false))
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("instances_1000_skin/" + n).c_str(), guarded(f, instances, f, 1000, true))
@@ -230,7 +246,7 @@ const char* const kBig = "perf/big_skinned.glb";
         ->UseRealTime()
         ->Unit(benchmark::kMicrosecond);
   }
-  benchmark::RegisterBenchmark("random_seek/big_skinned", guarded(kBig, random_seek, std::string(kBig)));
+  benchmark::RegisterBenchmark("random_seek/big_skinned", guarded(kBig, random_seek, std::string(kBig), false));
   return true;
 }();
 

@@ -26,6 +26,7 @@
 #include "marrow/runtime/simd_level.hpp"
 #include "marrow/runtime/skinning_data.hpp"
 #include "marrow/runtime/track_sampler.hpp"
+#include "compression_test_util.hpp"
 #include "test_util.hpp"
 
 namespace marrow {
@@ -218,39 +219,6 @@ TEST(CompressedClip, X3_TheJobRefusesBadInputWithoutWriting) {
   EXPECT_EQ(std::memcmp(short_pose.data(), before.data(), sizeof(TrsBlock)), 0);
 }
 
-// The model-space matrices of a pose (double precision, the root prefix applied).
-std::vector<glm::dmat4> model_matrices(const SkinningData& skin, std::span<const TrsBlock> pose) {
-  std::vector<glm::dmat4> out(static_cast<std::size_t>(skin.bone_count));
-  for (std::size_t j = 0; j < out.size(); ++j) {
-    const glm::dmat4 local(compose_trs(pose_joint(pose, j)));
-    const int parent = skin.skeleton_hierarchy[j];
-    const glm::dmat4 root = has_root_prefix(skin) ? glm::dmat4(skin.skeleton_root_prefix[j]) : glm::dmat4(1.0);
-    out[j] = (parent >= 0 ? out[static_cast<std::size_t>(parent)] : root) * local;
-  }
-  return out;
-}
-
-// The largest displacement, over every joint, of 26 points at `distance` around it (its frame's
-// axes, face and corner diagonals), source pose against compressed pose.
-double max_displacement(const SkinningData& skin, std::span<const TrsBlock> source, std::span<const TrsBlock> played,
-                        double distance, int* worst_joint) {
-  const std::vector<glm::dmat4> a = model_matrices(skin, source), b = model_matrices(skin, played);
-  double worst = 0;
-  for (std::size_t j = 0; j < a.size(); ++j) {
-    for (int x = -1; x <= 1; ++x) {
-      for (int y = -1; y <= 1; ++y) {
-        for (int z = -1; z <= 1; ++z) {
-          if (x == 0 && y == 0 && z == 0) continue;
-          const glm::dvec4 p(glm::normalize(glm::dvec3(x, y, z)) * distance, 1.0);
-          const double d = glm::length(glm::dvec3(b[j] * p) - glm::dvec3(a[j] * p));
-          if (d > worst) worst = d, *worst_joint = static_cast<int>(j);
-        }
-      }
-    }
-  }
-  return worst;
-}
-
 std::vector<fs::path> shared_animated_assets() {
   std::vector<fs::path> files;
   const fs::path root = fs::path(MARROW_SHARED_ASSETS);
@@ -275,22 +243,8 @@ void expect_error_under_tolerance(const Model& model, const std::string& label, 
       const RuntimeClip source = compile_clip(clip, skin.data);
       const RuntimeClip compressed = compress_clip(clip, skin.data, options);
       const std::size_t joints = source.joint_count();
-      SamplingContext ca(joints), cb(joints);
-      std::vector<TrsBlock> a(pose_block_count(joints)), b(pose_block_count(joints));
-      // Many times: a dense sweep at 1/480 s (eight per 60 Hz frame, between the keys as well
-      // as on them), and random ticks.
-      std::vector<Ticks> times;
-      for (Ticks t{0}; t <= clip.duration; t += Ticks{kTicksPerSecond / 480}) times.push_back(t);
-      std::uniform_int_distribution<std::int64_t> any(0, clip.duration.count());
-      for (int i = 0; i < 500; ++i) times.push_back(Ticks{any(rng)});
-      times.push_back(clip.duration);
-      double worst = 0;
       int worst_joint = -1;
-      for (Ticks t : times) {
-        ASSERT_TRUE((SamplingJob{&source, t, &ca, a}.run()));
-        ASSERT_TRUE((SamplingJob{&compressed, t, &cb, b}.run()));
-        worst = std::max(worst, max_displacement(skin.data, a, b, options.distance, &worst_joint));
-      }
+      const double worst = test::measured_error(clip, skin.data, compressed, options.distance, rng, &worst_joint);
       EXPECT_LT(worst, options.tolerance) << "joint " << worst_joint;
       std::printf("[ measured ] %s '%s': %zu joints, %zu -> %zu bytes, max displacement %.3g (tolerance %g)\n",
                   label.c_str(), name.c_str(), joints, source.size_in_bytes(), compressed.size_in_bytes(), worst,

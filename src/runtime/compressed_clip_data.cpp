@@ -136,6 +136,9 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
     s.packed.insert(s.packed.end(), ch.packed.begin(), ch.packed.end());
   }
   s.packed.resize(s.packed.size() + detail::kPackedPadding, 0);
+  // The directories grew one channel at a time: give back the growth slack (it is counted in
+  // size_in_bytes and is up to half the directories).
+  s.words.shrink_to_fit();
   for (detail::JointBlock& block : s.blocks) block.constant[0] = block.constant[1] = block.constant[2] = 1;
   // Padding lanes repeat the last joint (their output is ignored).
   for (std::size_t lane = 0; lane < s.blocks.size() * kPoseLanes; ++lane) {
