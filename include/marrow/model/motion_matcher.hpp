@@ -67,8 +67,8 @@
 // leaves the rows searched and switched to the same (the query is in the character frame).
 //
 // Allocation: after construction update() allocates nothing of its own and the search uses a
-// kept MotionSearchScratch; a switch runs Animator::play, which builds the clip's root-motion
-// track (R1) and so allocates.
+// kept MotionSearchScratch; a switch runs Animator::play, which builds a clip's root-motion
+// track (R1) the first time that clip plays, and allocates only then.
 //
 //   const MotionDatabase db(models);
 //   const MotionClips clips(db, models);              // once
