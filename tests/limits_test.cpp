@@ -15,6 +15,8 @@
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/graph_instance.hpp"
+#include "marrow/model/motion_matcher.hpp"
+#include "bandai_test_util.hpp"
 #include "demo/demo_character.hpp"
 
 namespace {
@@ -256,6 +258,35 @@ TEST(Limits, AG6_AGraphFrameAllocatesNothing) {
   EXPECT_EQ(g_total.load(), 0u);
   EXPECT_GT(events, 0u);
   EXPECT_GE(switches, 5);  // four jumps in, and back by exit time
+}
+
+// A motion-matching character's frames, searches and inertialized switches included, allocate
+// nothing once the clips it plays have each played once: the same script run again from the
+// same start (MM7: the same choices) is counted.
+TEST(Limits, MM_AControllerFrameAllocatesNothing) {
+  const std::vector<const Model*> models = test::bandai_locomotion(0.01f);
+  if (models.empty()) GTEST_SKIP() << "shared assets not found at " << test::kBandaiFolder;
+  const MotionDatabase db(models);
+  const MotionClips clips(db, models);
+  MotionMatcher m(clips, {.foot_lock = true});
+  const auto run = [&] {
+    std::size_t switches = 0;
+    for (int i = 0; i < 600; ++i) {
+      const float a = 0.02f * static_cast<float>(i);
+      m.update(1.f / 60.f, {.velocity = glm::vec3(1.5f * std::sin(a), 0.f, 1.5f * std::cos(a)) * (i % 200 < 150 ? 1.f : 0.f)});
+      switches += m.switched() ? 1 : 0;
+    }
+    return switches;
+  };
+  m.reset(db.ranges()[0].first_row, glm::vec3(0.f), 0.f);
+  run();  // every clip the script plays, played once
+  m.reset(db.ranges()[0].first_row, glm::vec3(0.f), 0.f);
+  g_total = 0;
+  g_counting = true;
+  const std::size_t switches = run();
+  g_counting = false;
+  EXPECT_EQ(g_total.load(), 0u);
+  EXPECT_GT(switches, 5u);
 }
 
 }  // namespace
