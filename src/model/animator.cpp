@@ -1,6 +1,7 @@
 // The Animator (animator.hpp): construction, playback control, layers and root-motion setup. Its
-// frame is animator_frame.cpp, its IK chains animator_ik.cpp, what it hands out (palettes,
-// posed vertices, bounds, draw items) animator_outputs.cpp.
+// frame is animator_frame.cpp (morph weights: animator_morphs.cpp), driven clips and inertialized
+// switches animator_drive.cpp, its IK chains animator_ik.cpp, what it hands out (palettes, posed
+// vertices, bounds, draw items) animator_outputs.cpp.
 #include "marrow/model/animator.hpp"
 
 #include "model/retarget_plan.hpp"

@@ -590,13 +590,9 @@ void to_matrices(const TrsBlock* pose, std::size_t joints, float* out, const int
     for (std::size_t l = 0; l < kPoseLanes; ++l) {
       const std::size_t j = b * kPoseLanes + l;
       float* const node = j < joints && scene != nullptr && scene[j] >= 0 ? scene_out + 16 * static_cast<std::size_t>(scene[j]) : nullptr;
-      if (out == nullptr) {  // the scene's nodes only
-        dst[l] = node != nullptr ? node : spare[l];
-        also[l] = nullptr;
-      } else {
-        dst[l] = j < joints ? out + 16 * j : spare[l];
-        also[l] = node;
-      }
+      // With out null, the scene's nodes only.
+      dst[l] = out != nullptr ? (j < joints ? out + 16 * j : spare[l]) : (node != nullptr ? node : spare[l]);
+      also[l] = out != nullptr ? node : nullptr;
     }
     store_block_matrices(pose[b], dst, also);
   }
