@@ -12,7 +12,7 @@
 //   random_seek/<asset>          a cold context (invalidated) at a random time each frame
 //   sample_compose_compressed/<asset>
 //                                sample_compose on the clip compressed at the default tolerance
-//                                (1 mm at 10 cm, clip_compression.hpp)
+//                                (1 mm at 10 cm, offline/clip_compression.hpp)
 //   random_seek_compressed/<asset>
 //                                random_seek on the compressed clip, its context made for it
 //   compressed_context_bytes/<asset>
@@ -40,7 +40,7 @@
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/update_instances.hpp"
 #include "marrow/runtime/animation_player.hpp"
-#include "marrow/runtime/clip_compression.hpp"
+#include "marrow/runtime/offline/clip_compression.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
 #include "marrow/runtime/sampling_job.hpp"
 #include "marrow/runtime/skin_palette_job.hpp"

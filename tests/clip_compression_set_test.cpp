@@ -20,8 +20,8 @@
 
 #include "compression_test_util.hpp"
 #include "marrow/io/model_file.hpp"
-#include "marrow/runtime/clip_compression.hpp"
-#include "marrow/runtime/compressed_clip_data.hpp"
+#include "marrow/runtime/offline/clip_compression.hpp"
+#include "marrow/runtime/offline/compressed_clip_data.hpp"
 
 namespace marrow {
 namespace {

@@ -1,6 +1,6 @@
-// Compressed clips (clip_compression.hpp, compressed_clip_data.hpp): the sampling job plays them
-// by the one sampler's rule on their reconstructed keys (X1), their error against the source
-// stays under the tolerance in object space, and malformed compressed data is refused.
+// Compressed clips (offline/clip_compression.hpp, offline/compressed_clip_data.hpp): the sampling
+// job plays them by the one sampler's rule on their reconstructed keys (X1), their error against
+// the source stays under the tolerance in object space, and malformed compressed data is refused.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,8 +19,8 @@
 #include "marrow/model/animator.hpp"
 #include "marrow/model/compiled_animations.hpp"
 #include "marrow/model/compress_model_clips.hpp"
-#include "marrow/runtime/clip_compression.hpp"
-#include "marrow/runtime/compressed_clip_data.hpp"
+#include "marrow/runtime/offline/clip_compression.hpp"
+#include "marrow/runtime/offline/compressed_clip_data.hpp"
 #include "marrow/runtime/runtime_clip.hpp"
 #include "marrow/runtime/sampling_job.hpp"
 #include "marrow/runtime/simd_level.hpp"

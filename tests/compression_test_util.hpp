@@ -1,5 +1,5 @@
 #pragma once
-// The error of a compressed clip measured as clip_compression.hpp defines it: the largest
+// The error of a compressed clip measured as offline/clip_compression.hpp defines it: the largest
 // displacement of points at `distance` around every joint, in model space (root prefix
 // included), source clip against compressed clip, over a dense sweep and random times.
 #include <algorithm>

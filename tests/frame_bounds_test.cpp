@@ -23,7 +23,7 @@
 #include "demo/demo_character.hpp"
 #include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/loaded_pose_bounds.hpp"
-#include "marrow/runtime/joint_bounds.hpp"
+#include "marrow/runtime/offline/joint_bounds_builder.hpp"
 #include "marrow/runtime/skinned_bounds_job.hpp"
 #include "test_util.hpp"
 

@@ -33,6 +33,8 @@ FORMAT_EXCEPTIONS = {
         "the Assimp worker sends its model across the process boundary in marrow's native format "
         "(write_native in the worker, read_native in the caller): the native format is the wire format",
 }
+# runtime's load-time builders (ozz's offline/ beside its runtime/): same target, one way only.
+OFFLINE = ("src/runtime/offline", "include/marrow/runtime/offline")
 QUOTED = re.compile(r'#\s*include\s*"([^"]+)"')
 ANGLED = re.compile(r'#\s*include\s*<(marrow/[^>]+)>')
 
@@ -52,11 +54,13 @@ def main(root):
                     if UMBRELLA.search(line):
                         offences.append(f"{path.relative_to(root)}:{number}: {layer} includes an umbrella header: {line.strip()}")
     offences += format_offences(root)
+    offences += offline_offences(root)
     if not (root / "src" / "model").is_dir():
         offences.append(f"{root} holds no src/model: wrong source folder")
     for offence in offences:
         print(offence)
-    print(f"{len(offences)} include(s) of a layer above their own or of another format's folder")
+    print(f"{len(offences)} include(s) of a layer above their own, of another format's folder or of "
+          "runtime/offline from the per-frame runtime")
     return 1 if offences else 0
 
 
@@ -104,6 +108,28 @@ def format_offences(root):
                             offences.append(f"{name}:{number}: io/{fmt} includes another format, io/{other}: {line.strip()}")
     for name, other in sorted(FORMAT_EXCEPTIONS.keys() - used):
         offences.append(f"{name}: listed as allowed to include io/{other}, but no longer does: remove it from FORMAT_EXCEPTIONS")
+    return offences
+
+
+def in_offline(root, target):
+    return any(target.is_relative_to(root / folder) for folder in OFFLINE)
+
+
+def offline_offences(root):
+    """The per-frame runtime (src/runtime/, include/marrow/runtime/, kernels included) including
+    what is built at load (runtime/offline/)."""
+    root = root.resolve()
+    offences = []
+    for folder in (root / "include" / "marrow" / "runtime", root / "src" / "runtime"):
+        for path in sorted(folder.rglob("*")):
+            if path.suffix not in (".hpp", ".cpp", ".inl", ".h") or in_offline(root, path):
+                continue
+            for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                if any(in_offline(root, target) for target in included_paths(root, path, line)):
+                    offences.append(f"{path.relative_to(root).as_posix()}:{number}: the per-frame runtime includes "
+                                    f"runtime/offline (built at load): {line.strip()}")
+    if not all((root / folder).is_dir() for folder in OFFLINE):
+        offences.append(f"{root} holds no {' or '.join(OFFLINE)}: the load-time builders moved; update OFFLINE")
     return offences
 
 

@@ -3,7 +3,11 @@
 // clip.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <random>
@@ -182,6 +186,78 @@ TEST(MotionDatabase, MM1_EverySimdLevelFindsTheSameRowAndCost) {
       if (reference.size() <= i) reference.push_back(fast);
       ASSERT_EQ(fast.cost, reference[i].cost) << i;
       ASSERT_EQ(fast.row, reference[i].row) << i;
+    }
+  }
+}
+
+const MotionDatabase& bandai_mirrored_database() {
+  static const MotionDatabase db(bandai_models(), {.rate = 60.0, .weights = {1.f, 0.5f, 2.f, 1.5f, 0.75f}, .mirror = true});
+  return db;
+}
+
+// Raw features mirrored by permuting them (what the database must NOT do, so it checks it): the
+// feet swap and every x negates (the character frame's x is to the left).
+std::array<float, kMotionFeatures> mirrored_features(std::span<const float> raw) {
+  std::array<float, kMotionFeatures> out{};
+  std::copy(raw.begin(), raw.end(), out.begin());
+  for (std::size_t c = 0; c < 3; ++c) std::swap(out[c], out[3 + c]), std::swap(out[6 + c], out[9 + c]);
+  for (const std::size_t c : {0u, 3u, 6u, 9u, 12u, 15u, 17u, 19u, 21u, 23u, 25u}) out[c] = -out[c];
+  return out;
+}
+
+// MM5: the mirrored ranges' features come from the mirrored motion (poses mirrored, then
+// features computed as for the originals), so a frame's features mirrored by permutation find
+// its mirrored frame. Not at cost 0 exactly: the two sides are computed through different float
+// operations (a reflection of every transform, then the same character-frame products), and the
+// query goes through de- and re-normalization. The differences are rounding: the worst cost is
+// about 1.4e-8 on this set, hence the bound 1e-6, and every query still finds its mirrored row.
+TEST(MotionDatabase, MM5_AMirroredQueryFindsTheMirroredFrame) {
+  NEED_BANDAI();
+  const MotionDatabase& db = bandai_mirrored_database();
+  const MotionDatabase& plain = bandai_database();
+  const std::span<const MotionRange> ranges = db.ranges();
+  ASSERT_EQ(ranges.size(), 2 * plain.ranges().size());
+  ASSERT_EQ(db.size(), 2 * plain.size());
+  const std::size_t half = plain.ranges().size();
+  for (std::size_t k = 0; k < ranges.size(); ++k) {
+    const MotionRange& original = plain.ranges()[k % half];
+    EXPECT_EQ(ranges[k].mirrored, k >= half);
+    EXPECT_EQ(ranges[k].name, k < half ? original.name : original.name + " (mirrored)");
+    EXPECT_EQ(ranges[k].rows, original.rows);
+    EXPECT_EQ(ranges[k].animation, original.animation);
+  }
+  float worst = 0.f;
+  for (std::size_t i = 0; i < db.size() / 2; ++i) {
+    std::array<float, kMotionFeatures> raw{};
+    for (std::size_t c = 0; c < kMotionFeatures; ++c) raw[c] = db.row(i)[c] / db.scale()[c] + db.mean()[c];
+    const std::array<float, kMotionFeatures> query = db.normalize(mirrored_features(raw));
+    const std::size_t expected = db.mirror_of(i);
+    ASSERT_EQ(db.mirror_of(expected), i);
+    ASSERT_TRUE(db.range_of(expected).mirrored) << i;
+    ASSERT_EQ(db.time_of(expected), db.time_of(i)) << i;
+    const MotionMatch found = db.search(query);
+    worst = std::max(worst, found.cost);
+    ASSERT_EQ(found.row, expected) << i << " cost " << found.cost;
+    ASSERT_LT(found.cost, 1e-6f) << i;
+  }
+  std::printf("MM5: the largest cost of a mirrored query at its mirrored frame: %g\n", static_cast<double>(worst));
+}
+
+// MM5 is an option: without it no range is mirrored, and mirroring adds ranges without changing
+// the originals' raw features. (A hash of the rows built before MM5 would pin one SIMD level's
+// rounding: the kernels of the other levels round the poses differently.)
+TEST(MotionDatabase, MM5_WithoutMirroringTheDatabaseIsUnchanged) {
+  NEED_BANDAI();
+  const MotionDatabase& plain = bandai_database();
+  for (const MotionRange& r : plain.ranges()) EXPECT_FALSE(r.mirrored) << r.name;
+  EXPECT_EQ(plain.mirror_of(17), 17u);
+  // The originals in the mirrored database: the same raw features (its mean and scale differ).
+  const MotionDatabase& both = bandai_mirrored_database();
+  for (std::size_t r = 0; r < plain.size(); ++r) {
+    for (std::size_t c = 0; c < kMotionFeatures; ++c) {
+      const float a = plain.row(r)[c] / plain.scale()[c] + plain.mean()[c];
+      const float b = both.row(r)[c] / both.scale()[c] + both.mean()[c];
+      ASSERT_NEAR(a, b, 1e-4f * (1.f + std::abs(a))) << r << " " << c;
     }
   }
 }

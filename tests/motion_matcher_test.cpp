@@ -204,5 +204,69 @@ TEST(MotionMatcher, MM6_ALockedFootMovesLessThanAMillimetre) {
   std::printf("MM6: %d frames held, worst step %.4f mm held, %.2f mm free\n", frames_held, 1e3f * worst, 1e3f * worst_free);
 }
 
+
+// MM5: a database built with mirroring, its clips gathered with the mirrored ones.
+const MotionClips& mirrored_matcher_clips() {
+  static const std::vector<const Model*> models = test::bandai_locomotion(0.01f);
+  static const MotionDatabase db(models, {.mirror = true});
+  static const MotionClips clips(db, models);
+  return clips;
+}
+
+// MM5: each mirrored clip plays the original mirrored across its starting plane (x = 0 once
+// gathered: every clip starts over the origin facing +Z): its left foot where the original's
+// right foot is with x negated, and so on, at every sampled time (up to the rounding of the
+// mirrored keys).
+TEST(MotionClips, MM5_AMirroredClipPlaysTheOriginalMirrored) {
+  NEED_BANDAI_METRES();
+  const MotionClips& clips = mirrored_matcher_clips();
+  const std::span<const MotionRange> ranges = clips.database().ranges();
+  const std::size_t half = ranges.size() / 2;
+  Animator original(clips.compiled()), mirrored(clips.compiled());
+  int checked = 0;
+  for (std::size_t k = 0; k < half; ++k) {
+    if (clips.animation(k) < 0) continue;
+    ASSERT_TRUE(ranges[k + half].mirrored);
+    SCOPED_TRACE(ranges[k + half].name);
+    original.play(clips.animation(k), {.loop = LoopMode::Once});
+    mirrored.play(clips.animation(k + half), {.loop = LoopMode::Once});
+    for (std::size_t f = 0; f < ranges[k].frames; f += 13) {
+      const Ticks t = ticks_from_seconds(static_cast<double>(f) / 60.0);
+      original.update(t, false), mirrored.update(t, false);
+      for (std::size_t side = 0; side < 2; ++side) {
+        const auto a = static_cast<std::size_t>(clips.leg(side)[2]), b = static_cast<std::size_t>(clips.leg(1 - side)[2]);
+        const glm::vec3 p(original.absolute_bone_transforms()[a][3]), q(mirrored.absolute_bone_transforms()[b][3]);
+        ASSERT_NEAR(q.x, -p.x, 1e-4f) << f;
+        ASSERT_NEAR(q.y, p.y, 1e-4f) << f;
+        ASSERT_NEAR(q.z, p.z, 1e-4f) << f;
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
+}
+
+// MM5: on a mirrored database the matcher switches to mirrored clips and plays them: the
+// Animator plays the range's animation, and the character still follows the gamepad.
+TEST(MotionMatcher, MM5_TheMatcherSwitchesToMirroredClips) {
+  NEED_BANDAI_METRES();
+  const MotionClips& clips = mirrored_matcher_clips();
+  MotionMatcher m(clips);
+  m.reset(clips.database().ranges()[0].first_row, glm::vec3(0.f), 0.f);
+  std::size_t mirrored_frames = 0, mirrored_switches = 0;
+  for (int i = 0; i < kMatcherFrames; ++i) {
+    m.update(kMatcherDt, matcher_script(i));
+    const std::size_t range = static_cast<std::size_t>(&clips.database().range_of(m.row()) - clips.database().ranges().data());
+    ASSERT_EQ(m.animator().current_animation(), clips.animation(range)) << i;
+    if (clips.database().ranges()[range].mirrored) ++mirrored_frames, mirrored_switches += m.switched();
+    if (i == 119) {
+      EXPECT_GT(m.position().z, 2.0f);
+    }
+  }
+  EXPECT_GT(mirrored_switches, 2u);
+  EXPECT_GT(mirrored_frames, 60u);
+  std::printf("MM5: %zu switches to mirrored clips, %zu frames of them in %d\n", mirrored_switches, mirrored_frames, kMatcherFrames);
+}
+
 }  // namespace
 }  // namespace marrow

@@ -108,6 +108,53 @@ TEST(NativeMotionDatabase, TheBandaiDatabaseRoundTripsAndPlaysTheSame) {
   EXPECT_GT(a.switches(), 0u);
 }
 
+// MM5: a mirrored database's flags follow its ranges through the file (written only then), and
+// a flag refused when it is neither 0 nor 1; a matcher on the file read plays as one on the model.
+TEST(NativeMotionDatabase, AMirroredDatabaseRoundTrips) {
+  NEED_BANDAI_FOR_MMDB();
+  const std::vector<const Model*> all = test::bandai_locomotion(0.01f);
+  const std::vector<const Model*> models(all.begin(), all.begin() + 6);
+  const MotionDatabase db(models, {.mirror = true});
+  const MotionClips clips(db, models);
+  const Model gathered = clips.gathered_model();
+  const std::vector<std::byte> bytes = write_native(gathered);
+  const Model back = read_native(bytes);
+  ASSERT_TRUE(back.motion_database);
+  expect_same_database(*gathered.motion_database, *back.motion_database);
+  const std::span<const MotionRange> ranges = back.motion_database->ranges();
+  ASSERT_EQ(ranges.size(), 12u);
+  for (std::size_t k = 0; k < ranges.size(); ++k) {
+    EXPECT_EQ(ranges[k].mirrored, k >= 6) << k;
+    if (ranges[k].rows > 0) {
+      EXPECT_EQ(back.animations[static_cast<std::size_t>(ranges[k].animation)].name, ranges[k].name);
+    }
+  }
+  const MotionClips written(gathered), read(back);
+  MotionMatcher a(written), b(read);
+  for (int i = 0; i < 120; ++i) {
+    const MotionInput input{.velocity = {-1.4f * std::sin(0.02f * static_cast<float>(i)), 0.f, 1.4f}};
+    a.update(1.f / 60.f, input), b.update(1.f / 60.f, input);
+    ASSERT_EQ(a.row(), b.row()) << "frame " << i;
+  }
+  // The last byte of the section is the last range's flag: 2 is refused naming it.
+  std::vector<std::byte> bad = bytes;
+  std::size_t at = 24;  // past the file header (tests/malformed_native_corpus.cpp)
+  while (std::memcmp(bad.data() + at, "MMDB", 4) != 0) {
+    std::uint64_t size = 0;
+    std::memcpy(&size, bad.data() + at + 8, 8);
+    at += 16 + size;
+  }
+  std::uint64_t size = 0;
+  std::memcpy(&size, bad.data() + at + 8, 8);
+  bad[at + 16 + size - 1] = std::byte{2};
+  try {
+    (void)read_native(bad);
+    ADD_FAILURE() << "accepted";
+  } catch (const ImportError& e) {
+    EXPECT_NE(std::string(e.what()).find("mirrored is 2, not 0 or 1"), std::string::npos) << e.what();
+  }
+}
+
 // tests/data/malformed/native_mmdb_*: each refused as MANIFEST.tsv says, and the message names
 // the field at fault.
 TEST(NativeMotionDatabase, MalformedSectionsNameTheField) {

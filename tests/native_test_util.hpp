@@ -32,7 +32,7 @@
 #include "marrow/model/compress_model_clips.hpp"
 #include "demo/demo_character.hpp"
 #include "marrow/model/unit_scale.hpp"
-#include "marrow/runtime/compressed_clip_data.hpp"
+#include "marrow/runtime/offline/compressed_clip_data.hpp"
 #include "test_util.hpp"
 
 namespace marrow::test {

@@ -39,6 +39,10 @@
 #include "marrow/runtime/inertialization_job.hpp"
 #include "marrow/runtime/retarget_job.hpp"
 
+// What the runtime builds at load (runtime/offline/): compressed clips, the per-joint boxes.
+#include "marrow/runtime/offline/clip_compression.hpp"
+#include "marrow/runtime/offline/joint_bounds_builder.hpp"
+
 #include "marrow/model/absolute_bone_transforms.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/compiled_animations.hpp"

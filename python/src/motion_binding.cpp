@@ -78,13 +78,14 @@ void bind_motion(py::module_& m) {
   py::class_<Database>(m, "MotionDatabase", R"(Motion matching's database (docs/python.md): every frame of the clips of
 one rig sampled at `rate`, described by 27 normalized features.)")
       .def(py::init([](const py::object& models, const std::optional<std::vector<std::string>>& clips, double rate,
-                       const std::optional<std::vector<float>>& weights) {
+                       const std::optional<std::vector<float>>& weights, bool mirror) {
              auto self = std::make_unique<Database>();
              self->models = model_list(models);
              std::vector<const Model*> pointers;
              for (const auto& loaded : self->models) pointers.push_back(&loaded->model());
              MotionDatabaseOptions options;
              options.rate = rate;
+             options.mirror = mirror;
              if (clips) options.clips = *clips;
              if (weights) {
                if (weights->size() != kMotionGroups)
@@ -95,7 +96,8 @@ one rig sampled at `rate`, described by 27 normalized features.)")
              self->db = std::make_unique<MotionDatabase>(pointers, options);
              return self;
            }),
-           py::arg("models"), py::arg("clips") = py::none(), py::arg("rate") = 60.0, py::arg("weights") = py::none())
+           py::arg("models"), py::arg("clips") = py::none(), py::arg("rate") = 60.0, py::arg("weights") = py::none(),
+           py::arg("mirror") = false)
       .def("__len__", [](const Database& self) { return self.db->size(); })
       .def(
           "features",
@@ -112,7 +114,14 @@ one rig sampled at `rate`, described by 27 normalized features.)")
             if (row >= self.db->size()) throw py::index_error("MotionDatabase: row " + std::to_string(row) + " of " + std::to_string(self.db->size()));
             return py::make_tuple(self.db->range_of(row).name, seconds_from_ticks(self.db->time_of(row)));
           },
-          py::arg("row"), "(clip name, time in seconds) of a row.")
+          py::arg("row"), "(clip name, time in seconds) of a row; a mirrored clip's name ends in ' (mirrored)'.")
+      .def(
+          "mirror_of",
+          [](const Database& self, std::size_t row) {
+            if (row >= self.db->size()) throw py::index_error("MotionDatabase: row " + std::to_string(row) + " of " + std::to_string(self.db->size()));
+            return self.db->mirror_of(row);
+          },
+          py::arg("row"), "The row of the same frame mirrored (MM5; mirror=True), or the row itself without mirroring.")
       .def(
           "search",
           [](const Database& self, const py::array_t<float, py::array::c_style | py::array::forcecast>& query,

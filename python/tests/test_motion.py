@@ -55,6 +55,23 @@ def test_MM3_a_missing_clip_is_named(bandai):
         marrow.MotionDatabase(bandai[:2], clips=["no such clip"])
 
 
+def test_MM5_a_mirrored_query_finds_the_mirrored_frame(bandai):
+    db = marrow.MotionDatabase(bandai[:4], mirror=True)
+    plain = marrow.MotionDatabase(bandai[:4])
+    assert len(db) == 2 * len(plain)
+    f = db.features()
+    # The feet swap and every x negates. The database's means are symmetric (each frame is there
+    # on both sides), so this holds for the normalized features too, up to rounding.
+    order = [3, 4, 5, 0, 1, 2, 9, 10, 11, 6, 7, 8] + list(range(12, 27))
+    sign = np.ones(27, np.float32)
+    sign[[0, 3, 6, 9, 12, 15, 17, 19, 21, 23, 25]] = -1
+    for i in range(0, len(plain), 37):
+        m = db.mirror_of(i)
+        assert db.mirror_of(m) == i and db.frame_of(m)[0] == db.frame_of(i)[0] + " (mirrored)"
+        index, cost = db.search(f[i][order] * sign)
+        assert index == m and cost < 1e-4
+
+
 # The controller: MotionMatcher on `marrow match build`'s file and on a MotionDatabase in metres.
 WALKS = ["dataset-2_walk_normal_001.bvh", "dataset-2_walk-turn-left_normal_001.bvh",
          "dataset-2_walk-turn-right_normal_001.bvh", "dataset-1_walk_normal_002.bvh"]

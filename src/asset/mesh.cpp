@@ -8,7 +8,7 @@
 
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/model/animator.hpp"
-#include "marrow/runtime/skin_influences.hpp"
+#include "marrow/runtime/offline/skin_influences.hpp"
 #include "marrow/runtime/skinning_job.hpp"
 
 namespace marrow::asset {

@@ -8,7 +8,7 @@
 
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/model/bounds.hpp"
-#include "marrow/runtime/joint_bounds.hpp"
+#include "marrow/runtime/offline/joint_bounds_builder.hpp"
 
 namespace marrow {
 

@@ -2,6 +2,7 @@
 // moved to start over the origin facing +Z, and the feet's contacts per row.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -10,6 +11,7 @@
 #include "marrow/core/trs.hpp"
 #include "marrow/model/humanoid_map.hpp"
 #include "marrow/model/motion_matcher.hpp"
+#include "motion_mirror.hpp"
 
 namespace marrow {
 
@@ -128,6 +130,63 @@ void add_aligned_clip(const Model& source, int animation, Animator& sampler, con
   merged.animations.push_back(std::move(a));
 }
 
+// MM5: clip `animation` of `source` mirrored (motion_mirror.hpp, by `reflect`) into `merged` as
+// `name`: every track keyed at its key times with the mirrored pose's local transform, the hips'
+// with their world motion moved by `align` (as add_aligned_clip), the ancestors' tracks dropped.
+// A node keeps its loaded pose when the clip has no track for it, even if its mirror moves
+// (motion-capture clips key every joint).
+void add_mirrored_clip(const Model& source, int animation, Animator& sampler, const glm::mat4& align, const glm::mat4& reflect,
+                       const detail::MotionMirror& mirror, int hips, Model& merged, const std::string& name) {
+  ModelAnimation a = source.animations[static_cast<std::size_t>(animation)];
+  const std::string source_name = a.name;
+  a.name = name;
+  a.scene_clip.name = name;
+  const int hips_parent = source.nodes[static_cast<std::size_t>(hips)].parent;
+  const glm::mat4 to_local = glm::inverse(hips_parent >= 0 ? loaded_world(source, hips_parent) : glm::mat4(1.f)) * align;
+  std::map<Ticks, std::vector<glm::mat4>> poses;  // the mirrored pose per key time (tracks share them)
+  const auto pose_at = [&](Ticks time) -> const std::vector<glm::mat4>& {
+    auto [it, inserted] = poses.try_emplace(time);
+    if (inserted) sampler.update(time, false), detail::mirror_pose(mirror, reflect, sampler.absolute_bone_transforms(), it->second);
+    return it->second;
+  };
+  const auto rekey = [&](AnimationClip& clip, const std::vector<int>& to_scene) {
+    for (BoneTrack& track : clip.tracks) {
+      const auto b = static_cast<std::size_t>(track.bone_index);
+      const int node = track.bone_index < 0 ? -1 : to_scene.empty() ? track.bone_index : (b < to_scene.size() ? to_scene[b] : -1);
+      if (node < 0 || static_cast<std::size_t>(node) >= source.nodes.size()) continue;
+      const int parent = source.nodes[static_cast<std::size_t>(node)].parent;
+      for (Keyframe& k : track.keys) {
+        const std::vector<glm::mat4>& w = pose_at(k.time);
+        const glm::mat4 local = node == hips ? to_local * w[static_cast<std::size_t>(hips)]
+                                             : glm::inverse(parent >= 0 ? w[static_cast<std::size_t>(parent)] : glm::mat4(1.f)) *
+                                                   w[static_cast<std::size_t>(node)];
+        const Trs trs = decompose_trs(local);
+        k.translation = trs.translation, k.rotation = trs.rotation, k.scale = trs.scale;
+      }
+    }
+  };
+  bool keyed = strip_ancestors(source, a.scene_clip, {}, hips, hips) != nullptr;
+  rekey(a.scene_clip, {});
+  for (std::size_t s = 0; s < source.skins.size(); ++s) {
+    const Skin& skin = source.skins[s];
+    const auto found = skin.data.animation_clips.find(source_name);
+    if (found == skin.data.animation_clips.end()) continue;
+    AnimationClip clip = found->second;
+    clip.name = name;
+    keyed |= strip_ancestors(source, clip, skin.palette_to_scene, hips, skin.scene_to_palette[static_cast<std::size_t>(hips)]) != nullptr;
+    rekey(clip, skin.palette_to_scene);
+    merged.skins[s].data.animation_clips[name] = std::move(clip);
+  }
+  if (!keyed) throw std::invalid_argument("MotionClips: clip '" + source_name + "' does not move the hips");
+  merged.animations.push_back(std::move(a));
+}
+
+// Across a facing on the ground (the database's fallback, +Z, for none).
+glm::vec3 lateral(const glm::vec3& facing) {
+  const glm::vec3 f = glm::length(facing) > 1e-6f ? glm::normalize(facing) : glm::vec3(0.f, 0.f, 1.f);
+  return {f.z, 0.f, -f.x};
+}
+
 void check_options(const MotionClipsOptions& options) {
   if (!(options.contact_quantile > 0.f && options.contact_quantile < 1.f))
     throw std::invalid_argument("MotionClips: contact_quantile " + std::to_string(options.contact_quantile) + " is not in (0, 1)");
@@ -165,6 +224,8 @@ MotionClips::MotionClips(const MotionDatabase& database, std::span<const Model* 
   model_->animations.clear();
   for (Skin& skin : model_->skins) skin.data.animation_clips.clear(), skin.compressed_clips.clear();
   std::vector<std::unique_ptr<Animator>> samplers(models.size());
+  const bool mirrored = !ranges.empty() && ranges.back().mirrored;
+  const detail::MotionMirror mirror = mirrored ? detail::make_motion_mirror(first, legs_[0][0], legs_[1][0]) : detail::MotionMirror{};
   for (const MotionRange& r : ranges) {
     if (r.rows == 0 || r.model >= models.size()) {
       animation_of_range_.push_back(-1);
@@ -185,7 +246,14 @@ MotionClips::MotionClips(const MotionDatabase& database, std::span<const Model* 
     std::string name = r.name;
     while (model_->find_animation(name) >= 0) name += "'";  // clip names must stay unique
     animation_of_range_.push_back(static_cast<int>(model_->animations.size()));
-    add_aligned_clip(source, r.animation, sampler, align, hips_, *model_, name);
+    if (!r.mirrored) {
+      add_aligned_clip(source, r.animation, sampler, align, hips_, *model_, name);
+    } else {
+      // The database's plane (motion_database.cpp): through the hips on the ground at time 0,
+      // spanned by up and the facing; the mirrored clip starts where the original does.
+      const glm::mat4 reflect = detail::reflection(ground(glm::vec3(hips0[3])), lateral(facing));
+      add_mirrored_clip(source, r.animation, sampler, align, reflect, mirror, hips_, *model_, name);
+    }
   }
   finish(options);
 }

@@ -11,6 +11,7 @@
 #include "marrow/model/animator.hpp"
 #include "marrow/model/humanoid_map.hpp"
 #include "marrow/runtime/simd_level.hpp"
+#include "motion_mirror.hpp"
 #include "runtime/kernels/motion_kernels.hpp"
 
 namespace marrow {
@@ -76,23 +77,37 @@ glm::vec3 forward_in_hips(const Model& model, int animation, const MotionJoints&
   return glm::inverse(hips) * glm::normalize(forward);
 }
 
+// The character's facing at a pose: the rig's forward turned with the hips, on the ground.
+glm::vec3 facing_of(const glm::mat4& hips, const glm::vec3& hips_forward) {
+  const glm::vec3 f = ground(decompose_trs(hips).rotation * hips_forward);
+  const float n = glm::length(f);
+  return n > 1e-6f ? f / n : glm::vec3(0.f, 0.f, 1.f);
+}
+
+// With `mirror`, each pose is mirrored (MM5) across the sagittal plane of the clip's first frame
+// (through the hips on the ground, spanned by up and the facing) before its joints are read.
 Track sample_track(const Model& model, int animation, std::size_t frames, double rate, const MotionJoints& j,
-                   const glm::vec3& hips_forward) {
+                   const glm::vec3& hips_forward, const detail::MotionMirror* mirror) {
   Animator animator(model);
   animator.play(animation, {.loop = LoopMode::Once});
   Track t;
+  glm::mat4 reflect(1.f);
+  if (mirror != nullptr) {
+    const glm::mat4& hips = animator.absolute_bone_transforms()[static_cast<std::size_t>(j.hips)];
+    const glm::vec3 facing = facing_of(hips, hips_forward);
+    reflect = detail::reflection(ground(glm::vec3(hips[3])), glm::vec3(facing.z, 0.f, -facing.x));
+  }
+  std::vector<glm::mat4> mirrored;
   for (std::size_t frame = 0; frame < frames; ++frame) {
     animator.update(ticks_from_seconds(static_cast<double>(frame) / rate), false);
-    const std::span<const glm::mat4> w = animator.absolute_bone_transforms();
+    std::span<const glm::mat4> w = animator.absolute_bone_transforms();
+    if (mirror != nullptr) detail::mirror_pose(*mirror, reflect, w, mirrored), w = mirrored;
     const glm::mat4& hips = w[static_cast<std::size_t>(j.hips)];
     t.hips.emplace_back(hips[3]);
     t.left.emplace_back(w[static_cast<std::size_t>(j.left_foot)][3]);
     t.right.emplace_back(w[static_cast<std::size_t>(j.right_foot)][3]);
     t.origin.push_back(ground(glm::vec3(hips[3])));
-    // The rig's forward turned with the hips, on the ground.
-    glm::vec3 f = ground(decompose_trs(hips).rotation * hips_forward);
-    const float n = glm::length(f);
-    t.facing.push_back(n > 1e-6f ? f / n : glm::vec3(0.f, 0.f, 1.f));
+    t.facing.push_back(facing_of(hips, hips_forward));
   }
   return t;
 }
@@ -136,6 +151,30 @@ bool padded_query(std::span<const float> query, float* q) {
   return std::none_of(query.begin(), query.end(), [](float x) { return std::isnan(x); });
 }
 
+// MM3: per column its mean; per group one deviation over all its values, over the weight.
+void column_statistics(const std::vector<float>& raw, const std::array<float, kMotionGroups>& weights, std::vector<float>& mean,
+                       std::vector<float>& scale) {
+  const std::size_t rows = raw.size() / kMotionFeatures;
+  mean.assign(kMotionFeatures, 0.f);
+  scale.assign(kMotionFeatures, 1.f);
+  std::vector<double> sums(kMotionFeatures, 0.0);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < kMotionFeatures; ++c) sums[c] += raw[r * kMotionFeatures + c];
+  for (std::size_t c = 0; c < kMotionFeatures; ++c) mean[c] = static_cast<float>(sums[c] / static_cast<double>(rows));
+  for (std::size_t g = 0; g < kMotionGroups; ++g) {
+    double squares = 0.0;
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t c = kMotionGroupStart[g]; c < kMotionGroupStart[g] + kMotionGroupWidth[g]; ++c) {
+        const double e = raw[r * kMotionFeatures + c] - mean[c];
+        squares += e * e;
+      }
+    }
+    const double deviation = std::sqrt(squares / static_cast<double>(rows * kMotionGroupWidth[g]));
+    const float s = deviation > 1e-12 ? static_cast<float>(weights[g] / deviation) : 0.f;
+    for (std::size_t c = kMotionGroupStart[g]; c < kMotionGroupStart[g] + kMotionGroupWidth[g]; ++c) scale[c] = s;
+  }
+}
+
 }  // namespace
 
 MotionDatabase::MotionDatabase(std::span<const Model* const> models, const MotionDatabaseOptions& options) : rate_(options.rate) {
@@ -148,34 +187,52 @@ MotionDatabase::MotionDatabase(std::span<const Model* const> models, const Motio
   }
   const Model& first = *models[0];
   const MotionJoints joints = find_joints(first, options);
+  std::vector<MotionJoints> model_joints(models.size(), joints);
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    if (models[m] == nullptr) throw std::invalid_argument("MotionDatabase: model " + std::to_string(m) + " is null");
+    if (m == 0) continue;
+    MotionJoints& j = model_joints[m];
+    const Model& model = *models[m];
+    j.hips = same_node(first, model, joints.hips, m), j.left_foot = same_node(first, model, joints.left_foot, m);
+    j.right_foot = same_node(first, model, joints.right_foot, m), j.left_leg = same_node(first, model, joints.left_leg, m);
+    j.right_leg = same_node(first, model, joints.right_leg, m);
+  }
   std::vector<float> raw;
   glm::vec3 hips_forward(0.f, 0.f, 1.f);  // the rig's forward in the hips' frame, from its first clip
   bool have_forward = false;
   for (std::size_t m = 0; m < models.size(); ++m) {
-    if (models[m] == nullptr) throw std::invalid_argument("MotionDatabase: model " + std::to_string(m) + " is null");
     const Model& model = *models[m];
-    MotionJoints j = joints;
-    if (m > 0) {
-      j.hips = same_node(first, model, joints.hips, m), j.left_foot = same_node(first, model, joints.left_foot, m);
-      j.right_foot = same_node(first, model, joints.right_foot, m), j.left_leg = same_node(first, model, joints.left_leg, m);
-      j.right_leg = same_node(first, model, joints.right_leg, m);
-    }
     for (std::size_t a = 0; a < model.animations.size(); ++a) {
       const ModelAnimation& animation = model.animations[a];
       if (!options.clips.empty() && std::find(options.clips.begin(), options.clips.end(), animation.name) == options.clips.end()) continue;
       const double seconds = seconds_from_ticks(animation.duration);
       const auto frames = static_cast<std::size_t>(std::floor(seconds * rate_ + 1e-9)) + 1;
-      MotionRange range{m, static_cast<int>(a), animation.name, raw.size() / kMotionFeatures, 0, frames};
-      if (frames > static_cast<std::size_t>(kFuture)) {
-        if (!have_forward) hips_forward = forward_in_hips(model, static_cast<int>(a), j), have_forward = true;
-        const Track track = sample_track(model, static_cast<int>(a), frames, rate_, j, hips_forward);
-        range.rows = frames - static_cast<std::size_t>(kFuture);
-        const std::size_t at = raw.size();
-        raw.resize(at + range.rows * kMotionFeatures);
-        for (std::size_t i = 0; i < range.rows; ++i) features_of(track, i, rate_, raw.data() + at + i * kMotionFeatures);
-      }
-      ranges_.push_back(range);
+      if (frames > static_cast<std::size_t>(kFuture) && !have_forward)
+        hips_forward = forward_in_hips(model, static_cast<int>(a), model_joints[m]), have_forward = true;
+      const std::size_t rows = frames > static_cast<std::size_t>(kFuture) ? frames - static_cast<std::size_t>(kFuture) : 0;
+      ranges_.push_back({m, static_cast<int>(a), animation.name, 0, rows, frames, false});
     }
+  }
+  // MM5: the mirrored clips follow the originals, in the same order.
+  std::vector<detail::MotionMirror> mirrors;
+  if (options.mirror) {
+    const std::size_t originals = ranges_.size();
+    for (std::size_t m = 0; m < models.size(); ++m)
+      mirrors.push_back(detail::make_motion_mirror(*models[m], model_joints[m].left_leg, model_joints[m].right_leg));
+    for (std::size_t k = 0; k < originals; ++k) {
+      MotionRange r = ranges_[k];
+      r.name += " (mirrored)", r.mirrored = true;
+      ranges_.push_back(std::move(r));
+    }
+  }
+  for (MotionRange& r : ranges_) {
+    r.first_row = raw.size() / kMotionFeatures;
+    if (r.rows == 0) continue;
+    const Track track = sample_track(*models[r.model], r.animation, r.frames, rate_, model_joints[r.model], hips_forward,
+                                     r.mirrored ? &mirrors[r.model] : nullptr);
+    const std::size_t at = raw.size();
+    raw.resize(at + r.rows * kMotionFeatures);
+    for (std::size_t i = 0; i < r.rows; ++i) features_of(track, i, rate_, raw.data() + at + i * kMotionFeatures);
   }
   for (const std::string& clip : options.clips) {
     if (std::none_of(ranges_.begin(), ranges_.end(), [&](const MotionRange& r) { return r.name == clip; }))
@@ -188,25 +245,7 @@ MotionDatabase::MotionDatabase(std::span<const Model* const> models, const Motio
   for (const float x : raw) {
     if (!std::isfinite(x)) throw std::invalid_argument("MotionDatabase: a feature is not finite (a clip with non-finite poses)");
   }
-  // MM3: per column its mean; per group one deviation over all its values.
-  mean_.assign(kMotionFeatures, 0.f);
-  scale_.assign(kMotionFeatures, 1.f);
-  std::vector<double> sums(kMotionFeatures, 0.0);
-  for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t c = 0; c < kMotionFeatures; ++c) sums[c] += raw[r * kMotionFeatures + c];
-  for (std::size_t c = 0; c < kMotionFeatures; ++c) mean_[c] = static_cast<float>(sums[c] / static_cast<double>(rows));
-  for (std::size_t g = 0; g < kMotionGroups; ++g) {
-    double squares = 0.0;
-    for (std::size_t r = 0; r < rows; ++r) {
-      for (std::size_t c = kMotionGroupStart[g]; c < kMotionGroupStart[g] + kMotionGroupWidth[g]; ++c) {
-        const double e = raw[r * kMotionFeatures + c] - mean_[c];
-        squares += e * e;
-      }
-    }
-    const double deviation = std::sqrt(squares / static_cast<double>(rows * kMotionGroupWidth[g]));
-    const float s = deviation > 1e-12 ? static_cast<float>(options.weights[g] / deviation) : 0.f;
-    for (std::size_t c = kMotionGroupStart[g]; c < kMotionGroupStart[g] + kMotionGroupWidth[g]; ++c) scale_[c] = s;
-  }
+  column_statistics(raw, options.weights, mean_, scale_);
   rows_.assign(rows * kStride, 0.f);
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < kMotionFeatures; ++c) rows_[r * kStride + c] = (raw[r * kMotionFeatures + c] - mean_[c]) * scale_[c];
@@ -240,6 +279,13 @@ void MotionDatabase::build_boxes() {
 }
 
 const MotionRange& MotionDatabase::range_of(std::size_t row) const { return ranges_.at(range_of_row_.at(row)); }
+
+std::size_t MotionDatabase::mirror_of(std::size_t row) const {
+  const std::size_t k = range_of_row_.at(row), half = ranges_.size() / 2;
+  if (ranges_.empty() || !ranges_.back().mirrored) return row;
+  const MotionRange& other = ranges_[k < half ? k + half : k - half];  // the ranges' order (motion_database.hpp)
+  return other.first_row + (row - ranges_[k].first_row);
+}
 
 Ticks MotionDatabase::time_of(std::size_t row) const {
   const MotionRange& r = range_of(row);

@@ -41,6 +41,22 @@ void check_ranges(const std::vector<MotionRange>& ranges, std::size_t rows) {
     next += r.rows;
   }
   if (next != rows) refuse("the ranges hold " + std::to_string(next) + " rows, the database " + std::to_string(rows));
+  // MM5: mirrored ranges are the second half, each the mirror of the range half the count before
+  // (what MotionDatabase::mirror_of relies on).
+  if (ranges.empty() || !ranges.back().mirrored) {
+    for (std::size_t k = 0; k < ranges.size(); ++k)
+      if (ranges[k].mirrored) refuse("range " + std::to_string(k) + " is mirrored but the last range is not");
+    return;
+  }
+  const std::size_t half = ranges.size() / 2;
+  for (std::size_t k = 0; k < ranges.size(); ++k) {
+    const MotionRange& r = ranges[k];
+    const std::string where = "range " + std::to_string(k) + " ('" + r.name.substr(0, 64) + "'): ";
+    if (r.mirrored != (k >= ranges.size() - half) || ranges.size() % 2 != 0)
+      refuse(where + "mirrored ranges must be the second half of the " + std::to_string(ranges.size()) + " ranges");
+    if (k >= half && (r.rows != ranges[k - half].rows || r.frames != ranges[k - half].frames))
+      refuse(where + "its rows or frames are not those of range " + std::to_string(k - half) + ", the clip it mirrors");
+  }
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "marrow/core/vertex_access.hpp"
-#include "marrow/runtime/clip_compression.hpp"
-#include "marrow/runtime/compressed_clip_data.hpp"
+#include "marrow/runtime/offline/clip_compression.hpp"
+#include "marrow/runtime/offline/compressed_clip_data.hpp"
 
 namespace marrow {
 

@@ -1,7 +1,7 @@
 #pragma once
-// Private: the memory layout of a compressed RuntimeClip (clip_compression.hpp), as the sampling
-// kernels read it. Built only by make_compressed_clip (from CompressedClipData, checked), so the
-// kernels never re-check it.
+// Private: the memory layout of a compressed RuntimeClip (offline/clip_compression.hpp), as the
+// sampling kernels read it. Built only by make_compressed_clip (from CompressedClipData, checked),
+// so the kernels never re-check it.
 //
 // A clip's key times are one sorted table of ticks (`times`, N entries); every channel (joint j:
 // 3j translation, 3j + 1 rotation, 3j + 2 scale) keeps a subset of them. Which ones is a bit set

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "marrow/runtime/clip_compression.hpp"
+#include "marrow/runtime/offline/clip_compression.hpp"
 
 namespace marrow {
 

@@ -1,8 +1,8 @@
 #pragma once
-// A model's skeletal clips compressed (clip_compression.hpp), as the import option
+// A model's skeletal clips compressed (offline/clip_compression.hpp), as the import option
 // ImportOptions::compression and `marrow convert --compress` do it.
 #include "marrow/model/model.hpp"
-#include "marrow/runtime/clip_compression.hpp"
+#include "marrow/runtime/offline/clip_compression.hpp"
 
 namespace marrow {
 

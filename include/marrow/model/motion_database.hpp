@@ -25,6 +25,13 @@
 // divided by the standard deviation of all its columns' values together and multiplied by the
 // group's weight, so a group's normalized values have mean 0 and standard deviation = weight.
 //
+// Mirroring (MM5, option): the database also holds each clip mirrored across the rig's sagittal
+// plane (the plane of up and the rig's forward at the clip's first frame), as ranges after all
+// the originals, in the same order. The mirrored motion is the clip sampled with its pose
+// mirrored (left and right bones of the humanoid map swapped, every transform reflected), and
+// its features are computed from that motion as the originals' are. They come out as the
+// original's with the feet swapped and every x negated, up to float rounding.
+//
 // Search (MM1, MM2): the row of least squared Euclidean distance to a normalized query (ties:
 // the lowest row). The accelerated search bounds runs of 16 and 64 consecutive rows by boxes,
 // visits the run of 64 whose box is nearest first, then the others, and skips a run whose box is
@@ -61,6 +68,9 @@ struct MotionDatabaseOptions {
   std::array<float, kMotionGroups> weights{1.f, 1.f, 1.f, 1.f, 1.f};  // per group, >= 0
   // The joints; empty: from the humanoid map (humanoid_map.hpp) of the first model.
   std::string hips{}, left_foot{}, right_foot{}, left_upper_leg{}, right_upper_leg{};
+  // MM5: also hold every clip mirrored across the rig's sagittal plane (needs the humanoid map of
+  // each model, which pairs the left and right bones), as ranges after the originals.
+  bool mirror = false;
 };
 
 // A clip of the database: its candidate rows are [first_row, first_row + rows).
@@ -70,6 +80,9 @@ struct MotionRange {
   std::string name;
   std::size_t first_row = 0, rows = 0;
   std::size_t frames = 0;      // frames sampled (rows + 60 when the clip is long enough)
+  // MM5: the clip mirrored (named "<clip> (mirrored)"; `animation` is the clip's own in the
+  // models given, or the mirrored animation in a gathered model).
+  bool mirrored = false;
 };
 
 struct MotionMatch {
@@ -126,6 +139,10 @@ class MotionDatabase {
   // The range holding row i, and the time of row i in its clip.
   const MotionRange& range_of(std::size_t row) const;
   Ticks time_of(std::size_t row) const;
+
+  // MM5: with mirrored ranges, the row of the same frame on the other side (an original's
+  // mirrored row, a mirrored row's original); without, the row itself.
+  std::size_t mirror_of(std::size_t row) const;
 
   // Raw features (the header's columns, not normalized) to normalized ones.
   std::array<float, kMotionFeatures> normalize(std::span<const float> raw) const;

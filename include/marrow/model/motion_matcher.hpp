@@ -104,7 +104,9 @@ struct MotionClipsOptions {
 
 class MotionClips {
  public:
-  // `models` are the database's (the same list, in the same order). Keeps a reference to the
+  // `models` are the database's (the same list, in the same order). A mirrored range (MM5) gets
+  // its clip mirrored as the database mirrored it (motion_database.hpp), so it plays what its
+  // rows describe. Keeps a reference to the
   // database, which must outlive it. Throws std::invalid_argument naming the model, clip or
   // joint at fault (a model of another rig, a clip with no hips track, a live retarget clip).
   MotionClips(const MotionDatabase& database, std::span<const Model* const> models, const MotionClipsOptions& options = {});

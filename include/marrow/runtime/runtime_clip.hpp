@@ -23,9 +23,9 @@
 //
 // Memory: 64 bytes per key, plus two records and 5 bytes per joint.
 //
-// A compressed clip (compress_clip, clip_compression.hpp) is a RuntimeClip too, played by the same
-// job: it holds 16-bit keys per channel instead of records (records() and key_offsets() are
-// then empty; compressed() says which).
+// A compressed clip (compress_clip, offline/clip_compression.hpp) is a RuntimeClip too, played
+// by the same job: it holds 16-bit keys per channel instead of records (records() and
+// key_offsets() are then empty; compressed() says which).
 #include <cstddef>
 #include <cstdint>
 #include <memory>

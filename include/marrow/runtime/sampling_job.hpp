@@ -18,11 +18,11 @@
 // Two contexts never interfere; a context may be moved from clip to clip (it notices and
 // starts over).
 //
-// A compressed clip (clip_compression.hpp) is decoded key by key. A context made for it (from
-// the clip, or with CompressedKeys::cache) keeps each channel's two keys decoded, 160 bytes a
-// joint, and decodes a channel again only when the time leaves its pair: playing forward, only
-// the keys the time reaches. Without that room every run decodes every channel's pair, with the
-// same results, at about twice the cost.
+// A compressed clip (offline/clip_compression.hpp) is decoded key by key. A context made for it
+// (from the clip, or with CompressedKeys::cache) keeps each channel's two keys decoded, 160 bytes a
+// joint, and decodes a channel again only when the time leaves its pair: playing forward, only the
+// keys the time reaches. Without that room every run decodes every channel's pair, with the same
+// results, at about twice the cost.
 //
 //   SamplingContext context(clip);                       // per instance, allocated once
 //   std::vector<TrsBlock> pose(pose_block_count(clip.joint_count()));

@@ -15,7 +15,7 @@
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_access.hpp"
-#include "marrow/runtime/skin_influences.hpp"
+#include "marrow/runtime/offline/skin_influences.hpp"
 
 namespace marrow::assimp {
 

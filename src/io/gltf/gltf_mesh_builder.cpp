@@ -22,7 +22,7 @@
 #include "marrow/core/vertex_access.hpp"
 #include "marrow/io/gltf/detail/accessor_reader.hpp"
 #include "marrow/runtime/blend_morph_targets.hpp"
-#include "marrow/runtime/skin_influences.hpp"
+#include "marrow/runtime/offline/skin_influences.hpp"
 
 namespace marrow::gltf {
 

@@ -9,7 +9,7 @@
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/vertex_layout.hpp"
 #include "marrow/io/gltf/detail/accessor_reader.hpp"
-#include "marrow/runtime/skin_influences.hpp"
+#include "marrow/runtime/offline/skin_influences.hpp"
 
 namespace marrow::gltf {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include "marrow/runtime/clip_compression.hpp"
-#include "marrow/runtime/compressed_clip_data.hpp"
+#include "marrow/runtime/offline/clip_compression.hpp"
+#include "marrow/runtime/offline/compressed_clip_data.hpp"
 
 namespace marrow::native {
 

@@ -49,7 +49,7 @@ inline constexpr std::uint32_t kTagMeshes = make_tag("MESH");
 inline constexpr std::uint32_t kTagAnimations = make_tag("ANIM");
 inline constexpr std::uint32_t kTagDiagnostics = make_tag("DIAG");
 inline constexpr std::uint32_t kTagSource = make_tag("SRCE");
-// Since version 2: skin clips stored compressed (compressed_clip_data.hpp), after PRFX.
+// Since version 2: skin clips stored compressed (offline/compressed_clip_data.hpp), after PRFX.
 inline constexpr std::uint32_t kTagCompressedClips = make_tag("CCLP");
 // Optional, not required (older readers skip it and make the boxes themselves): the frame bounds
 // (S5, frame_bounds.hpp) the reader would otherwise make from every vertex, after MESH.

@@ -44,6 +44,15 @@ void read_motion_database(SectionReader& r, Model& model) {
   }
   const std::size_t rows = r.count("row count", r.limits().max_accessor_elements, "ImportLimits::max_accessor_elements", kMotionRowBytes);
   r.copy_into(d.rows, rows * kMotionFeatures, "rows");
+  // MM5: a database with mirrored ranges ends with a flag per range (the writer leaves it out
+  // otherwise, so such files are what they were; a reader before it refuses the bytes left).
+  if (r.remaining() > 0) {
+    r.fits("mirrored flags", ranges, 1);
+    for (std::size_t k = 0; k < ranges; ++k) {
+      const auto scope = r.enter("range", k);
+      d.ranges[k].mirrored = r.flag("mirrored");
+    }
+  }
   // What the database makes of them (motion_database.hpp): the search's padded rows, its boxes
   // (about 20 bytes a row) and each row's range.
   r.charge("rows padded for the search", std::uint64_t{rows} * (MotionDatabase::kRowStride * sizeof(float) + 24) + 1024);

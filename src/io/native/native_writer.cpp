@@ -1,6 +1,7 @@
 // Model -> native bytes (docs/native-format.md). The layout is written field by field with
 // explicit sizes; only arrays whose file encoding equals their memory image (bytes, u32/i32,
 // f32, vec3, mat4) are copied in one memcpy.
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -17,7 +18,7 @@
 #include "marrow/model/frame_bounds.hpp"
 #include "marrow/model/live_retarget.hpp"
 #include "marrow/model/motion_database.hpp"
-#include "marrow/runtime/compressed_clip_data.hpp"
+#include "marrow/runtime/offline/compressed_clip_data.hpp"
 #include "native_layout.hpp"
 
 namespace marrow {
@@ -177,7 +178,8 @@ void write_clip(ByteWriter& w, const AnimationClip& clip) {
   }
 }
 
-// A compressed clip's content (compressed_clip_data.hpp) under the key of the clip it plays.
+// A compressed clip's content (offline/compressed_clip_data.hpp) under the key of the clip it
+// plays.
 void write_compressed_clip(ByteWriter& w, const std::string& key, const RuntimeClip& clip) {
   const CompressedClipData data = compressed_clip_data(clip);
   w.string(key, "a clip key");
@@ -463,6 +465,9 @@ void write_motion_database(ByteWriter& w, const MotionDatabase& database) {
   }
   w.u64(database.size());
   w.append(d.rows.data(), d.rows.size() * 4);
+  // MM5: the mirrored flags only when a range is mirrored (files without are unchanged).
+  if (std::any_of(d.ranges.begin(), d.ranges.end(), [](const MotionRange& r) { return r.mirrored; }))
+    for (const MotionRange& r : d.ranges) w.u8(r.mirrored ? 1 : 0);
   w.end_section();
 }
 

@@ -1,4 +1,4 @@
-#include "marrow/runtime/clip_compression.hpp"
+#include "marrow/runtime/offline/clip_compression.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,14 +12,14 @@
 
 #include "marrow/core/finite.hpp"
 #include "marrow/core/trs.hpp"
-#include "marrow/runtime/compressed_clip_data.hpp"
+#include "marrow/runtime/offline/compressed_clip_data.hpp"
 #include "marrow/runtime/sampling_job.hpp"
 #include "marrow/runtime/skinning_data.hpp"
 #include "marrow/runtime/track_sampler.hpp"
 
 #include "key_reduction.hpp"
 #include "object_space_error.hpp"
-#include "compressed_storage.hpp"
+#include "runtime/compressed_storage.hpp"
 #include "key_codec.hpp"
 
 namespace marrow {

@@ -1,8 +1,8 @@
 // The keys a compressed clip plays: reconstructed_channels and decompress_clip (clip_compression.hpp).
 #include <algorithm>
 
-#include "marrow/runtime/clip_compression.hpp"
-#include "marrow/runtime/compressed_clip_data.hpp"
+#include "marrow/runtime/offline/clip_compression.hpp"
+#include "marrow/runtime/offline/compressed_clip_data.hpp"
 #include "marrow/runtime/track_sampler.hpp"
 
 #include "key_codec.hpp"

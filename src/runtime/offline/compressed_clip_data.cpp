@@ -1,4 +1,4 @@
-#include "marrow/runtime/compressed_clip_data.hpp"
+#include "marrow/runtime/offline/compressed_clip_data.hpp"
 
 #include <bit>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "clip_id.hpp"
-#include "compressed_storage.hpp"
+#include "runtime/clip_id.hpp"
+#include "runtime/compressed_storage.hpp"
 
 namespace marrow {
 

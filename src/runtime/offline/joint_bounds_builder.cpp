@@ -1,4 +1,4 @@
-#include "marrow/runtime/joint_bounds.hpp"
+#include "marrow/runtime/offline/joint_bounds_builder.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -6,7 +6,7 @@
 
 #include <glm/common.hpp>
 
-#include "box_lanes.hpp"
+#include "runtime/box_lanes.hpp"
 #include "marrow/core/bounding_box.hpp"
 
 namespace marrow {

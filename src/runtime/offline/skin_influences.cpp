@@ -1,4 +1,4 @@
-#include "marrow/runtime/skin_influences.hpp"
+#include "marrow/runtime/offline/skin_influences.hpp"
 
 #include <algorithm>
 
