@@ -82,13 +82,18 @@ bool is_ancestor(const Model& model, int node, int of) {
   return false;
 }
 
+// A track's scene node (to_scene: a skin's palette_to_scene; empty for the rigid clip), or -1.
+int node_of(const BoneTrack& t, const std::vector<int>& to_scene) {
+  if (t.bone_index < 0) return -1;
+  const auto b = static_cast<std::size_t>(t.bone_index);
+  return to_scene.empty() ? t.bone_index : (b < to_scene.size() ? to_scene[b] : -1);
+}
+
 // The clip's tracks of the hips' ancestors go (they rest at their loaded pose); returns the
 // hips' track (the later one wins, as the Animator plays it), or null.
 BoneTrack* strip_ancestors(const Model& model, AnimationClip& clip, const std::vector<int>& to_scene, int hips, int hips_index) {
   std::erase_if(clip.tracks, [&](const BoneTrack& t) {
-    if (t.bone_index < 0) return false;
-    const auto b = static_cast<std::size_t>(t.bone_index);
-    const int node = to_scene.empty() ? t.bone_index : (b < to_scene.size() ? to_scene[b] : -1);
+    const int node = node_of(t, to_scene);
     return node >= 0 && is_ancestor(model, node, hips);
   });
   BoneTrack* found = nullptr;
@@ -97,62 +102,72 @@ BoneTrack* strip_ancestors(const Model& model, AnimationClip& clip, const std::v
   return found;
 }
 
-// Clip `animation` of `source` into `merged` as `name`: the hips keyed at their key times with
-// their world motion (ancestors folded in), moved by `align`; the ancestors' tracks dropped.
-void add_aligned_clip(const Model& source, int animation, Animator& sampler, const glm::mat4& align, int hips, Model& merged,
-                      const std::string& name) {
+// The hips' world motion, moved by `align`, as the hips' local transform (their parent rests at
+// its loaded pose once the ancestors' tracks are gone).
+glm::mat4 hips_to_local(const Model& source, int hips, const glm::mat4& align) {
+  const int parent = source.nodes[static_cast<std::size_t>(hips)].parent;
+  return glm::inverse(parent >= 0 ? loaded_world(source, parent) : glm::mat4(1.f)) * align;
+}
+
+// Clip `animation` of `source` into `merged` as `name`: its rigid clip and each skin's clip of
+// that name with the hips' ancestors' tracks dropped (strip_ancestors), then keyed again by
+// rekey(clip, palette_to_scene or {} for the rigid clip, the hips' track or null). Refused when
+// no part of it moves the hips.
+template <class Rekey>
+void add_clip(const Model& source, int animation, int hips, Model& merged, const std::string& name, const Rekey& rekey) {
   ModelAnimation a = source.animations[static_cast<std::size_t>(animation)];
   const std::string source_name = a.name;
   a.name = name;
   a.scene_clip.name = name;
-  const int parent = source.nodes[static_cast<std::size_t>(hips)].parent;
-  const glm::mat4 to_local = glm::inverse(parent >= 0 ? loaded_world(source, parent) : glm::mat4(1.f)) * align;
-  const auto rekey = [&](BoneTrack* track) {
-    if (track == nullptr) return false;
-    for (Keyframe& k : track->keys) {
-      sampler.update(k.time, false);
-      const Trs trs = decompose_trs(to_local * sampler.absolute_bone_transforms()[static_cast<std::size_t>(hips)]);
-      k.translation = trs.translation, k.rotation = trs.rotation;
-    }
-    return true;
-  };
-  bool keyed = rekey(strip_ancestors(source, a.scene_clip, {}, hips, hips));
+  BoneTrack* track = strip_ancestors(source, a.scene_clip, {}, hips, hips);
+  bool keyed = track != nullptr;
+  rekey(a.scene_clip, std::vector<int>{}, track);
   for (std::size_t s = 0; s < source.skins.size(); ++s) {
     const Skin& skin = source.skins[s];
     const auto found = skin.data.animation_clips.find(source_name);
     if (found == skin.data.animation_clips.end()) continue;
     AnimationClip clip = found->second;
     clip.name = name;
-    keyed |= rekey(strip_ancestors(source, clip, skin.palette_to_scene, hips, skin.scene_to_palette[static_cast<std::size_t>(hips)]));
+    track = strip_ancestors(source, clip, skin.palette_to_scene, hips, skin.scene_to_palette[static_cast<std::size_t>(hips)]);
+    keyed |= track != nullptr;
+    rekey(clip, skin.palette_to_scene, track);
     merged.skins[s].data.animation_clips[name] = std::move(clip);
   }
   if (!keyed) throw std::invalid_argument("MotionClips: clip '" + source_name + "' does not move the hips");
   merged.animations.push_back(std::move(a));
 }
 
-// MM5: clip `animation` of `source` mirrored (motion_mirror.hpp, by `reflect`) into `merged` as
-// `name`: every track keyed at its key times with the mirrored pose's local transform, the hips'
-// with their world motion moved by `align` (as add_aligned_clip), the ancestors' tracks dropped.
-// A node keeps its loaded pose when the clip has no track for it, even if its mirror moves
-// (motion-capture clips key every joint).
+// The clip with its hips keyed at their key times with their world motion (ancestors folded
+// in), moved by `align`.
+void add_aligned_clip(const Model& source, int animation, Animator& sampler, const glm::mat4& align, int hips, Model& merged,
+                      const std::string& name) {
+  const glm::mat4 to_local = hips_to_local(source, hips, align);
+  add_clip(source, animation, hips, merged, name, [&](AnimationClip&, const std::vector<int>&, BoneTrack* track) {
+    if (track == nullptr) return;
+    for (Keyframe& k : track->keys) {
+      sampler.update(k.time, false);
+      const Trs trs = decompose_trs(to_local * sampler.absolute_bone_transforms()[static_cast<std::size_t>(hips)]);
+      k.translation = trs.translation, k.rotation = trs.rotation;
+    }
+  });
+}
+
+// MM5: the clip mirrored (motion_mirror.hpp, by `reflect`): every track keyed at its key times
+// with the mirrored pose's local transform, the hips' with their world motion moved by `align`
+// (as add_aligned_clip). A node keeps its loaded pose when the clip has no track for it, even if
+// its mirror moves (motion-capture clips key every joint).
 void add_mirrored_clip(const Model& source, int animation, Animator& sampler, const glm::mat4& align, const glm::mat4& reflect,
                        const detail::MotionMirror& mirror, int hips, Model& merged, const std::string& name) {
-  ModelAnimation a = source.animations[static_cast<std::size_t>(animation)];
-  const std::string source_name = a.name;
-  a.name = name;
-  a.scene_clip.name = name;
-  const int hips_parent = source.nodes[static_cast<std::size_t>(hips)].parent;
-  const glm::mat4 to_local = glm::inverse(hips_parent >= 0 ? loaded_world(source, hips_parent) : glm::mat4(1.f)) * align;
+  const glm::mat4 to_local = hips_to_local(source, hips, align);
   std::map<Ticks, std::vector<glm::mat4>> poses;  // the mirrored pose per key time (tracks share them)
   const auto pose_at = [&](Ticks time) -> const std::vector<glm::mat4>& {
     auto [it, inserted] = poses.try_emplace(time);
     if (inserted) sampler.update(time, false), detail::mirror_pose(mirror, reflect, sampler.absolute_bone_transforms(), it->second);
     return it->second;
   };
-  const auto rekey = [&](AnimationClip& clip, const std::vector<int>& to_scene) {
+  add_clip(source, animation, hips, merged, name, [&](AnimationClip& clip, const std::vector<int>& to_scene, BoneTrack*) {
     for (BoneTrack& track : clip.tracks) {
-      const auto b = static_cast<std::size_t>(track.bone_index);
-      const int node = track.bone_index < 0 ? -1 : to_scene.empty() ? track.bone_index : (b < to_scene.size() ? to_scene[b] : -1);
+      const int node = node_of(track, to_scene);
       if (node < 0 || static_cast<std::size_t>(node) >= source.nodes.size()) continue;
       const int parent = source.nodes[static_cast<std::size_t>(node)].parent;
       for (Keyframe& k : track.keys) {
@@ -164,21 +179,7 @@ void add_mirrored_clip(const Model& source, int animation, Animator& sampler, co
         k.translation = trs.translation, k.rotation = trs.rotation, k.scale = trs.scale;
       }
     }
-  };
-  bool keyed = strip_ancestors(source, a.scene_clip, {}, hips, hips) != nullptr;
-  rekey(a.scene_clip, {});
-  for (std::size_t s = 0; s < source.skins.size(); ++s) {
-    const Skin& skin = source.skins[s];
-    const auto found = skin.data.animation_clips.find(source_name);
-    if (found == skin.data.animation_clips.end()) continue;
-    AnimationClip clip = found->second;
-    clip.name = name;
-    keyed |= strip_ancestors(source, clip, skin.palette_to_scene, hips, skin.scene_to_palette[static_cast<std::size_t>(hips)]) != nullptr;
-    rekey(clip, skin.palette_to_scene);
-    merged.skins[s].data.animation_clips[name] = std::move(clip);
-  }
-  if (!keyed) throw std::invalid_argument("MotionClips: clip '" + source_name + "' does not move the hips");
-  merged.animations.push_back(std::move(a));
+  });
 }
 
 // Across a facing on the ground (the database's fallback, +Z, for none).
