@@ -76,7 +76,7 @@ std::shared_ptr<const CompiledModel> compile_model(const Model& model, std::shar
   out->model = &model;
   out->animations = animations != nullptr ? std::move(animations) : compile_animations(model);
   if (out->animations->animations.size() != model.animations.size()) {
-    throw std::invalid_argument("Animator: compiled animations are of another model (" +
+    throw std::invalid_argument("compile_model: the compiled animations are of another model (" +
                                 std::to_string(out->animations->animations.size()) + " animations for " +
                                 std::to_string(model.animations.size()) + ")");
   }
