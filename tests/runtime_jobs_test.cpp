@@ -260,6 +260,40 @@ TEST(LocalToModelJob, X2_ComposesParentsRootPrefixAndRoot) {
   }
 }
 
+// The gathered form reads each joint's local where its source says, a row of matrices made
+// from several poses or its own matrix, and gives the bits of the matrix form.
+TEST(LocalToModelJob, X2_GatheredLocalsGiveTheBitsOfTheMatrixForm) {
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> u(-2.f, 2.f);
+  test::for_each_simd_level([&](SimdChoice) {
+    for (int trial = 0; trial < 20; ++trial) {
+      const std::size_t n = 1 + static_cast<std::size_t>(trial) * 7 % 45;
+      std::vector<int> parents;
+      std::vector<glm::mat4> locals;
+      for (std::size_t i = 0; i < n; ++i) {
+        parents.push_back(i == 0 ? -1 : std::uniform_int_distribution<int>(-1, static_cast<int>(i) - 1)(rng));
+        locals.push_back(compose_trs(Trs{{u(rng), u(rng), u(rng)}, random_rotation(rng), {1 + u(rng) * 0.2f, 1.f, 1.f}}));
+      }
+      // The rows hold the locals in another order (joint i at row 2 n - 1 - i, after n others);
+      // every third joint reads its own matrix.
+      std::vector<glm::mat4> rows(2 * n, glm::mat4(0.f));
+      std::vector<std::uint32_t> sources(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        rows[2 * n - 1 - i] = locals[i];
+        sources[i] = i % 3 == 2 ? kLocalMatrix : static_cast<std::uint32_t>(2 * n - 1 - i);
+      }
+      const glm::mat4 root = compose_trs({u(rng), u(rng), u(rng)}, random_rotation(rng), glm::vec3(0.5f));
+      std::vector<glm::mat4> by_matrices(n), gathered(n);
+      ASSERT_TRUE((LocalToModelJob{.parents = parents, .local_matrices = locals, .root = &root, .models = by_matrices}.run()));
+      LocalToModelJob job{.parents = parents, .local_matrices = locals, .local_sources = sources, .source_matrices = rows};
+      job.root = &root;
+      job.models = gathered;
+      ASSERT_TRUE(job.run());
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(gathered[i], by_matrices[i]) << "joint " << i;
+    }
+  });
+}
+
 TEST(LocalToModelJob, X2_ASubRangeRecomposesOnlyItsJoints) {
   const std::vector<int> parents = {-1, 0, 1, 2, 1};
   std::vector<glm::mat4> locals(5, glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)));
@@ -350,12 +384,27 @@ TEST(RuntimeJobs, X3_LocalToModelJobRefusesBadInputWithoutWriting) {
   cases.emplace_back(job(), "local_matrices"), cases.back().first.local_matrices = two;
   cases.emplace_back(job(), "root_prefix"), cases.back().first.root_prefix = two;
   cases.emplace_back(job(), "from"), cases.back().first.from = 4;
+  // The gathered form: a source past the rows, a matrix source without matrices, a source
+  // count that is not the joints', rows without sources.
+  const std::vector<std::uint32_t> sources = {0, 1, kLocalMatrix}, beyond = {0, 2, 1}, short_sources = {0, 1};
+  auto gathered = [&](std::span<const std::uint32_t> s, bool matrices) {
+    LocalToModelJob j = job();
+    if (!matrices) j.local_matrices = {};
+    j.local_sources = s;
+    j.source_matrices = two;
+    return j;
+  };
+  cases.emplace_back(gathered(beyond, true), "local_sources");
+  cases.emplace_back(gathered(sources, false), "local_matrices");
+  cases.emplace_back(gathered(short_sources, true), "local_sources");
+  cases.emplace_back(job(), "source_matrices"), cases.back().first.source_matrices = two;  // without sources
   for (const auto& [j, field] : cases) {
     EXPECT_STREQ(j.validate().field, field);
     EXPECT_FALSE(j.run());
     EXPECT_TRUE(unchanged(models, before) && unchanged(short_models, short_before)) << field;
   }
   EXPECT_TRUE(job().run());
+  EXPECT_TRUE(gathered(sources, true).run());
 }
 
 // The checks that run on every run() scan whole arrays in vector lanes: one bad index is found

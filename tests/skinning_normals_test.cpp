@@ -281,3 +281,68 @@ TEST(PaletteScale, S2_SharedRigsStayOnTheUniformPath) {
 
 }  // namespace
 }  // namespace marrow
+
+namespace marrow {
+namespace {
+
+// The optional root applies after the blend, with no palette copy: positions and tangents as
+// the palette pre-multiplied by it gives them (to rounding) for a rigid, a uniformly scaled, a
+// mirrored and a shearing root; normals are the palette's own normals through the root's 3x3,
+// or through sign(det) times its cofactor when it scales unevenly (S2).
+TEST(SkinningJob, S2_ARootMatrixSkinsAsThePaletteTimesTheRoot) {
+  std::mt19937 rng(307);
+  std::vector<glm::mat4> palette;
+  for (float i = 0.f; i < 6.f; i += 1.f) {
+    palette.push_back(glm::translate(glm::mat4(1.f), glm::vec3(i, 0.5f * i, -i)) * glm::mat4_cast(random_rotation_from_box(rng)));
+  }
+  glm::mat4 shear(1.f);
+  shear[1][0] = 0.4f;
+  const glm::mat4 turn = glm::mat4_cast(random_rotation_from_box(rng));
+  const glm::mat4 roots[] = {glm::translate(glm::mat4(1.f), {3, -2, 7}) * turn,
+                             glm::translate(glm::mat4(1.f), {1, 2, 3}) * turn * glm::scale(glm::mat4(1.f), glm::vec3(2.5f)),
+                             glm::scale(glm::mat4(1.f), glm::vec3(-1.f, 1.f, 1.f)) * turn,
+                             turn * glm::scale(glm::mat4(1.f), glm::vec3(1.f, 3.f, 0.5f)) * shear};
+  const SkinnedVertices in = random_vertices(23, 6, rng);
+  for (std::size_t r = 0; r < std::size(roots); ++r) {
+    std::vector<glm::mat4> premultiplied;
+    for (const glm::mat4& m : palette) premultiplied.push_back(roots[r] * m);
+    for (const SkinningMode mode : {SkinningMode::Linear, SkinningMode::DualQuaternion}) {
+      if (mode == SkinningMode::DualQuaternion && r == 3) continue;  // DQS blends rigid parts: a rigid root only
+      SCOPED_TRACE(::testing::Message() << "root " << r << (mode == SkinningMode::Linear ? " linear" : " dqs"));
+      for_each_simd_level([&](SimdChoice) {
+        std::vector<glm::vec3> p, n, p0, n0, p1, n1;
+        std::vector<glm::vec4> t, t0, t1;
+        std::vector<SkinDualQuaternion> dq(6), dq0(6);
+        std::vector<glm::mat4> ss(6), ss0(6);
+        SkinningJob job = skinning_job_over(in, palette, p, n, t);
+        SkinningJob expected = skinning_job_over(in, premultiplied, p0, n0, t0);
+        SkinningJob plain = skinning_job_over(in, palette, p1, n1, t1);
+        job.root = &roots[r];
+        if (mode == SkinningMode::DualQuaternion) {
+          ASSERT_TRUE((DualQuaternionPaletteJob{palette, dq, ss}.run()));
+          ASSERT_TRUE((DualQuaternionPaletteJob{premultiplied, dq0, ss0}.run()));
+          job.mode = expected.mode = plain.mode = mode;
+          job.dual_quaternions = plain.dual_quaternions = dq, job.scale_shear = plain.scale_shear = ss;
+          expected.dual_quaternions = dq0, expected.scale_shear = ss0;
+        }
+        ASSERT_TRUE(job.run());
+        ASSERT_TRUE(expected.run());
+        ASSERT_TRUE(plain.run());
+        const glm::dmat3 m(roots[r]);
+        const glm::dmat3 cofactor(glm::cross(m[1], m[2]), glm::cross(m[2], m[0]), glm::cross(m[0], m[1]));
+        const glm::dmat3 normals = r == 3 ? (glm::determinant(m) < 0 ? -1.0 : 1.0) * cofactor : m;
+        for (std::size_t v = 0; v < p.size(); ++v) {
+          ASSERT_TRUE(test::within(p[v], glm::dvec3(p0[v]), 5e-5)) << v;
+          ASSERT_TRUE(test::within(n[v], glm::normalize(normals * glm::dvec3(n1[v])), 5e-5)) << v;
+          if (r < 3) {
+            ASSERT_TRUE(test::within(n[v], glm::dvec3(n0[v]), 5e-5)) << v;  // a similarity: as pre-multiplied
+          }
+          ASSERT_TRUE(test::within(t[v], glm::dvec4(t0[v]), 5e-5)) << v;
+        }
+      });
+    }
+  }
+}
+
+}  // namespace
+}  // namespace marrow

@@ -32,8 +32,7 @@ Animator::Animator(std::shared_ptr<const CompiledModel> compiled)
       scene_rest_(compiled_->scene_rest) {
   const Model& model = model_;
   const std::size_t bones = model.nodes.size();
-  locals_.resize(bones);
-  for (std::size_t i = 0; i < bones; ++i) locals_[i] = model.nodes[i].transform;
+  sources_.assign(bones, kLocalMatrix);
   worlds_.assign(bind_worlds_.begin(), bind_worlds_.end());
   if (compiled_->moves_scene_nodes) scene_animated_.reserve(bones);
   moving_.resize(bones);
@@ -44,22 +43,28 @@ Animator::Animator(std::shared_ptr<const CompiledModel> compiled)
     const auto n = static_cast<std::size_t>(data.bone_count);
     SkinState& state = skins_[s];
     state.shared = &shared;
-    if (shared.with_scene) {  // the scene keeps the skin's locals, and its worlds when it can
+    if (shared.with_scene) {  // the scene's pose holds the skin's locals, and its worlds when it can
       state.pose.to_scene_ = shared.joint_to_scene;
-      state.pose.scene_locals_ = locals_;
+      state.pose.scene_sources_ = sources_;
+      state.pose.scene_matrices_ = compiled_->locals;
       state.pose.scene_worlds_ = worlds_;
       state.pose.worlds_in_scene_ = shared.palette_is_scene;
       if (!shared.palette_is_scene) state.pose.worlds_ = shared.bind_worlds;
     } else {
       state.pose.locals_ = data.bind_pose;
       state.pose.worlds_ = shared.bind_worlds;
+      state.still.reserve(n);
     }
-    state.take_to_scene.assign(n, -1);
+    state.lane = static_cast<std::uint32_t>(blocks_.size() * kPoseLanes);
+    blocks_.resize(blocks_.size() + pose_block_count(n), shared.rest.data());
     state.pose.palette_.resize(n);
-    state.animated.reserve(n);
-    state.still.reserve(n);
     if (!shared.roots.empty()) state.prefixes = data.skeleton_root_prefix;
   }
+  // The rigid nodes' lanes, then IK's (add_two_bone_ik and add_aim_ik add theirs).
+  scene_lane_ = static_cast<std::uint32_t>(blocks_.size() * kPoseLanes);
+  if (compiled_->moves_scene_nodes) blocks_.resize(blocks_.size() + pose_block_count(bones), scene_rest_.data());
+  ik_lane_ = static_cast<std::uint32_t>(blocks_.size() * kPoseLanes);
+  point_skin_poses();
   if (compiled_->has_dqs) {  // bounds() poses these parts, and allocates nothing
     palette_scratch_.resize(compiled_->max_palette);
     dual_quaternion_scratch_.resize(compiled_->max_palette);
@@ -157,7 +162,7 @@ void Animator::ready_blending() {
   for (std::size_t s = 0; s < skins_.size(); ++s) {
     if (skins_[s].blended.empty()) skins_[s].blended.resize(pose_block_count(static_cast<std::size_t>(model_.skins[s].data.bone_count)));
   }
-  if (scene_blended_.empty() && !scene_animated_.empty()) scene_blended_.resize(pose_block_count(locals_.size()));
+  if (scene_blended_.empty() && !scene_animated_.empty()) scene_blended_.resize(pose_block_count(model_.nodes.size()));
 }
 
 void Animator::play(std::string_view name, const PlayOptions& options) {

@@ -94,14 +94,14 @@ void Animator::enable_inertialization() {
   inertia->output.resize(poses);
   inertia->states.resize(poses);
   for (std::size_t i = 0; i < poses; ++i) {
-    const std::size_t joints = i < skins_.size() ? static_cast<std::size_t>(model_.skins[i].data.bone_count) : locals_.size();
+    const std::size_t joints = i < skins_.size() ? static_cast<std::size_t>(model_.skins[i].data.bone_count) : model_.nodes.size();
     const std::span<const TrsBlock> rest = i < skins_.size() ? std::span<const TrsBlock>(skins_[i].shared->rest) : scene_rest_;
     inertia->states[i].resize(joints);
     inertia->output[i].resize(pose_block_count(joints));
     // Until a pose is recorded, the one shown now (from its matrices) with no velocity.
     std::vector<TrsBlock>& shown = inertia->current[i];
     shown.assign(rest.begin(), rest.end());
-    const std::span<const glm::mat4> locals = i < skins_.size() ? skins_[i].pose.bone_transforms() : std::span<const glm::mat4>(locals_);
+    const std::span<const glm::mat4> locals = i < skins_.size() ? skins_[i].pose.bone_transforms() : bone_transforms();
     for (std::size_t j = 0; j < joints; ++j) {
       const glm::mat4& m = locals[j];
       set_pose_joint(shown, j, decompose_trs(m));

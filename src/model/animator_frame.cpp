@@ -7,10 +7,8 @@
 
 #include "marrow/model/animator.hpp"
 #include "marrow/runtime/additive_pose.hpp"
-#include "marrow/runtime/aim_ik_job.hpp"
 #include "marrow/runtime/clip_markers.hpp"
 #include "marrow/runtime/skin_palette_job.hpp"
-#include "marrow/runtime/two_bone_ik_job.hpp"
 
 #include "compose_locals.hpp"
 
@@ -193,21 +191,30 @@ void Animator::collect_events(std::size_t layer, const Action& action) {
   events_dropped_ += count - stored;
 }
 
+bool Animator::joint_driven(std::size_t skin, std::size_t joint) const noexcept {
+  for (const Layer& layer : layers_) {
+    for (const Action* a : layer.actions) {
+      if (animations_->animations[static_cast<std::size_t>(a->animation)].drives_joint(skin, joint)) return true;
+    }
+  }
+  return false;
+}
+
 void Animator::refresh_action_sets() {
-  // Every node back to its loaded transform; then the union of what the playing clips drive.
-  for (std::size_t i = 0; i < locals_.size(); ++i) locals_[i] = model_.nodes[i].transform;
+  // The union of what the playing clips drive.
+  const std::size_t nodes = model_.nodes.size();
   std::fill(moving_.begin(), moving_.end(), std::uint8_t{0});
   scene_animated_.clear();
   for (const Layer& layer : layers_) {
     for (const Action* a : layer.actions) {
       const CompiledAnimation& c = animations_->animations[static_cast<std::size_t>(a->animation)];
       if (!c.has_scene_tracks) continue;
-      for (std::size_t i = 0; i < locals_.size(); ++i) {
+      for (std::size_t i = 0; i < nodes; ++i) {
         if (c.drives_node(i)) moving_[i] = 1;
       }
     }
   }
-  for (std::size_t i = 0; i < locals_.size(); ++i) {
+  for (std::size_t i = 0; i < nodes; ++i) {
     if (moving_[i] != 0) scene_animated_.push_back(static_cast<std::uint32_t>(i));
   }
   const Action* base = current_action(0);
@@ -216,22 +223,16 @@ void Animator::refresh_action_sets() {
     const SkinningData& data = model_.skins[s].data;
     if (!state.pose.locals_.empty()) std::copy(data.bind_pose.begin(), data.bind_pose.end(), state.pose.locals_.begin());
     state.pose.clip_ = base != nullptr ? animations_->animations[static_cast<std::size_t>(base->animation)].skin_sources[s] : nullptr;
-    state.animated.clear();
-    state.still.clear();
     bool any = false;
-    for (std::size_t p = 0; p < static_cast<std::size_t>(data.bone_count); ++p) {
-      bool driven = false;
-      for (const Layer& layer : layers_) {
-        for (const Action* a : layer.actions) {
-          const CompiledAnimation& c = animations_->animations[static_cast<std::size_t>(a->animation)];
-          driven |= c.drives_joint(s, p);
-          any |= c.drives_skin(s);
-        }
-      }
-      (driven ? state.animated : state.still).push_back(static_cast<std::uint32_t>(p));
+    for (const Layer& layer : layers_) {
+      for (const Action* a : layer.actions) any |= animations_->animations[static_cast<std::size_t>(a->animation)].drives_skin(s);
     }
-    std::fill(state.take_to_scene.begin(), state.take_to_scene.end(), -1);
-    for (std::size_t p : state.animated) state.take_to_scene[p] = state.shared->joint_to_scene[p];
+    state.still.clear();
+    if (!state.pose.locals_.empty()) {
+      for (std::size_t p = 0; p < static_cast<std::size_t>(data.bone_count); ++p) {
+        if (!joint_driven(s, p)) state.still.push_back(static_cast<std::uint32_t>(p));
+      }
+    }
     if (any) {
       for (int bone : model_.skins[s].palette_to_scene) {
         if (bone >= 0) moving_[static_cast<std::size_t>(bone)] = 1;
@@ -248,6 +249,7 @@ void Animator::refresh_action_sets() {
       }
     }
   }
+  refresh_sources(inertializing());
   // Sync groups without members end.
   std::erase_if(sync_groups_, [&](const SyncGroup& g) {
     for (const Layer& layer : layers_) {
@@ -274,7 +276,7 @@ void Animator::sample_actions() {
       }
       if (c.has_scene_tracks) {
         if (!a->live) SamplingJob{&c.scene_clip, t, &a->scene_context, a->scene_pose}.run();
-        if (layer.additive) make_additive_pose(a->scene_pose, c.scene_reference, locals_.size(), a->scene_pose);
+        if (layer.additive) make_additive_pose(a->scene_pose, c.scene_reference, model_.nodes.size(), a->scene_pose);
       }
       std::fill(a->morph_driven.begin(), a->morph_driven.end(), std::uint8_t{0});
       const std::vector<MorphWeightChannel>& channels = model_.animations[static_cast<std::size_t>(a->animation)].morph_channels;
@@ -340,7 +342,7 @@ std::span<TrsBlock> Animator::blend_scene() {
       }
     }
   }
-  return blend_collected(sampled, scene_rest_, locals_.size(), scene_blended_);
+  return blend_collected(sampled, scene_rest_, model_.nodes.size(), scene_blended_);
 }
 
 std::span<TrsBlock> Animator::blend_collected(std::span<TrsBlock> sampled, std::span<const TrsBlock> rest,
@@ -373,90 +375,23 @@ void Animator::remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) c
   set_pose_joint(pose, joint, trs);
 }
 
-void Animator::rotate_node(int node, const glm::quat& correction) {
-  const auto n = static_cast<std::size_t>(node);
-  ik_touched_.push_back(node);
-  Trs trs = decompose_trs(locals_[n]);
-  trs.rotation = glm::normalize(trs.rotation * correction);
-  locals_[n] = compose_trs(trs);
-  for (SkinState& state : skins_) {
-    const int p = state.shared->scene_to_joint[n];
-    if (p >= 0 && !state.pose.locals_.empty()) state.pose.locals_[static_cast<std::size_t>(p)] = locals_[n];
-  }
-}
-
-void Animator::run_ik() {
-  for (std::size_t c = 0; c < two_bone_.size(); ++c) {
-    TwoBoneIkChain& chain = two_bone_[c];
-    chain.reached = false;
-    if (chain.weight <= 0.f) continue;
-    glm::quat start_correction, mid_correction;
-    bool reached = false;
-    TwoBoneIkJob job;
-    job.start = &worlds_[static_cast<std::size_t>(chain.start)];
-    job.mid = &worlds_[static_cast<std::size_t>(chain.mid)];
-    job.end = &worlds_[static_cast<std::size_t>(chain.end)];
-    job.target = chain.target;
-    job.pole = chain.pole ? &*chain.pole : nullptr;
-    job.weight = chain.weight;
-    job.soften = chain.soften;
-    job.start_correction = &start_correction;
-    job.mid_correction = &mid_correction;
-    job.reached = &reached;
-    if (!job.run()) continue;  // a degenerate pose (non-finite matrices): left as it is
-    chain.reached = reached;
-    rotate_node(chain.start, start_correction);
-    rotate_node(chain.mid, mid_correction);
-    detail::compose(parents_, locals_, {}, worlds_, static_cast<std::size_t>(chain.start), two_bone_end_[c]);
-  }
-  for (std::size_t c = 0; c < aim_.size(); ++c) {
-    AimIkChain& chain = aim_[c];
-    chain.reached = false;
-    if (chain.weight <= 0.f) continue;
-    glm::quat correction;
-    bool reached = false;
-    AimIkJob job;
-    job.joint = &worlds_[static_cast<std::size_t>(chain.node)];
-    job.target = chain.target;
-    job.forward = chain.forward;
-    job.offset = chain.offset;
-    job.up = chain.up;
-    job.pole = chain.pole;
-    job.weight = chain.weight;
-    job.correction = &correction;
-    job.reached = &reached;
-    if (!job.run()) continue;
-    chain.reached = reached;
-    rotate_node(chain.node, correction);
-    detail::compose(parents_, locals_, {}, worlds_, static_cast<std::size_t>(chain.node), aim_end_[c]);
-  }
-}
-
 void Animator::pose_frame() {
-  // Nodes IK rotated last frame start from their pose again (animated ones are rewritten below).
-  for (int node : ik_touched_) {
-    const auto n = static_cast<std::size_t>(node);
-    locals_[n] = model_.nodes[n].transform;
-    for (std::size_t s = 0; s < skins_.size(); ++s) {
-      const int p = skins_[s].shared->scene_to_joint[n];
-      if (p >= 0 && !skins_[s].pose.locals_.empty())
-        skins_[s].pose.locals_[static_cast<std::size_t>(p)] = model_.skins[s].data.bind_pose[static_cast<std::size_t>(p)];
-    }
-  }
-  ik_touched_.clear();
+  undo_ik();
+  begin_frame_matrices();
   sample_actions();
-  const bool inertial = inertializing();  // AG4: every joint is written while an offset may show
-  // Step 5: rigid scene nodes, blended like joints.
+  const bool inertial = inertializing();  // AG4: every joint is read from the pose while an offset may show
+  if (inertial != sources_inertial_) refresh_sources(inertial);
+  // Step 5: rigid scene nodes, blended like joints; the scene reads them there.
+  const std::size_t nodes = model_.nodes.size();
   if (!scene_animated_.empty()) {
     std::span<TrsBlock> pose = blend_scene();
     if (!pose.empty() && root_.enabled && root_.skin < 0) remove_root_motion(pose, static_cast<std::size_t>(root_.node));
-    pose = inertialize_pose(skins_.size(), pose, scene_rest_, locals_.size());
-    if (!pose.empty()) {
-      for (std::size_t i : scene_animated_) locals_[i] = compose_trs(pose_joint(pose, i));
-    }
+    pose = inertialize_pose(skins_.size(), pose, scene_rest_, nodes);
+    point_blocks(scene_lane_, pose.empty() ? scene_rest_ : std::span<const TrsBlock>(pose), pose_block_count(nodes), scene_read_);
   }
-  // Step 1: each skin's layers, blended; its joints' scene nodes take the result, so absolute
-  // transforms are what an attachment (a weapon on a hand) needs.
+  // Step 1: each skin's layers, blended; its joints' scene nodes read the result (sources_), so
+  // absolute transforms are what an attachment (a weapon on a hand) needs. Nothing playing on a
+  // skin shows its rest.
   const Ticks base_time = current_time(0);
   for (std::size_t s = 0; s < skins_.size(); ++s) {
     SkinState& state = skins_[s];
@@ -464,20 +399,19 @@ void Animator::pose_frame() {
     std::span<TrsBlock> pose = blend_skin(s);
     if (!pose.empty() && root_.enabled && root_.skin == static_cast<int>(s)) remove_root_motion(pose, root_.joint);
     const SkinningData& data = model_.skins[s].data;
-    pose = inertialize_pose(s, pose, state.shared->rest, static_cast<std::size_t>(data.bone_count));
-    if (pose.empty()) continue;
-    // Eight joints at a time, each matrix stored to the node's local for the joints the scene
-    // takes (every joint with a node while inertializing, else the animated ones), and to the
-    // skin's own locals when it keeps them (a skin composed on its own).
-    // Both lists hold scene nodes of a validated model, one per joint: checked once.
-    const std::span<const int> take = inertial ? state.shared->joint_to_scene : state.take_to_scene;
-    if (state.pose.locals_.empty()) {
-      pose_to_scattered_matrices(pose, take, locals_, true);
-      continue;  // its other joints keep their loaded transforms in the scene
+    const auto joints = static_cast<std::size_t>(data.bone_count);
+    pose = inertialize_pose(s, pose, state.shared->rest, joints);
+    point_blocks(state.lane, pose.empty() ? std::span<const TrsBlock>(state.shared->rest) : pose, pose_block_count(joints), state.read);
+    if (state.pose.locals_.empty()) continue;
+    // A skin composed on its own keeps its local matrices; the joints no clip drives keep
+    // their bind matrices (exact, not a T/R/S round trip).
+    if (pose.empty()) {
+      std::copy(data.bind_pose.begin(), data.bind_pose.end(), state.pose.locals_.begin());
+      continue;
     }
-    pose_to_matrices(pose, state.pose.locals_, take, locals_, true);
+    pose_to_matrices(pose, state.pose.locals_);
     if (inertial) continue;
-    for (std::size_t p : state.still) state.pose.locals_[p] = data.bind_pose[p];  // exact, not a T/R/S round trip
+    for (std::size_t p : state.still) state.pose.locals_[p] = data.bind_pose[p];
   }
   if (inertia_) {
     // The pass is recorded (inertialize_pose); a pending switch has set up and now runs.
@@ -493,8 +427,9 @@ void Animator::pose_frame() {
       inertia_->active = false;
     }
   }
-  // Step 2: the scene, once; IK below the chains.
-  detail::compose(parents_, locals_, {}, worlds_);
+  // Step 2: the scene, once, from the gathered pose; IK below the chains.
+  ++frames_;
+  compose_scene();
   run_ik();
   form_palettes();
   for (SkinState& state : skins_) ++state.pose.revision_;

@@ -1,5 +1,5 @@
-// The Animator's IK chains (animator.hpp): adding two-bone and aim chains by node name and setting
-// their targets; the corrections run in the frame (animator_frame.cpp, run_ik).
+// The Animator's IK chains (animator.hpp): adding two-bone and aim chains by node name, setting
+// their targets, and their corrections in the frame (run_ik, after the scene is composed).
 #include <cmath>
 #include <cstddef>
 #include <optional>
@@ -10,7 +10,12 @@
 
 #include <glm/geometric.hpp>
 
+#include <glm/gtc/quaternion.hpp>
+
 #include "marrow/model/animator.hpp"
+#include "marrow/runtime/aim_ik_job.hpp"
+#include "marrow/runtime/local_to_model_job.hpp"
+#include "marrow/runtime/two_bone_ik_job.hpp"
 
 namespace marrow {
 
@@ -50,7 +55,7 @@ std::size_t Animator::add_two_bone_ik(std::string_view start, std::string_view m
   }
   two_bone_.push_back(chain);
   two_bone_end_.push_back(subtree_end(parents_, static_cast<std::size_t>(chain.start)));
-  ik_touched_.reserve(2 * two_bone_.size() + aim_.size());
+  reserve_ik_lanes();
   return two_bone_.size() - 1;
 }
 
@@ -103,7 +108,7 @@ std::size_t Animator::add_aim_ik(std::string_view node, const glm::vec3& forward
   chain.offset = offset;
   aim_.push_back(chain);
   aim_end_.push_back(subtree_end(parents_, static_cast<std::size_t>(chain.node)));
-  ik_touched_.reserve(2 * two_bone_.size() + aim_.size());
+  reserve_ik_lanes();
   return aim_.size() - 1;
 }
 
@@ -116,6 +121,103 @@ void Animator::set_aim_ik(std::size_t chain, const glm::vec3& target, float weig
   c.target = target;
   c.weight = weight;
   c.pole = pole;
+}
+
+// A lane per node IK may rotate (two per two-bone chain, one per aim chain), after the other
+// poses' lanes in blocks_; the skins' views of blocks_ follow it when it moves.
+void Animator::reserve_ik_lanes() {
+  const std::size_t lanes = 2 * two_bone_.size() + aim_.size();
+  ik_touched_.reserve(lanes);
+  ik_pose_.resize(pose_block_count(lanes));
+  blocks_.resize(ik_lane_ / kPoseLanes + ik_pose_.size());
+  for (std::size_t b = 0; b < ik_pose_.size(); ++b) blocks_[ik_lane_ / kPoseLanes + b] = &ik_pose_[b];
+  point_skin_poses();
+}
+
+// A correction is a local rotation: the node's local (as the scene read it) rotated, in a lane
+// of its own, which the node reads until the next frame (undo_ik). The frame's poses are never
+// written: they may be a clip's sampled pose or the model's rest.
+void Animator::rotate_node(int node, const glm::quat& correction) {
+  const auto n = static_cast<std::size_t>(node);
+  const std::uint32_t v = sources_[n];
+  Trs trs = v == kLocalMatrix ? decompose_trs(compiled_->locals[n])
+                              : pose_joint(std::span<const TrsBlock>(blocks_[v / kPoseLanes], 1), v % kPoseLanes);
+  trs.rotation = glm::normalize(trs.rotation * correction);
+  const std::size_t lane = ik_used_++;  // reserve_ik_lanes made one per rotation a frame makes
+  set_pose_joint(ik_pose_, lane, trs);
+  // Its block's matrices in the frame's scratch, as the other poses' (the compose reads them).
+  const std::size_t block = lane / kPoseLanes;
+  pose_to_matrices(std::span<const TrsBlock>(&ik_pose_[block], 1), frame_matrices_.subspan(ik_lane_ + block * kPoseLanes, kPoseLanes));
+  ik_touched_.emplace_back(node, v);
+  sources_[n] = ik_lane_ + static_cast<std::uint32_t>(lane);
+  for (SkinState& state : skins_) {
+    const int p = state.shared->scene_to_joint[n];
+    if (p >= 0 && !state.pose.locals_.empty()) state.pose.locals_[static_cast<std::size_t>(p)] = compose_trs(trs);
+  }
+}
+
+// Nodes IK rotated last frame read what they read before (latest first: a node two chains
+// rotated); a skin composed on its own gets its bind matrix back (an animated joint's is
+// rewritten by the frame).
+void Animator::undo_ik() {
+  for (auto it = ik_touched_.rbegin(); it != ik_touched_.rend(); ++it) {
+    const auto n = static_cast<std::size_t>(it->first);
+    sources_[n] = it->second;
+    for (std::size_t s = 0; s < skins_.size(); ++s) {
+      const int p = skins_[s].shared->scene_to_joint[n];
+      if (p >= 0 && !skins_[s].pose.locals_.empty())
+        skins_[s].pose.locals_[static_cast<std::size_t>(p)] = model_.skins[s].data.bind_pose[static_cast<std::size_t>(p)];
+    }
+  }
+  ik_touched_.clear();
+  ik_used_ = 0;
+}
+
+void Animator::run_ik() {
+  for (std::size_t c = 0; c < two_bone_.size(); ++c) {
+    TwoBoneIkChain& chain = two_bone_[c];
+    chain.reached = false;
+    if (chain.weight <= 0.f) continue;
+    glm::quat start_correction, mid_correction;
+    bool reached = false;
+    TwoBoneIkJob job;
+    job.start = &worlds_[static_cast<std::size_t>(chain.start)];
+    job.mid = &worlds_[static_cast<std::size_t>(chain.mid)];
+    job.end = &worlds_[static_cast<std::size_t>(chain.end)];
+    job.target = chain.target;
+    job.pole = chain.pole ? &*chain.pole : nullptr;
+    job.weight = chain.weight;
+    job.soften = chain.soften;
+    job.start_correction = &start_correction;
+    job.mid_correction = &mid_correction;
+    job.reached = &reached;
+    if (!job.run()) continue;  // a degenerate pose (non-finite matrices): left as it is
+    chain.reached = reached;
+    rotate_node(chain.start, start_correction);
+    rotate_node(chain.mid, mid_correction);
+    compose_scene(static_cast<std::size_t>(chain.start), two_bone_end_[c]);
+  }
+  for (std::size_t c = 0; c < aim_.size(); ++c) {
+    AimIkChain& chain = aim_[c];
+    chain.reached = false;
+    if (chain.weight <= 0.f) continue;
+    glm::quat correction;
+    bool reached = false;
+    AimIkJob job;
+    job.joint = &worlds_[static_cast<std::size_t>(chain.node)];
+    job.target = chain.target;
+    job.forward = chain.forward;
+    job.offset = chain.offset;
+    job.up = chain.up;
+    job.pole = chain.pole;
+    job.weight = chain.weight;
+    job.correction = &correction;
+    job.reached = &reached;
+    if (!job.run()) continue;
+    chain.reached = reached;
+    rotate_node(chain.node, correction);
+    compose_scene(static_cast<std::size_t>(chain.node), aim_end_[c]);
+  }
 }
 
 }  // namespace marrow

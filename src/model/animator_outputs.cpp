@@ -16,6 +16,8 @@
 #include "marrow/runtime/skinned_bounds_job.hpp"
 #include "marrow/runtime/skinning_job.hpp"
 
+#include "gathered_locals.hpp"
+
 namespace marrow {
 
 int Animator::install_palettes() const {
@@ -68,21 +70,23 @@ std::size_t Animator::write_part_palette(std::size_t mesh, std::size_t part, Pal
 }
 
 std::span<const glm::mat4> SkinPose::bone_transforms() const {
-  return to_scene_.empty() ? std::span<const glm::mat4>(locals_) : gathered(scene_locals_, gathered_locals_, locals_at_);
+  if (to_scene_.empty()) return locals_;
+  if (locals_at_ != revision_) {
+    gathered_locals_.resize(to_scene_.size());
+    detail::gather_locals(scene_sources_, scene_blocks_, scene_matrices_, to_scene_, gathered_locals_);
+    locals_at_ = revision_;
+  }
+  return gathered_locals_;
 }
 
 std::span<const glm::mat4> SkinPose::world_transforms() const {
-  return worlds_in_scene_ ? gathered(scene_worlds_, gathered_worlds_, worlds_at_) : std::span<const glm::mat4>(worlds_);
-}
-
-std::span<const glm::mat4> SkinPose::gathered(std::span<const glm::mat4> scene, std::vector<glm::mat4>& out,
-                                              std::uint64_t& at) const {
-  if (at != revision_) {
-    out.resize(to_scene_.size());
-    for (std::size_t p = 0; p < out.size(); ++p) out[p] = scene[static_cast<std::size_t>(to_scene_[p])];
-    at = revision_;
+  if (!worlds_in_scene_) return worlds_;
+  if (worlds_at_ != revision_) {
+    gathered_worlds_.resize(to_scene_.size());
+    for (std::size_t p = 0; p < gathered_worlds_.size(); ++p) gathered_worlds_[p] = scene_worlds_[static_cast<std::size_t>(to_scene_[p])];
+    worlds_at_ = revision_;
   }
-  return out;
+  return gathered_worlds_;
 }
 
 std::span<const std::byte> Animator::vertex_bytes(std::size_t mesh, std::size_t part) const {
@@ -104,19 +108,19 @@ glm::mat4 Animator::part_world(std::size_t mesh) const {
 std::size_t Animator::size_in_bytes() const noexcept {
   const auto mats = [](const std::vector<glm::mat4>& v) { return v.capacity() * sizeof(glm::mat4); };
   const auto poses = [](const std::vector<TrsBlock>& v) { return v.capacity() * sizeof(TrsBlock); };
-  std::size_t bytes = sizeof(*this) + mats(locals_) + mats(worlds_) + mats(palette_scratch_) + mats(scale_shear_scratch_) +
+  std::size_t bytes = sizeof(*this) + sources_.capacity() * sizeof(std::uint32_t) + blocks_.capacity() * sizeof(TrsBlock*) +
+                      poses(ik_pose_) + mats(gathered_locals_) + mats(worlds_) + mats(palette_scratch_) + mats(scale_shear_scratch_) +
                       dual_quaternion_scratch_.capacity() * sizeof(SkinDualQuaternion) + poses(scene_blended_) +
                       scene_animated_.capacity() * sizeof(std::uint32_t) + moving_.capacity() +
                       events_.capacity() * sizeof(AnimationEvent) + marker_scratch_.capacity() * sizeof(std::uint32_t) +
                       bounds_scratch_.capacity() * sizeof(glm::vec3) + skin_boxes_.capacity() * sizeof(BoundingBox) +
                       (blend_layers_.capacity() + blend_additive_.capacity()) * sizeof(BlendingLayer) +
-                      ik_touched_.capacity() * sizeof(int) + root_tracks_.capacity() * sizeof(root_tracks_[0]);
+                      ik_touched_.capacity() * sizeof(ik_touched_[0]) + root_tracks_.capacity() * sizeof(root_tracks_[0]);
   for (const auto& track : root_tracks_) bytes += track != nullptr ? track->size_in_bytes() : 0;
   for (const SkinState& s : skins_) {
     bytes += sizeof(s) + mats(s.pose.locals_) + mats(s.pose.worlds_) + mats(s.pose.palette_) + mats(s.pose.gathered_locals_) +
              mats(s.pose.gathered_worlds_) + poses(s.blended) +
-             (s.animated.capacity() + s.still.capacity()) * sizeof(std::uint32_t) + s.take_to_scene.capacity() * sizeof(int) +
-             mats(s.prefixes);
+             s.still.capacity() * sizeof(std::uint32_t) + mats(s.prefixes);
   }
   for (const Layer& l : layers_) {
     bytes += sizeof(l) + l.node_mask.capacity() * sizeof(float) + l.actions.capacity() * sizeof(Action*);
@@ -157,17 +161,20 @@ void Animator::pose_part(std::size_t mesh, std::size_t part, std::span<glm::vec3
   const glm::mat4 world = part_world(mesh);
 
   if (mesh_data.skin >= 0) {
-    // World-space palette: draw * palette = W_joint * IBM.
+    // World space: draw * palette = W_joint * IBM, the draw matrix as the job's root.
     const std::span<const glm::mat4> whole = skins_[static_cast<std::size_t>(mesh_data.skin)].pose.skin_transforms();
-    // A split part (S4) skins with the sub-palette its JOINTS index (validate(Model) checked the
-    // map, which is never longer than the skin).
+    // A split part (S4) skins with the sub-palette its JOINTS index, gathered (validate(Model)
+    // checked the map, which is never longer than the skin); a whole skin's palette as it is.
     const std::span<const std::uint32_t> map = data.palette_joints;
-    const std::size_t joints = map.empty() ? whole.size() : map.size();
-    if (palette_scratch_.size() < joints) palette_scratch_.resize(compiled_->max_palette);  // the first call
-    for (std::size_t j = 0; j < joints; ++j) palette_scratch_[j] = world * whole[map.empty() ? j : map[j]];
-    const std::span<const glm::mat4> skin(palette_scratch_.data(), joints);
+    std::span<const glm::mat4> skin = whole;
+    if (!map.empty()) {
+      if (palette_scratch_.size() < map.size()) palette_scratch_.resize(compiled_->max_palette);  // the first call
+      for (std::size_t j = 0; j < map.size(); ++j) palette_scratch_[j] = whole[map[j]];
+      skin = std::span<const glm::mat4>(palette_scratch_.data(), map.size());
+    }
     SkinningJob job;
     job.palette = skin;
+    job.root = &world;
     job.influences = layout.influences;  // S1: every set of the part
     job.joints = attribute_view<glm::u16vec4>(bytes, layout, VertexAttribute::Joints0);
     job.weights = attribute_view<glm::vec4>(bytes, layout, VertexAttribute::Weights0);

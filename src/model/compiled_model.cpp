@@ -91,6 +91,7 @@ std::shared_ptr<const CompiledModel> compile_model(const Model& model, std::shar
   detail::compose(out->parents, locals, {}, out->bind_worlds);
   out->scene_rest.resize(pose_block_count(nodes));
   for (std::size_t i = 0; i < nodes; ++i) set_pose_joint(out->scene_rest, i, decompose_trs(locals[i]));
+  out->locals = std::move(locals);
   for (const Skin& skin : model.skins) {
     out->skins.push_back(compile_skin(model, skin, out->bind_worlds));
     out->max_palette = std::max(out->max_palette, static_cast<std::size_t>(skin.data.bone_count));
@@ -122,7 +123,7 @@ std::shared_ptr<const CompiledModel> compile_model(const Model& model, std::shar
 
 std::size_t CompiledModel::size_in_bytes() const noexcept {
   const auto mats = [](const std::vector<glm::mat4>& v) { return v.capacity() * sizeof(glm::mat4); };
-  std::size_t bytes = sizeof(*this) + parents.capacity() * sizeof(int) + mats(bind_worlds) +
+  std::size_t bytes = sizeof(*this) + parents.capacity() * sizeof(int) + mats(locals) + mats(bind_worlds) +
                       scene_rest.capacity() * sizeof(TrsBlock);
   for (const CompiledSkin& s : skins) {
     bytes += sizeof(s) + s.rest.capacity() * sizeof(TrsBlock) + mats(s.bind_worlds) +

@@ -10,14 +10,21 @@ namespace marrow {
 JobStatus LocalToModelJob::validate() const noexcept {
   const std::size_t n = parents.size();
   if (models.size() != n) return job_error("models", "does not have one matrix per parent");
-  if (local_pose.empty() == local_matrices.empty() && n > 0) {
-    return job_error("local_pose", "and local_matrices: exactly one must be given");
-  }
+  const bool gathered = !local_sources.empty();
+  const int forms = static_cast<int>(!local_pose.empty()) + static_cast<int>(!local_matrices.empty() && !gathered) +
+                    static_cast<int>(gathered);
+  if (forms != 1 && n > 0) return job_error("local_pose", ", local_matrices and local_sources: exactly one form must be given");
   if (!local_pose.empty() && local_pose.size() < pose_block_count(n)) {
     return job_error("local_pose", "has fewer blocks than pose_block_count(joints)");
   }
   if (!local_matrices.empty() && local_matrices.size() != n) {
     return job_error("local_matrices", "does not have one matrix per parent");
+  }
+  if (gathered) {
+    if (local_sources.size() != n) return job_error("local_sources", "does not have one source per parent");
+    if (const JobStatus s = check_sources(); !s) return s;
+  } else if (!source_matrices.empty()) {
+    return job_error("source_matrices", "is given without local_sources");
   }
   if (!root_prefix.empty() && root_prefix.size() != n) return job_error("root_prefix", "is neither empty nor one per joint");
   if (from > n) return job_error("from", "is beyond the last joint");
@@ -32,6 +39,25 @@ JobStatus LocalToModelJob::validate() const noexcept {
   return kJobOk;
 }
 
+JobStatus LocalToModelJob::check_sources() const noexcept {
+  // kLocalMatrix is never a row: rows are counted below it.
+  if (source_matrices.size() >= kLocalMatrix) return job_error("source_matrices", "has more rows than a source counts");
+  // Branch-free over the joints (it runs every run()): a row past source_matrices, and whether
+  // any joint wants its own matrix.
+  const auto lanes = static_cast<std::uint32_t>(source_matrices.size());
+  std::uint32_t beyond = 0, matrix = 0;
+  for (const std::uint32_t v : local_sources) {
+    const std::uint32_t own = static_cast<std::uint32_t>(v == kLocalMatrix);
+    matrix |= own;
+    beyond |= static_cast<std::uint32_t>(v >= lanes) & (own ^ 1u);
+  }
+  if (beyond != 0) return job_error("local_sources", "names a row beyond source_matrices");
+  if (matrix != 0 && local_matrices.size() != local_sources.size()) {
+    return job_error("local_matrices", "is not one matrix per joint, and a source is kLocalMatrix");
+  }
+  return kJobOk;
+}
+
 bool LocalToModelJob::run() const noexcept {
   if (!validate()) return false;
   const std::size_t n = parents.size();
@@ -40,6 +66,8 @@ bool LocalToModelJob::run() const noexcept {
   detail::ComposeArgs args{parents.data(),
                            local_pose.empty() ? nullptr : local_pose.data(),
                            local_matrices.empty() ? nullptr : &local_matrices[0][0][0],
+                           local_sources.empty() ? nullptr : local_sources.data(),
+                           source_matrices.empty() ? nullptr : &source_matrices[0][0][0],
                            root_prefix.empty() ? nullptr : &root_prefix[0][0][0],
                            root != nullptr ? &(*root)[0][0] : nullptr,
                            &models[0][0][0],

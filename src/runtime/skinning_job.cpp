@@ -7,6 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include <glm/geometric.hpp>
+#include <glm/matrix.hpp>
+
 #include "marrow/runtime/simd_level.hpp"
 #include "kernels/skinning_kernels.hpp"
 
@@ -178,6 +181,18 @@ bool SkinningJob::run() const noexcept {
     args.in_tangents_stride = in_tangents.stride();
     args.out_tangents = out_tangents.data();
     args.out_tangents_stride = out_tangents.stride();
+  }
+  // The root's normal matrix: its 3x3, or sign(det) * its cofactor when it scales unevenly (S2).
+  glm::mat4 root_normals(1.f);
+  if (root != nullptr) {
+    const glm::mat3 r(*root);
+    const bool uneven = classify_palette_scale(std::span<const glm::mat4>(root, 1)) == PaletteScale::NonUniform;
+    // The cofactor's columns are crosses of r's (finite when r is singular); it is det * r^-T.
+    const float sign = glm::determinant(r) < 0.f ? -1.f : 1.f;
+    const glm::mat3 cofactor(glm::cross(r[1], r[2]), glm::cross(r[2], r[0]), glm::cross(r[0], r[1]));
+    root_normals = glm::mat4(uneven ? sign * cofactor : r);
+    args.root = &(*root)[0][0];
+    args.root_normals = &root_normals[0][0];
   }
   const int set = attribute_set(normals, tangents, normalize, normals && scale == PaletteScale::NonUniform);
   const SimdChoice level = simd_choice();

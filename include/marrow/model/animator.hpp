@@ -11,10 +11,11 @@
 //                        c. [5] blend the rigid scene nodes' layers like joints
 //                        d. [1] blend each skin's layers (BlendingJob: normal layers with weights
 //                           and masks, then additive ones); take root motion out; the joints'
-//                           scene nodes take the result
-//                        e. [2] compose the whole scene once (LocalToModelJob): skeletons follow
-//                           animated ancestors as glTF says; then IK chains, recomposing below
-//                           them
+//                           scene nodes read the result
+//                        e. [2] compose the whole scene once (LocalToModelJob, gathered: each node
+//                           reads its local from the pose that drives it, or its loaded
+//                           transform): skeletons follow animated ancestors as glTF says; then IK
+//                           chains, recomposing below them
 //                        f. [3] form each skin's palette once (SkinPaletteJob): the glTF joint
 //                           matrix inverse(W_meshNode) * W_joint * IBM
 //                        g. [6] evaluate morph weights (blended like joints: a weighted mean);
@@ -37,15 +38,20 @@
 // own with its root prefixes instead (the seed's player path), with the same results.
 //
 // An Animator is per-instance state: two Animators on one Model hold different poses. It keeps
-// references into the Model, which must outlive it and stay put. update() allocates nothing
-// (play() and set_layer() may, when more clips play at once than before). One thread owns an
-// Animator; many are posed in parallel with update_instances().
+// references into the Model, which must outlive it and stay put. It keeps no local matrix per
+// node: a frame makes its poses into matrices in a scratch of the thread's, shared by the
+// Animators that thread updates (sized once, by the largest model the thread poses), and
+// bone_transforms() makes them again when asked. update() allocates nothing but that scratch, once
+// per thread (play() and set_layer() may, when more clips play at once than before). One thread
+// owns an Animator; many are posed in parallel with update_instances().
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <glm/mat4x4.hpp>
@@ -86,14 +92,17 @@ class SkinPose {
 
  private:
   friend class Animator;
-  // A skin composed with the scene (CompiledSkin::with_scene) keeps its locals once, in its
-  // joints' scene nodes, and its worlds there too when palette space is scene space: the first
-  // call after a frame gathers them (the only allocation, once). Other skins keep their own.
-  std::span<const glm::mat4> gathered(std::span<const glm::mat4> scene, std::vector<glm::mat4>& out,
-                                      std::uint64_t& at) const;
+  // A skin composed with the scene (CompiledSkin::with_scene) keeps no local matrices: its
+  // joints' locals are where the scene's gathered pose reads them (the Animator's sources), and
+  // its worlds are the scene's when palette space is scene space. The first call after a frame
+  // gathers them (the only allocation, once). Other skins keep their own.
   std::vector<glm::mat4> locals_, worlds_, palette_;  // own locals and worlds: empty when in the scene
   std::span<const int> to_scene_;                     // per joint its node, when the scene keeps them
-  std::span<const glm::mat4> scene_locals_, scene_worlds_;
+  std::span<const glm::mat4> scene_worlds_;
+  // The scene's gathered pose (the Animator's, re-pointed when its block table grows).
+  std::span<const std::uint32_t> scene_sources_;
+  std::span<const TrsBlock* const> scene_blocks_;
+  std::span<const glm::mat4> scene_matrices_;
   bool worlds_in_scene_ = false;
   std::uint64_t revision_ = 0;  // frames posed
   mutable std::vector<glm::mat4> gathered_locals_, gathered_worlds_;
@@ -232,8 +241,9 @@ class Animator {
   // Per-instance results.
   const SkinPose& player(std::size_t skin) const { return skins_.at(skin).pose; }
   // Scene-node transforms of this instance: joints follow their skin's clip, other nodes the
-  // rigid clip (M4: indexed by scene node, no inverse bind matrices).
-  std::span<const glm::mat4> bone_transforms() const noexcept { return locals_; }             // local
+  // rigid clip (M4: indexed by scene node, no inverse bind matrices). The locals are gathered
+  // by the first call after a frame (the instance keeps no local matrices of its own).
+  std::span<const glm::mat4> bone_transforms() const;                                         // local
   std::span<const glm::mat4> absolute_bone_transforms() const noexcept { return worlds_; }    // model space
   std::span<const float> morph_weights(std::size_t mesh) const { return meshes_.at(mesh).weights; }
   std::span<const std::byte> vertex_bytes(std::size_t mesh, std::size_t part) const;
@@ -283,10 +293,11 @@ class Animator {
     const CompiledSkin* shared = nullptr;  // the model's, compiled once
     SkinPose pose;
     std::vector<TrsBlock> blended;      // this frame's pose when layers blend
-    std::vector<std::uint32_t> animated;  // palette entries some playing clip drives
-    std::vector<std::uint32_t> still;     // and the others (they keep their bind matrix)
-    std::vector<int> take_to_scene;     // per palette entry: the node an animated joint writes, or -1
-    // Composed on its own (shared->with_scene false): prefixes following moving ancestors.
+    std::uint32_t lane = 0;             // its pose's first lane in blocks_
+    bool read = false;                  // a node reads its lanes (sources_)
+    // Composed on its own (shared->with_scene false): the palette entries no playing clip
+    // drives (they keep their bind matrix), and prefixes following moving ancestors.
+    std::vector<std::uint32_t> still;
     std::vector<glm::mat4> prefixes;
     bool follows_ancestors = false;
   };
@@ -361,8 +372,16 @@ class Animator {
   void remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) const;
   template <class F>
   RootMotion blend_root_motion(const F& motion_of) const;
+  void refresh_sources(bool inertial);
+  void point_blocks(std::uint32_t lane, std::span<const TrsBlock> pose, std::size_t blocks, bool read);
+  void point_skin_poses();
+  void begin_frame_matrices();
+  void reserve_ik_lanes();
+  void compose_scene(std::size_t from = 0, std::size_t to = std::numeric_limits<std::size_t>::max());
   void run_ik();
   void rotate_node(int node, const glm::quat& correction);
+  void undo_ik();
+  bool joint_driven(std::size_t skin, std::size_t joint) const noexcept;
   void form_palettes();
   void evaluate_morphs(bool force);
   void pose_frame();
@@ -390,7 +409,22 @@ class Animator {
   std::span<const int> parents_;            // per scene node
   std::span<const glm::mat4> bind_worlds_;
   std::span<const TrsBlock> scene_rest_;    // the nodes' loaded transforms as T/R/S
-  std::vector<glm::mat4> locals_;
+  // The scene's locals, gathered (LocalToModelJob's local_sources): per node, a lane of this
+  // frame's poses in blocks_ (skins' lanes first, then the rigid nodes', then IK's), or
+  // kLocalMatrix for its loaded transform (compiled_->locals, shared). No local matrix is kept:
+  // during a frame the poses are made into matrices in a scratch of the thread's
+  // (frame_matrices_, a row per lane), which the compose reads.
+  std::vector<std::uint32_t> sources_;
+  std::vector<const TrsBlock*> blocks_;
+  std::span<glm::mat4> frame_matrices_;
+  std::uint32_t scene_lane_ = 0, ik_lane_ = 0;
+  bool scene_read_ = false;                 // a node reads the rigid lanes
+  bool sources_inertial_ = false;           // sources_ take every joint (an offset may show)
+  std::vector<TrsBlock> ik_pose_;           // the locals IK rotated this frame, one lane each
+  std::size_t ik_used_ = 0;
+  std::uint64_t frames_ = 0;                // frames posed
+  mutable std::vector<glm::mat4> gathered_locals_;
+  mutable std::uint64_t locals_at_ = ~std::uint64_t{0};
   std::vector<glm::mat4> worlds_;
   std::vector<TrsBlock> scene_blended_;
   std::vector<std::uint32_t> scene_animated_;  // scene nodes some playing rigid clip drives
@@ -421,7 +455,8 @@ class Animator {
   // later switch to it allocates nothing.
   std::vector<std::unique_ptr<const RootMotionTrack>> root_tracks_;
   double pass_seconds_ = 0.0;  // the dt of the pass pose_frame makes (0: a jump, play or seek)
-  std::vector<int> ik_touched_;  // nodes IK rotated last frame: back to their pose before the next
+  // Nodes IK rotated last frame and their sources before: back to them before the next.
+  std::vector<std::pair<int, std::uint32_t>> ik_touched_;
 };
 
 }  // namespace marrow

@@ -52,6 +52,7 @@ struct CompiledModel {
   const Model* model = nullptr;
   std::shared_ptr<const CompiledAnimations> animations;
   std::vector<int> parents;              // per scene node
+  std::vector<glm::mat4> locals;         // per scene node, its loaded transform
   std::vector<glm::mat4> bind_worlds;    // per scene node, at bind (the loaded transforms)
   std::vector<TrsBlock> scene_rest;      // the nodes' loaded transforms as T/R/S
   std::vector<CompiledSkin> skins;

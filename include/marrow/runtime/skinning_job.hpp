@@ -26,9 +26,13 @@
 // gives (to rounding). The weights' sum does not scale the vertex (it does in Linear mode).
 //
 // normalize() keeps a zero vector zero. Pass palette matrices that map to the space you want
-// out: the skin transforms give model space; pre-multiplied by the mesh node's world matrix
-// (draw * palette) they give world space. The fourth row of the palette matrices is not read
-// (affine matrices).
+// out: the skin transforms give model space. The optional root (an affine matrix, e.g. the mesh
+// node's world: draw * palette gives world space) applies after the blend, without a palette
+// copy:
+//   position'' = root * position',  tangent'' = mat3(root) * tangent' (before normalising)
+//   normal''   = R * normal' (before normalising), R = mat3(root), or sign(det) * cofactor of it
+//               when root scales unevenly (S2)
+// The fourth row of the palette matrices and of root is not read (affine matrices).
 //
 // X3: validate() checks everything once and names the field at fault; run() repeats only the
 // O(1) checks (sizes, strides, pairing, influences) and the O(palette) classification of
@@ -96,6 +100,7 @@ struct SkinningJob {
   // scale_shear empty for a rigid palette; with palette_scale Detect it is classified in run().
   std::span<const SkinDualQuaternion> dual_quaternions;
   std::span<const glm::mat4> scale_shear;
+  const glm::mat4* root = nullptr;           // optional: every result through it (above)
 
   // Every check, including one pass over the joint indices (O(vertices x influences)). The
   // problems, by field:

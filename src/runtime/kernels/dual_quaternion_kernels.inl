@@ -233,7 +233,7 @@ MARROW_LANES_INLINE void blend_quad(const Streams<N, kPacked>& a, std::size_t co
 // Steps 2 to 4 for the next `count` vertices, from their sums. Every input of the four
 // vertices is read before any output is written, so an output may be its own input (in place).
 template <int N, int kScale, bool kNormals, bool kTangents, bool kUnit, bool kCofactor, bool kPacked>
-MARROW_LANES_INLINE void finish_quad(const Streams<N, kPacked>& a, std::size_t count, const BlendedQuad& sums) {
+MARROW_LANES_INLINE void finish_quad(const Streams<N, kPacked>& a, const Root* root, std::size_t count, const BlendedQuad& sums) {
   constexpr bool uniform = kScale == kDualQuaternionUniform, general = kScale == kDualQuaternionScaleShear;
   const bool contiguous = kPacked && count == 4;
   // m = the matrix times n; every result is divided by n at the end (normals only when they
@@ -262,7 +262,8 @@ MARROW_LANES_INLINE void finish_quad(const Streams<N, kPacked>& a, std::size_t c
   } else {
     spread(quad_of_xyz(position_in), x, y, z);
   }
-  const Quad position = fma(m[0], x, fma(m[1], y, fma(m[2], z, m[3]))) * inv;
+  Quad position = fma(m[0], x, fma(m[1], y, fma(m[2], z, m[3]))) * inv;
+  if (root != nullptr) position = root_point(root->c, position);
   Quad normal, tangent;
   if constexpr (kNormals) {
     const std::byte* normal_in[4];
@@ -281,6 +282,7 @@ MARROW_LANES_INLINE void finish_quad(const Streams<N, kPacked>& a, std::size_t c
       normal = fma(m[0], x, fma(m[1], y, m[2] * z));
       if constexpr (!kUnit) normal = normal * inv;
     }
+    if (root != nullptr) normal = root_vector(root->n, normal);
     if constexpr (kUnit) normal = normalized(normal);
   }
   if constexpr (kTangents) {
@@ -288,6 +290,7 @@ MARROW_LANES_INLINE void finish_quad(const Streams<N, kPacked>& a, std::size_t c
     quad_rows(a.in_tangents, a.in_tangents_stride, count, tangent_in);
     spread(quad_of_rows(tangent_in), x, y, z);
     tangent = fma(m[0], x, fma(m[1], y, m[2] * z));
+    if (root != nullptr) tangent = root_vector(root->c, tangent);
     if constexpr (kUnit) {
       tangent = normalized(tangent);
     } else {
@@ -308,6 +311,8 @@ template <int N, int kScale, bool kNormals, bool kTangents, bool kUnit, bool kCo
 void skin(const SkinningArgs& args) noexcept {
   constexpr std::size_t kBatch = 8;
   Streams<N, kPacked> a(args);
+  const Root with = root_of(args);
+  const Root* root = with.on ? &with : nullptr;
   std::size_t left = args.count;
   while (left > 0) {
     const std::size_t vertices = left < 4 * kBatch ? left : 4 * kBatch;
@@ -320,10 +325,10 @@ void skin(const SkinningArgs& args) noexcept {
     }
     if (rest > 0) blend_quad<N, kScale>(b, rest, sums[full]);
     for (std::size_t q = 0; q < full; ++q) {
-      finish_quad<N, kScale, kNormals, kTangents, kUnit, kCofactor>(a, 4, sums[q]);
+      finish_quad<N, kScale, kNormals, kTangents, kUnit, kCofactor>(a, root, 4, sums[q]);
       a.template advance4<kNormals, kTangents>();
     }
-    if (rest > 0) finish_quad<N, kScale, kNormals, kTangents, kUnit, kCofactor>(a, rest, sums[full]);
+    if (rest > 0) finish_quad<N, kScale, kNormals, kTangents, kUnit, kCofactor>(a, root, rest, sums[full]);
     left -= vertices;
   }
 }

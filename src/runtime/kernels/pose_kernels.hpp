@@ -3,6 +3,7 @@
 // instruction set (pose_kernels.inl compiled by pose_kernels_sse2/avx2/avx512.cpp and the emulated copies: kernel_choice.hpp). Raw
 // pointers only: matrices are 16 floats, column-major (glm's layout).
 #include <cstddef>
+#include <cstdint>
 
 #include "marrow/runtime/local_pose.hpp"
 #include "marrow/runtime/runtime_clip.hpp"
@@ -17,6 +18,8 @@ struct ComposeArgs {
   const int* parents;           // per joint, < own index; negative = root
   const TrsBlock* pose;         // local T/R/S, or null when local_matrices is given
   const float* local_matrices;  // 16 floats per joint, or null
+  const std::uint32_t* sources;  // per joint: a row of source_matrices, or kLocalMatrix (its local_matrices row); or null
+  const float* source_matrices;  // 16 floats per row
   const float* root_prefix;     // 16 floats per joint, or null (identity)
   const float* root;            // 16 floats, or null (identity)
   float* models;                // 16 floats per joint; joints before `from` are read, not written

@@ -8,6 +8,7 @@
 
 #include "core/rotation_scale_columns.hpp"
 #include "core/slerp_weights.hpp"
+#include "marrow/runtime/local_to_model_job.hpp"
 #include "pose_kernels.hpp"
 #include "lanes.hpp"
 
@@ -317,138 +318,7 @@ MARROW_LANES_INLINE Carried carried_mul_store(const Carried& a, const float* b, 
 }
 #endif
 
-// a * L for an affine L given as its 3x3 columns m (lane l of m[0..8], stride 8) and its
-// translation t (lane l of t[0..2]).
-MARROW_LANES_INLINE Mat mul_affine(const Mat& a, const float (*m)[kPoseLanes], const float (*t)[kPoseLanes],
-                                   std::size_t l) {
-  Mat out;
-  for (int c = 0; c < 3; ++c) {
-    out.c[c] = fma(a.c[0], F4::splat(m[3 * c][l]), a.c[1] * F4::splat(m[3 * c + 1][l])) +
-               a.c[2] * F4::splat(m[3 * c + 2][l]);
-  }
-  out.c[3] = fma(a.c[0], F4::splat(t[0][l]), a.c[1] * F4::splat(t[1][l])) + fma(a.c[2], F4::splat(t[2][l]), a.c[3]);
-  return out;
-}
-
-// The 3x3 columns of T * R * S for the eight joints of a block.
-MARROW_LANES_INLINE void block_columns(const TrsBlock& b, float (*m)[kPoseLanes]) {
-  F8 cols[9];
-  rotation_scale_columns(F8::load(b.q[0]), F8::load(b.q[1]), F8::load(b.q[2]), F8::load(b.q[3]), F8::load(b.s[0]),
-                         F8::load(b.s[1]), F8::load(b.s[2]), cols);
-  for (int k = 0; k < 9; ++k) cols[k].store(m[k]);
-}
-
-// One joint of the matrix path (a.pose null, the parent not a root): the parent's model taken
-// from `last` when it is the joint last composed by this cursor.
-struct Cursor {
-  Carried last{};
-  std::size_t last_index = ~std::size_t{0};  // the joint whose model matrix `last` holds
-};
-
-// One joint from its parent's model (or the root's), any path; m and loaded hold the pose's
-// 3x3 columns of the last block read.
-MARROW_LANES_INLINE void compose_joint(const ComposeArgs& a, std::size_t i, float (*m)[kPoseLanes], std::size_t& loaded) {
-  const int parent = a.parents[i];
-  float* out = a.models + 16 * i;
-  Mat p;
-  if (parent >= 0) {
-    p = load_mat(a.models + 16 * static_cast<std::size_t>(parent));
-  } else if (a.root_prefix != nullptr) {
-    p = a.root != nullptr ? mul(load_mat(a.root), a.root_prefix + 16 * i) : load_mat(a.root_prefix + 16 * i);
-  } else if (a.root != nullptr) {
-    p = load_mat(a.root);
-  } else {
-    p = load_mat(kIdentity);
-  }
-  if (a.pose != nullptr) {
-    const std::size_t block = i / kPoseLanes;
-    if (block != loaded) {
-      block_columns(a.pose[block], m);
-      loaded = block;
-    }
-    store_mat(out, mul_affine(p, m, a.pose[block].t, i % kPoseLanes));
-  } else {
-    store_mat(out, mul(p, a.local_matrices + 16 * i));
-  }
-}
-
-MARROW_LANES_INLINE void compose_matrix_joint(const ComposeArgs& a, std::size_t i, Cursor& c) {
-  const int parent = a.parents[i];
-  if (parent < 0) {
-    float unused[9][kPoseLanes];
-    std::size_t none = 0;
-    compose_joint(a, i, unused, none);
-    return;
-  }
-  const auto p = static_cast<std::size_t>(parent);
-  const Carried from = p == c.last_index ? c.last : carried_load(a.models + 16 * p);
-  c.last = carried_mul_store(from, a.local_matrices + 16 * i, a.models + 16 * i);
-  c.last_index = i;
-}
-
-// Where a second cursor may start so that two parent-to-child chains advance together (each
-// joint waits on its parent's product, so one chain is bound by that latency). The first
-// cursor composes [from, s), the second [s, to) `lag` joints behind it: the second reaches k
-// when the first has composed [from, from + k - s + lag], so every joint k >= s must have its
-// parent at or after s, before from, or at most from + k - s + lag. s is a branch (a joint
-// whose parent is not the joint before it) near the middle, lag the least that holds, at most
-// a quarter of the first range. {0, 0}: one cursor. The products, and so every bit, are
-// unchanged; only their order across the two chains is.
-struct Split {
-  std::size_t start, lag;
-};
-
-std::size_t lag_for(const ComposeArgs& a, std::size_t s) {
-  // In int lanes with no early exit (vectorised): how far each parent in [from, s) is ahead.
-  const int first = static_cast<int>(s), base = static_cast<int>(a.from) - first;
-  int lag = 1;
-  for (int k = first; k < static_cast<int>(a.to); ++k) {
-    const int p = a.parents[k];
-    const int ahead = p < first ? p - base - k : 0;  // p - (from + k - s)
-    lag = std::max(lag, ahead);
-  }
-  return static_cast<std::size_t>(lag);
-}
-
-Split second_start(const ComposeArgs& a) {
-  const std::size_t n = a.to - a.from;
-  if (n < 16) return {0, 0};
-  const std::size_t mid = a.from + n / 2;
-  const auto branch = [&](std::size_t k) { return a.parents[k] != static_cast<int>(k) - 1; };
-  int tries = 0;
-  for (std::size_t d = 0; d < n / 2 && tries < 4; ++d) {
-    for (const std::size_t s : {mid + d, d > 0 ? mid - d : a.to}) {
-      if (s <= a.from + 4 || s >= a.to || !branch(s)) continue;
-      ++tries;
-      const std::size_t lag = lag_for(a, s);
-      if (4 * lag <= s - a.from) return {s, lag};
-    }
-  }
-  return {0, 0};
-}
-
-void compose(const ComposeArgs& a) {
-  if (a.pose == nullptr) {
-    // Two cursors when the hierarchy allows: [from, s) and, `lag` joints behind, [s, to).
-    const Split split = second_start(a);
-    Cursor first, second;
-    if (split.start == 0) {
-      for (std::size_t i = a.from; i < a.to; ++i) compose_matrix_joint(a, i, first);
-      return;
-    }
-    const std::size_t s = split.start;
-    std::size_t i = a.from;
-    for (; i < a.from + split.lag; ++i) compose_matrix_joint(a, i, first);
-    for (std::size_t k = s; i < s || k < a.to;) {
-      if (i < s) compose_matrix_joint(a, i++, first);
-      if (k < a.to) compose_matrix_joint(a, k++, second);
-    }
-    return;
-  }
-  alignas(32) float m[9][kPoseLanes];
-  std::size_t loaded = ~std::size_t{0};
-  for (std::size_t i = a.from; i < a.to; ++i) compose_joint(a, i, m, loaded);
-}
+#include "pose_compose.inl"
 
 void palette(const PaletteArgs& a) {
   for (std::size_t i = 0; i < a.count; ++i) {
@@ -586,6 +456,20 @@ void to_matrices(const TrsBlock* pose, std::size_t joints, float* out, const int
   alignas(64) float spare[kPoseLanes][16];  // the last block's lanes past the joints
   float* dst[kPoseLanes];
   float* also[kPoseLanes];
+  if (scene == nullptr) {
+    // No scatter: a loop that never reads through the null `scene` (GCC vectorises the one below
+    // into masked loads from it, which on AMD Zen 4 take a microcode assist each even with an
+    // empty mask: four times the cost of the conversion).
+    for (std::size_t l = 0; l < kPoseLanes; ++l) also[l] = nullptr;
+    for (std::size_t b = 0; b * kPoseLanes < joints; ++b) {
+      for (std::size_t l = 0; l < kPoseLanes; ++l) {
+        const std::size_t j = b * kPoseLanes + l;
+        dst[l] = j < joints ? out + 16 * j : spare[l];
+      }
+      store_block_matrices(pose[b], dst, also);
+    }
+    return;
+  }
   for (std::size_t b = 0; b * kPoseLanes < joints; ++b) {
     for (std::size_t l = 0; l < kPoseLanes; ++l) {
       const std::size_t j = b * kPoseLanes + l;

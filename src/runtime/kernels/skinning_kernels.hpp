@@ -34,6 +34,10 @@ struct SkinningArgs {
   std::size_t in_tangents_stride;
   std::byte* out_tangents;
   std::size_t out_tangents_stride;
+  // The optional root: every result through it after skinning (positions by root, normals by
+  // root_normals, tangents by root's 3x3), 16 floats each, column-major; null: none.
+  const float* root;
+  const float* root_normals;
 };
 
 using SkinningKernel = void (*)(const SkinningArgs& args) noexcept;

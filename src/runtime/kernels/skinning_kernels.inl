@@ -26,7 +26,7 @@ MARROW_LANES_INLINE Blend blend_vertex(const Streams<N, kPacked>& a, std::size_t
 // may be its own input (in place). Two vertices at a time are summed as far as they go before
 // the next two start (fewer registers live: no spills with positions, normals and tangents).
 template <int N, bool kNormals, bool kTangents, bool kUnit, bool kCofactor, bool kPacked>
-MARROW_LANES_INLINE void skin_quad(const Streams<N, kPacked>& a, std::size_t count) {
+MARROW_LANES_INLINE void skin_quad(const Streams<N, kPacked>& a, const Root* root, std::size_t count) {
   Half hp[2], hn[2], ht[2];
   const std::byte* tangent_in[4];
 #pragma GCC unroll 2
@@ -55,14 +55,18 @@ MARROW_LANES_INLINE void skin_quad(const Streams<N, kPacked>& a, std::size_t cou
     if constexpr (kNormals) hn[h] = reduce_half(qn[0], qn[1]);
     if constexpr (kTangents) ht[h] = reduce_half(qt[0], qt[1]);
   }
-  store3_quad(a.out_positions, a.out_positions_stride, reduce(hp[0], hp[1]), count);
+  Quad p = reduce(hp[0], hp[1]);
+  if (root != nullptr) p = root_point(root->c, p);
+  store3_quad(a.out_positions, a.out_positions_stride, p, count);
   if constexpr (kNormals) {
     Quad n = reduce(hn[0], hn[1]);
+    if (root != nullptr) n = root_vector(root->n, n);
     if constexpr (kUnit) n = normalized(n);
     store3_quad(a.out_normals, a.out_normals_stride, n, count);
   }
   if constexpr (kTangents) {
     Quad t = reduce(ht[0], ht[1]);
+    if (root != nullptr) t = root_vector(root->c, t);
     if constexpr (kUnit) t = normalized(t);
     // The handedness read again from the input (not kept in registers across the quad); this
     // is still before the quad's tangents are stored, so in place works.
@@ -77,12 +81,14 @@ MARROW_LANES_INLINE void skin_quad(const Streams<N, kPacked>& a, std::size_t cou
 template <int N, bool kNormals, bool kTangents, bool kUnit, bool kCofactor, bool kPacked>
 void skin(const SkinningArgs& args) noexcept {
   Streams<N, kPacked> a(args);
+  const Root with = root_of(args);
+  const Root* root = with.on ? &with : nullptr;
   std::size_t left = args.count;
   for (; left >= 4; left -= 4) {
-    skin_quad<N, kNormals, kTangents, kUnit, kCofactor>(a, 4);
+    skin_quad<N, kNormals, kTangents, kUnit, kCofactor>(a, root, 4);
     a.template advance4<kNormals, kTangents>();
   }
-  if (left > 0) skin_quad<N, kNormals, kTangents, kUnit, kCofactor>(a, left);
+  if (left > 0) skin_quad<N, kNormals, kTangents, kUnit, kCofactor>(a, root, left);
 }
 
 // The loops for 4 and 8 influences also come with every stride known (separate packed arrays);

@@ -213,6 +213,40 @@ MARROW_LANES_INLINE Blend blend_any(const std::byte* palette, const std::byte* j
 }
 
 
+// The optional root (SkinningArgs::root), each column in every vertex's lane: positions go
+// through c, normals through n, tangents through c's 3x3.
+struct Root {
+  Quad c[4];
+  Quad n[3];
+  bool on = false;
+};
+// (Kept apart from Streams, which the loops copy and keep in registers: a kernel passes a
+// pointer, null without a root.)
+
+MARROW_LANES_INLINE Quad repeated_column(const float* m, int column) {
+  const auto* p = reinterpret_cast<const std::byte*>(m + 4 * column);
+  const std::byte* const rows[4] = {p, p, p, p};
+  return quad_of_rows(rows);
+}
+
+MARROW_LANES_INLINE Root root_of(const SkinningArgs& a) {
+  Root r;
+  if (a.root == nullptr) return r;
+  for (int k = 0; k < 4; ++k) r.c[k] = repeated_column(a.root, k);
+  for (int k = 0; k < 3; ++k) r.n[k] = repeated_column(a.root_normals, k);
+  r.on = true;
+  return r;
+}
+
+// c * (x, y, z, 1) and c * (x, y, z, 0) of each vertex's lane.
+MARROW_LANES_INLINE Quad root_point(const Quad (&c)[4], Quad q) {
+  return fma(c[0], perm<0, 0, 0, 0>(q), fma(c[1], perm<1, 1, 1, 1>(q), fma(c[2], perm<2, 2, 2, 2>(q), c[3])));
+}
+template <std::size_t K>
+MARROW_LANES_INLINE Quad root_vector(const Quad (&c)[K], Quad q) {
+  return fma(c[0], perm<0, 0, 0, 0>(q), fma(c[1], perm<1, 1, 1, 1>(q), c[2] * perm<2, 2, 2, 2>(q)));
+}
+
 // The kernel's copy of the arguments: the pointers advance by four vertices per step. A local
 // copy (not the caller's struct) so that the compiler knows the outputs cannot overwrite it and
 // keeps it in registers; kPacked: every span tightly packed (strides known at compile time).
