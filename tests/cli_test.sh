@@ -338,6 +338,9 @@ if [ -d "$bandai" ]; then
     "$bandai"/dataset-2_walk-turn-right_normal_001.bvh "$bandai"/dataset-2_run_normal_001.bvh --out "$work/walks.marrow"
   grep -q "wrote .*walks.marrow: 4 clips.*candidate frames at 60 Hz" "$work/out" && grep -q "unit scale 0.01" "$work/out" ||
     fail "match build reports its clips, frames and unit scale: $(cat "$work/out")"
+  check "match build --mirror" 0 "$marrow" match build "$bandai"/dataset-2_walk-turn-left_normal_001.bvh --mirror --out "$work/mirrored.marrow"
+  grep -q "wrote .*mirrored.marrow: 2 clips" "$work/out" || fail "match build --mirror adds the mirrored clip: $(cat "$work/out")"
+  check "match demo of a mirrored database" 0 "$marrow" match demo "$work/mirrored.marrow" --path circle --seconds 2 --json
   for run in a b; do
     check "match demo --json ($run)" 0 "$marrow" match demo "$work/walks.marrow" --path zigzag --seconds 6 --json
     cp "$work/out" "$work/match_$run.json"

@@ -246,6 +246,38 @@ TEST(MotionClips, MM5_AMirroredClipPlaysTheOriginalMirrored) {
   EXPECT_GE(checked, 20);
 }
 
+// MM5: a mirrored clip keys every joint below the hips with the rig's own offsets, as the
+// original clips do. The Bandai rig's rest pose is not symmetric (its right bones point along -x
+// where the left's point along +x), so each joint's correction takes the half turn that maps its
+// mirror's children onto its own (motion_mirror.cpp). Without it the mirrored keys reversed those
+// offsets and turned the limbs by half a turn, and every inertialized switch between an original
+// and a mirrored clip swung a leg through the difference (foot sliding 319 cm/s on the zigzag).
+TEST(MotionClips, MM5_AMirroredClipKeepsTheRigsOffsets) {
+  NEED_BANDAI_METRES();
+  const MotionClips& clips = mirrored_matcher_clips();
+  const std::span<const MotionRange> ranges = clips.database().ranges();
+  const std::size_t half = ranges.size() / 2;
+  const Model& model = clips.model();
+  Animator original(clips.compiled()), mirrored(clips.compiled());
+  int checked = 0;
+  for (std::size_t k = 0; k < half; ++k) {
+    if (clips.animation(k) < 0) continue;
+    SCOPED_TRACE(ranges[k + half].name);
+    original.play(clips.animation(k), {.loop = LoopMode::Once});
+    mirrored.play(clips.animation(k + half), {.loop = LoopMode::Once});
+    for (std::size_t f = 0; f < ranges[k].frames; f += 29) {
+      const Ticks t = ticks_from_seconds(static_cast<double>(f) / 60.0);
+      original.update(t, false), mirrored.update(t, false);
+      const std::span<const glm::mat4> a = original.bone_transforms(), b = mirrored.bone_transforms();
+      for (std::size_t n = static_cast<std::size_t>(clips.hips()) + 1; n < model.nodes.size(); ++n) {
+        ASSERT_LT(glm::length(glm::vec3(a[n][3]) - glm::vec3(b[n][3])), 0.005f) << model.nodes[n].name << " at frame " << f;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 40);
+}
+
 // MM5: on a mirrored database the matcher switches to mirrored clips and plays them: the
 // Animator plays the range's animation, and the character still follows the gamepad.
 TEST(MotionMatcher, MM5_TheMatcherSwitchesToMirroredClips) {

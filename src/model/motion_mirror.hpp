@@ -8,6 +8,9 @@
 // S reflects across the clip's plane; S_rest across the rest pose's sagittal plane (its normal
 // from the right to the left upper leg). C[n] turns the reflected frame of n into the frame m(n)
 // has at rest, so the result is a proper rotation and a symmetric rest pose maps onto itself.
+// For a rest pose that is not symmetric, C[n] then takes the half turn (none, about x, y or z)
+// that maps m(n)'s children's offsets onto n's, so that mirrored clips keep the rig's offsets
+// (motion_mirror.cpp, choose_half_turns).
 // Positions are S * p[n] whatever the rest pose is, so features of the mirrored motion are the
 // original ones with the sides swapped and x negated (up to rounding).
 #include <span>

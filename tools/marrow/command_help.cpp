@@ -135,6 +135,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kHelp{{
      "      ../shared/assets/gltf/KayKitRigMedium/manny_med_mod.gltf walk.glb --feet-ik\n"},
     {"match",
      "usage: marrow match build MODEL... --out DB.marrow [--rate HZ] [--weights W,W,W,W,W] [--unit-scale S]\n"
+     "                          [--mirror]\n"
      "       marrow match demo DB.marrow [--path circle|zigzag|stop-and-go] [--seconds S] [--json]\n"
      "                                   [--gif F.gif [--size WxH] [--fps F]] [--no-foot-lock]\n"
      "Motion matching (docs/motion-matching.md). build samples every clip of the models (one rig; a\n"
@@ -149,6 +150,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kHelp{{
      "                           velocity, trajectory positions, trajectory directions (default 1s)\n"
      "  --unit-scale S           scale the models to metres (default: 0.01 when the hips stand\n"
      "                           higher than 10 units, else 1)\n"
+     "  --mirror                 add every clip mirrored across the character's sagittal plane (left\n"
+     "                           and right bones from the humanoid map; MM5): twice the frames\n"
      "options (demo):\n"
      "  --path P                 circle (3 m radius), zigzag (45 degrees each way every 3 s) or\n"
      "                           stop-and-go (3 s walking, 2 s standing), at 1.4 m/s (default circle)\n"

@@ -1,4 +1,4 @@
-// `marrow match build MODEL... --out DB.marrow [--rate HZ] [--weights W,W,W,W,W] [--unit-scale S]`
+// `marrow match build MODEL... --out DB.marrow [--rate HZ] [--weights W,W,W,W,W] [--unit-scale S] [--mirror]`
 // `marrow match demo DB.marrow [--path circle|zigzag|stop-and-go] [--seconds S] [--json]
 //                              [--gif F.gif [--size WxH] [--fps F]] [--no-foot-lock]``
 // Motion matching (docs/motion-matching.md). build samples the models' clips (one rig; a BVH
@@ -71,6 +71,7 @@ int run_build(Args args) {
   const std::optional<std::string> rate = take_option(args, "--rate");
   const std::optional<std::string> weights = take_option(args, "--weights");
   const std::optional<std::string> unit = take_option(args, "--unit-scale");
+  const bool mirror = take_flag(args, "--mirror");
   const std::vector<std::string> files = take_files(args, "usage: marrow match build MODEL... --out DB.marrow");
   if (!out) throw UsageError("--out DB.marrow is required");
   require_extension(*out, ".marrow", "--out");
@@ -80,6 +81,7 @@ int run_build(Args args) {
     if (!(db_options.rate > 0 && db_options.rate <= 1000)) throw UsageError("--rate '" + *rate + "' must be in (0, 1000]");
   }
   if (weights) db_options.weights = parse_weights(*weights);
+  db_options.mirror = mirror;  // MM5: every clip also mirrored by the humanoid map
   std::vector<std::unique_ptr<Model>> models;
   for (const std::string& f : files) models.push_back(std::make_unique<Model>(load_file(f, options).model));
   // The matcher's distances and speeds are metres: scale a centimetre rig unless told.
