@@ -377,8 +377,8 @@ void Animator::remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) c
 
 void Animator::pose_frame() {
   undo_ik();
-  begin_frame_matrices();
   sample_actions();
+  begin_frame_matrices();  // after sampling: the thread's scratch holds this frame's matrices from here on
   const bool inertial = inertializing();  // AG4: every joint is read from the pose while an offset may show
   if (inertial != sources_inertial_) refresh_sources(inertial);
   // Step 5: rigid scene nodes, blended like joints; the scene reads them there.
