@@ -387,7 +387,7 @@ void Animator::pose_frame() {
     std::span<TrsBlock> pose = blend_scene();
     if (!pose.empty() && root_.enabled && root_.skin < 0) remove_root_motion(pose, static_cast<std::size_t>(root_.node));
     pose = inertialize_pose(skins_.size(), pose, scene_rest_, nodes);
-    point_blocks(scene_lane_, pose.empty() ? scene_rest_ : std::span<const TrsBlock>(pose), pose_block_count(nodes), scene_read_);
+    point_blocks(scene_lane_, pose.empty() ? scene_rest_ : std::span<const TrsBlock>(pose), pose_block_count(nodes), true);  // its animated nodes read it
   }
   // Step 1: each skin's layers, blended; its joints' scene nodes read the result (sources_), so
   // absolute transforms are what an attachment (a weapon on a hand) needs. Nothing playing on a

@@ -16,7 +16,6 @@ namespace marrow {
 void Animator::refresh_sources(bool inertial) {
   std::fill(sources_.begin(), sources_.end(), kLocalMatrix);
   for (const std::uint32_t n : scene_animated_) sources_[n] = scene_lane_ + n;
-  scene_read_ = !scene_animated_.empty();
   for (std::size_t s = 0; s < skins_.size(); ++s) {
     const std::span<const int> nodes = skins_[s].shared->joint_to_scene;
     skins_[s].read = false;

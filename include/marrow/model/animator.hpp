@@ -418,7 +418,6 @@ class Animator {
   std::vector<const TrsBlock*> blocks_;
   std::span<glm::mat4> frame_matrices_;
   std::uint32_t scene_lane_ = 0, ik_lane_ = 0;
-  bool scene_read_ = false;                 // a node reads the rigid lanes
   bool sources_inertial_ = false;           // sources_ take every joint (an offset may show)
   std::vector<TrsBlock> ik_pose_;           // the locals IK rotated this frame, one lane each
   std::size_t ik_used_ = 0;

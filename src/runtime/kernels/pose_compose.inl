@@ -30,7 +30,6 @@ struct Cursor {
   std::size_t last_index = ~std::size_t{0};  // the joint whose model matrix `last` holds
 };
 
-
 // The parent of a root joint: root * root_prefix[i], either optional.
 MARROW_LANES_INLINE Mat root_parent(const ComposeArgs& a, std::size_t i) {
   if (a.root_prefix != nullptr) return a.root != nullptr ? mul(load_mat(a.root), a.root_prefix + 16 * i) : load_mat(a.root_prefix + 16 * i);
