@@ -361,6 +361,7 @@ void Animator::release(Action* action) { free_actions_.push_back(action); }
 
 void Animator::attach_root_motion(Action& action) {
   action.root = nullptr;
+  action.root_memo = RootMotionMemo{};  // live_root may be remade at the same address
   if (!root_.enabled || action.animation < 0) return;
   const auto a = static_cast<std::size_t>(action.animation);
   if (!action.live && root_tracks_[a] != nullptr) {

@@ -40,7 +40,7 @@ RootMotion Animator::blend_root_motion(const F& motion_of) const {
   for (const Layer& layer : layers_) {
     if (layer.additive) continue;
     const float mask = layer.node_mask.empty() ? 1.f : layer.node_mask[static_cast<std::size_t>(root_.node)];
-    for (const Action* a : layer.actions) {
+    for (Action* a : layer.actions) {
       const float w = action_weight(layer, *a) * mask;
       if (w <= 0.f) continue;
       const RootMotion m = motion_of(*a);
@@ -55,7 +55,7 @@ RootMotion Animator::blend_root_motion(const F& motion_of) const {
 
 RootMotion Animator::root_motion_offset() const noexcept {
   if (!root_.enabled) return {};
-  return blend_root_motion([](const Action& a) { return a.root != nullptr ? a.root->since_start(a.clock.time()) : RootMotion{}; });
+  return blend_root_motion([](const Action& a) { return a.root != nullptr ? a.root->since_start(a.clock.time(), a.root_memo) : RootMotion{}; });
 }
 
 void Animator::update(Ticks time, bool relative_to_current_time, bool loop) {
@@ -120,7 +120,8 @@ void Animator::advance_clocks(Ticks time, bool relative, bool loop) {
 void Animator::move_root() {
   if (!root_.enabled) return;
   // R1: each normal clip's motion along its path, blended like the pose.
-  root_.delta = blend_root_motion([](const Action& a) { return a.root != nullptr ? a.root->along(a.step) : RootMotion{}; });
+  // Each clip's memo keeps the places sampled, so the pose's since_start reads them (R1).
+  root_.delta = blend_root_motion([](Action& a) { return a.root != nullptr ? a.root->along(a.step, a.root_memo) : RootMotion{}; });
   root_.total.translation += root_.delta.translation;
   root_.total.yaw += root_.delta.yaw;
 }

@@ -145,9 +145,6 @@ void Animator::rotate_node(int node, const glm::quat& correction) {
   trs.rotation = glm::normalize(trs.rotation * correction);
   const std::size_t lane = ik_used_++;  // reserve_ik_lanes made one per rotation a frame makes
   set_pose_joint(ik_pose_, lane, trs);
-  // Its block's matrices in the frame's scratch, as the other poses' (the compose reads them).
-  const std::size_t block = lane / kPoseLanes;
-  pose_to_matrices(std::span<const TrsBlock>(&ik_pose_[block], 1), frame_matrices_.subspan(ik_lane_ + block * kPoseLanes, kPoseLanes));
   ik_touched_.emplace_back(node, v);
   sources_[n] = ik_lane_ + static_cast<std::uint32_t>(lane);
   for (SkinState& state : skins_) {
@@ -173,6 +170,13 @@ void Animator::undo_ik() {
   ik_used_ = 0;
 }
 
+// The matrices of the IK lanes from `first` on (one chain's rotations) in the frame's scratch,
+// as the other poses' (the compose reads them): a block's at a time.
+void Animator::ik_to_matrices(std::size_t first) {
+  for (std::size_t block = first / kPoseLanes; block * kPoseLanes < ik_used_; ++block)
+    pose_to_matrices(std::span<const TrsBlock>(&ik_pose_[block], 1), frame_matrices_.subspan(ik_lane_ + block * kPoseLanes, kPoseLanes));
+}
+
 void Animator::run_ik() {
   for (std::size_t c = 0; c < two_bone_.size(); ++c) {
     TwoBoneIkChain& chain = two_bone_[c];
@@ -193,8 +197,10 @@ void Animator::run_ik() {
     job.reached = &reached;
     if (!job.run()) continue;  // a degenerate pose (non-finite matrices): left as it is
     chain.reached = reached;
+    const std::size_t first = ik_used_;
     rotate_node(chain.start, start_correction);
     rotate_node(chain.mid, mid_correction);
+    ik_to_matrices(first);
     compose_scene(static_cast<std::size_t>(chain.start), two_bone_end_[c]);
   }
   for (std::size_t c = 0; c < aim_.size(); ++c) {
@@ -215,7 +221,9 @@ void Animator::run_ik() {
     job.reached = &reached;
     if (!job.run()) continue;
     chain.reached = reached;
+    const std::size_t first = ik_used_;
     rotate_node(chain.node, correction);
+    ik_to_matrices(first);
     compose_scene(static_cast<std::size_t>(chain.node), aim_end_[c]);
   }
 }

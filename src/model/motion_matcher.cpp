@@ -31,8 +31,8 @@ glm::vec3 to_character(float facing, const glm::vec3& v) {
   const glm::vec3 f = direction(facing);
   return {v.x * f.z - v.z * f.x, v.y, glm::dot(v, f)};
 }
-glm::vec3 from_character(float facing, const glm::vec3& v) {
-  const glm::vec3 f = direction(facing);
+// f: direction(facing), for callers that map several vectors.
+glm::vec3 from_character_along(const glm::vec3& f, const glm::vec3& v) {
   return glm::vec3(f.z, 0.f, -f.x) * v.x + glm::vec3(0.f, v.y, 0.f) + f * v.z;
 }
 
@@ -55,9 +55,16 @@ void value_spring(float& x, float& v, float goal, float y, float dt, float e) {
   v = e * (v - j1 * y * dt);
 }
 
+// rotateY(angle) * v.
+glm::vec3 rotate_y(float angle, const glm::vec3& v) {
+  const float c = std::cos(angle), s = std::sin(angle);
+  return {c * v.x + s * v.z, v.y, c * v.z - s * v.x};
+}
+
 // Model to world: translate(position) * rotateY(yaw).
 glm::mat4 character_matrix(const glm::vec3& position, float yaw) {
-  return glm::rotate(glm::translate(glm::mat4(1.f), position), yaw, glm::vec3(0.f, 1.f, 0.f));
+  const float c = std::cos(yaw), s = std::sin(yaw);
+  return glm::mat4(glm::vec4(c, 0.f, -s, 0.f), glm::vec4(0.f, 1.f, 0.f, 0.f), glm::vec4(s, 0.f, c, 0.f), glm::vec4(position, 1.f));
 }
 
 // The part of a difference a damper closes in dt.
@@ -221,14 +228,20 @@ void MotionMatcher::search() {
 }
 
 void MotionMatcher::lock_feet(float dt) {
-  // world_ is still last frame's, where the feet were drawn; this frame's maps the targets.
-  const glm::mat4 to_model = glm::rotate(glm::mat4(1.f), -yaw_, glm::vec3(0.f, 1.f, 0.f)) * glm::translate(glm::mat4(1.f), -position_);
+  // world_ is still last frame's, where the feet were drawn; this frame's maps the targets:
+  // to the model, rotateY(-yaw_) * (p - position_).
+  const float c = std::cos(yaw_), s = std::sin(yaw_);
+  const auto to_model = [&](const glm::vec3& p) {
+    const glm::vec3 d = p - position_;
+    return glm::vec3(c * d.x - s * d.z, d.y, s * d.x + c * d.z);
+  };
   const std::size_t row = row_at(animator_.current_time() + ticks_from_seconds(static_cast<double>(dt)));
-  const float facing = yaw_ + pose_facing_;
+  const glm::vec3 facing = direction(yaw_ + pose_facing_);
+  const float release = 1.f - damp_part(options_.release_halflife, dt);
   for (std::size_t f = 0; f < 2; ++f) {
     Foot& foot = feet_[f];
     const bool contact = clips_.contact(row, f);
-    const glm::vec3 animated = position_ + from_character(facing, clips_.foot_position(row, f));
+    const glm::vec3 animated = position_ + from_character_along(facing, clips_.foot_position(row, f));
     if (foot.locked && (!contact || glm::length(ground(foot.lock - animated)) > options_.unlock_radius)) foot.locked = false;
     const bool starts = contact && !foot.contact;  // a lock begins only where a contact does (Holden)
     foot.contact = contact;
@@ -239,9 +252,9 @@ void MotionMatcher::lock_feet(float dt) {
       foot.locked = true;
       foot.weight = 1.f;
     }
-    if (!foot.locked) foot.weight = foot.weight * (1.f - damp_part(options_.release_halflife, dt));
+    if (!foot.locked) foot.weight = foot.weight * release;
     if (foot.weight < 1e-3f) foot.weight = 0.f;
-    animator_.set_two_bone_ik(foot.chain, glm::vec3(to_model * glm::vec4(foot.lock, 1.f)), foot.weight);
+    animator_.set_two_bone_ik(foot.chain, to_model(foot.lock), foot.weight);
   }
 }
 
@@ -251,7 +264,7 @@ void MotionMatcher::move_character(float dt) {
   pose_facing_ = facing_of_pose();
   const RootMotion& delta = animator_.root_motion();
   const float theta = animator_.root_motion_offset().yaw - delta.yaw;  // the clip's yaw before the step
-  const glm::vec3 step = glm::vec3(glm::rotate(glm::mat4(1.f), yaw_ - theta, glm::vec3(0.f, 1.f, 0.f)) * glm::vec4(delta.translation, 0.f));
+  const glm::vec3 step = rotate_y(yaw_ - theta, delta.translation);
   position_ += ground(step);
   yaw_ += delta.yaw;
   // Adjustment: toward the simulation, at most a part of this frame's own motion.

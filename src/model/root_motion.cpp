@@ -1,9 +1,11 @@
 #include "marrow/model/root_motion.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "marrow/core/slerp.hpp"
 #include "marrow/runtime/track_sampler.hpp"
 
 namespace marrow {
@@ -21,8 +23,9 @@ float yaw_of(const glm::quat& q) {
   return yaw;
 }
 
+// The difference of two angles in (-pi, pi], put back into (-pi, pi].
 float wrap(float angle) {
-  angle = std::remainder(angle, 2.f * kPi);
+  if (angle > kPi) return angle - 2.f * kPi;
   return angle <= -kPi ? angle + 2.f * kPi : angle;
 }
 
@@ -32,50 +35,91 @@ RootMotionTrack::RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest
     : keys_(keys), rest_(rest), parent_(parent_world), parent_rotation_(decompose_trs(parent_world).rotation) {
   // Unwrapped yaw per key: each step between keys taken as the shorter turn, so whole turns
   // over a clip add up.
-  unwrapped_yaw_.reserve(keys_.size());
-  float previous = 0.f;
+  key_yaw_.reserve(keys_.size());
   for (std::size_t k = 0; k < keys_.size(); ++k) {
     const float yaw = yaw_of(parent_rotation_ * keys_[k].rotation);
-    unwrapped_yaw_.push_back(k == 0 ? yaw : unwrapped_yaw_.back() + wrap(yaw - previous));
-    previous = yaw;
+    const float unwrapped = k == 0 ? yaw : key_yaw_.back().unwrapped + wrap(yaw - key_yaw_.back().wrapped);
+    key_yaw_.push_back({unwrapped, yaw});
   }
-  start_position_ = position(Ticks{0});
-  start_yaw_ = yaw(Ticks{0});
-}
-
-glm::vec3 RootMotionTrack::position(Ticks t) const noexcept {
-  const glm::vec3 local = keys_.empty() ? rest_.translation : sample_track(keys_, t).translation;
-  const glm::vec4 p = parent_ * glm::vec4(local, 1.f);
-  return {p.x, 0.f, p.z};
-}
-
-float RootMotionTrack::yaw(Ticks t) const noexcept {
-  const glm::quat& parent = parent_rotation_;
-  if (keys_.empty()) return yaw_of(parent * rest_.rotation);
+  if (keys_.empty()) {
+    const glm::vec4 p = parent_ * glm::vec4(rest_.translation, 1.f);
+    first_ = last_ = {{p.x, 0.f, p.z}, yaw_of(parent_rotation_ * rest_.rotation)};
+    return;
+  }
+  first_ = at_key(0);
+  last_ = at_key(keys_.size() - 1);
   TrackCursor cursor;
-  const std::size_t k = find_key(keys_, t, cursor);
-  const float at_key = yaw_of(parent * keys_[k].rotation);
-  return unwrapped_yaw_[k] + wrap(yaw_of(parent * sample_track(keys_, t, cursor).rotation) - at_key);
+  start_ = place(Ticks{0}, cursor);
 }
 
-RootMotion RootMotionTrack::along(const ClockStep& step) const noexcept {
+RootPlace RootMotionTrack::place(Ticks t, TrackCursor& cursor) const noexcept {
+  // Held before the first key and after the last (P6): those two places are kept.
+  if (keys_.empty() || t <= keys_.front().time) return first_;
+  if (t >= keys_.back().time) return last_;
+  const std::size_t k = find_key(keys_, t, cursor);
+  const Keyframe& a = keys_[k];
+  if (t == a.time) return at_key(k);
+  // The track sampler's arithmetic for one joint (track_sampler.hpp): the translation's lerp
+  // (a fused multiply-add, as its kernel), the rotation's shortest-arc slerp.
+  const Keyframe& b = keys_[k + 1];
+  const float p = key_fraction(a.time, b.time, t);
+  const glm::vec3 translation{std::fma(b.translation.x - a.translation.x, p, a.translation.x),
+                              std::fma(b.translation.y - a.translation.y, p, a.translation.y),
+                              std::fma(b.translation.z - a.translation.z, p, a.translation.z)};
+  const glm::vec4 at = parent_ * glm::vec4(translation, 1.f);
+  // The turn from key k, the shorter way, on top of the key's unwrapped yaw.
+  const float yaw = yaw_of(parent_rotation_ * slerp_shortest(a.rotation, b.rotation, p));
+  return {{at.x, 0.f, at.z}, key_yaw_[k].unwrapped + wrap(yaw - key_yaw_[k].wrapped)};
+}
+
+RootPlace RootMotionTrack::at_key(std::size_t k) const noexcept {
+  const glm::vec4 at = parent_ * glm::vec4(keys_[k].translation, 1.f);
+  return {{at.x, 0.f, at.z}, key_yaw_[k].unwrapped};
+}
+
+const RootPlace* RootMotionTrack::remembered(Ticks t, const RootMotionMemo& memo) const noexcept {
+  if (memo.track != this) return nullptr;
+  for (std::uint8_t i = 0; i < memo.filled; ++i)
+    if (memo.time[i] == t) return &memo.place[i];
+  return nullptr;
+}
+
+RootPlace RootMotionTrack::place(Ticks t, RootMotionMemo& memo) const noexcept {
+  if (const RootPlace* known = remembered(t, memo)) return *known;
+  if (memo.track != this) {
+    memo = RootMotionMemo{};
+    memo.track = this;
+  }
+  const RootPlace out = place(t, memo.cursor);
+  memo.time[memo.next] = t;
+  memo.place[memo.next] = out;
+  memo.filled = std::max<std::uint8_t>(memo.filled, memo.next + 1);
+  memo.next ^= 1;
+  return out;
+}
+
+RootMotion RootMotionTrack::along(const ClockStep& step, RootMotionMemo& memo) const noexcept {
   RootMotion out;
   if (keys_.empty()) return out;
   for (std::size_t r = 0; r < step.run_count; ++r) {
     const ClockRun& run = step.runs[r];
     if (run.round_trip || run.repeat <= 0) continue;  // there and back: no motion
     const auto repeat = static_cast<float>(run.repeat);
-    out.translation += repeat * (position(run.to) - position(run.from));
-    out.yaw += repeat * (yaw(run.to) - yaw(run.from));
+    const RootPlace from = place(run.from, memo), to = place(run.to, memo);
+    out.translation += repeat * (to.position - from.position);
+    out.yaw += repeat * (to.yaw - from.yaw);
   }
   return out;
 }
 
-RootMotion RootMotionTrack::since_start(Ticks t) const noexcept {
+RootMotion RootMotionTrack::since_start(Ticks t, const RootMotionMemo& memo) const noexcept {
   RootMotion out;
   if (keys_.empty()) return out;
-  out.translation = position(t) - start_position_;
-  out.yaw = yaw(t) - start_yaw_;
+  const RootPlace* known = remembered(t, memo);
+  TrackCursor cursor;
+  const RootPlace now = known != nullptr ? *known : place(t, cursor);
+  out.translation = now.position - start_.position;
+  out.yaw = now.yaw - start_.yaw;
   return out;
 }
 

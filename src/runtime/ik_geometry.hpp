@@ -38,8 +38,8 @@ inline Frame frame_of(const glm::mat4& m) {
   if (!(xx > 1e-30 && yy > 1e-30 && glm::dot(z, z) > 1e-30)) {
     return Frame{glm::dmat3(glm::mat3_cast(decompose_trs(m).rotation)), 1.0};
   }
-  x /= std::sqrt(xx);
-  y /= std::sqrt(yy);
+  x *= 1.0 / std::sqrt(xx);  // one division each, not three
+  y *= 1.0 / std::sqrt(yy);
   const double det = glm::dot(glm::cross(x, y), z) < 0.0 ? -1.0 : 1.0;
   return Frame{glm::dmat3(x, y, det * glm::cross(x, y)), det};
 }

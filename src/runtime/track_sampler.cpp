@@ -28,12 +28,7 @@ void load_bracket(detail::BracketBlock& block, float* p, std::size_t lane, std::
   }
   const Keyframe& b = keys[k + 1];
   detail::set_bracket(block, lane, values_of(a), values_of(b));
-  // p = (t - t_k) / (t_k+1 - t_k) in float: exact tick counts below 2^24 (1.6 s), within 2e-7
-  // relative beyond. Unsigned differences: t >= a.time and b.time > a.time, so they fit even
-  // when hostile key times span more than half the range of Ticks.
-  const auto since = static_cast<std::uint64_t>(t.count()) - static_cast<std::uint64_t>(a.time.count());
-  const auto span = static_cast<std::uint64_t>(b.time.count()) - static_cast<std::uint64_t>(a.time.count());
-  p[lane] = static_cast<float>(since) / static_cast<float>(span);
+  p[lane] = key_fraction(a.time, b.time, t);
 }
 
 // The one interpolation kernel (pose_kernels.inl), with the exact slerp.
@@ -48,6 +43,15 @@ Trs sample_lane0(const detail::BracketBlock& block, const float* p) {
 }
 
 }  // namespace
+
+float key_fraction(Ticks a, Ticks b, Ticks t) noexcept {
+  // In float: exact tick counts below 2^24 (1.6 s), within 2e-7 relative beyond. Unsigned
+  // differences: t >= a and b > a, so they fit even when hostile key times span more than half
+  // the range of Ticks.
+  const auto since = static_cast<std::uint64_t>(t.count()) - static_cast<std::uint64_t>(a.count());
+  const auto span = static_cast<std::uint64_t>(b.count()) - static_cast<std::uint64_t>(a.count());
+  return static_cast<float>(since) / static_cast<float>(span);
+}
 
 std::size_t find_key(std::span<const Keyframe> keys, Ticks t, TrackCursor& cursor) noexcept {
   cursor.key = detail::find_key_index(keys.size(), [keys](std::size_t i) { return keys[i].time; }, t, cursor.key);

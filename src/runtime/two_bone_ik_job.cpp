@@ -88,7 +88,7 @@ bool TwoBoneIkJob::run() const noexcept {
     // is on S (the end's, else the upper bone's).
     const double distance = glm::length(t - s);
     Vec u;
-    if (distance > eps) u = (t - s) / distance;
+    if (distance > eps) u = (t - s) * (1.0 / distance);
     else if (glm::length(e - s) > eps) u = glm::normalize(e - s);
     else u = glm::normalize(m - s);  // e on s and chain > 0: a is half the chain
     const double d = reach(distance, a, b, soften);

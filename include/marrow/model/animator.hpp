@@ -319,6 +319,7 @@ class Animator {
     std::vector<std::uint8_t> morph_driven;           // per mesh: the animation has its channel
     const RootMotionTrack* root = nullptr;             // of the root-motion joint (root_tracks_ or live_root)
     RootMotionTrack live_root;                         // a live retargeted animation's own
+    RootMotionMemo root_memo;                          // root's places sampled last (move_root writes it)
     std::unique_ptr<LiveRetargetSampler> live;         // a live retargeted animation's scratch
     std::vector<Keyframe> live_root_keys;              // its root-motion joint's keys (root's view)
   };
@@ -380,6 +381,7 @@ class Animator {
   void compose_scene(std::size_t from = 0, std::size_t to = std::numeric_limits<std::size_t>::max());
   void run_ik();
   void rotate_node(int node, const glm::quat& correction);
+  void ik_to_matrices(std::size_t first);
   void undo_ik();
   bool joint_driven(std::size_t skin, std::size_t joint) const noexcept;
   void form_palettes();

@@ -14,7 +14,9 @@
 //     start), whole cycles counted, ping-pong round trips cancelling. One full cycle sums to the
 //     clip's end-minus-start motion; from 0 to t it equals the displacement between the poses
 //     at 0 and t.
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "marrow/core/trs.hpp"
 #include "marrow/runtime/keyframe.hpp"
 #include "marrow/runtime/playback_clock.hpp"
+#include "marrow/runtime/track_sampler.hpp"
 
 namespace marrow {
 
@@ -39,6 +42,27 @@ struct RootMotionOptions {
                                // measured and reported either way)
 };
 
+// The root's place at one clip time: its horizontal scene position and unwrapped yaw.
+struct RootPlace {
+  glm::vec3 position{0.f};
+  float yaw = 0.f;
+};
+
+class RootMotionTrack;
+
+// The last two places one player of a track sampled. A clock moving on asks at each update for
+// the time it left (the time it reached at the last update) and the time it reaches, and the
+// pose then asks for the motion since the start at that time again: with the memo each time is
+// sampled once. Small and caller-owned (one per playing clip); it never changes a result.
+struct RootMotionMemo {
+  const RootMotionTrack* track = nullptr;  // whose places these are (none yet)
+  std::array<Ticks, 2> time{};
+  std::array<RootPlace, 2> place{};
+  TrackCursor cursor;       // where the last sample found its keys
+  std::uint8_t filled = 0;  // entries held
+  std::uint8_t next = 0;    // the entry the next new time replaces
+};
+
 // One clip's motion of one joint (keys: the joint's track, empty for a joint the clip does not
 // move; rest: its local transform then). Keeps a view of the keys: they must outlive it.
 // Immutable after construction.
@@ -47,23 +71,33 @@ class RootMotionTrack {
   RootMotionTrack() = default;
   RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest, const glm::mat4& parent_world);
 
-  // Horizontal scene position and unwrapped yaw at clip time t.
-  glm::vec3 position(Ticks t) const noexcept;
-  float yaw(Ticks t) const noexcept;
+  // Horizontal scene position and unwrapped yaw at clip time t: one sample of the track (the
+  // cursor as the track sampler's).
+  RootPlace place(Ticks t, TrackCursor& cursor) const noexcept;
+  // The same, through the memo: a time it holds is not sampled again; a new one replaces the
+  // older entry.
+  RootPlace place(Ticks t, RootMotionMemo& memo) const noexcept;
   // The motion along one clock step.
-  RootMotion along(const ClockStep& step) const noexcept;
-  // The motion from time 0 to t.
-  RootMotion since_start(Ticks t) const noexcept;
-  std::size_t size_in_bytes() const noexcept { return sizeof(*this) + unwrapped_yaw_.capacity() * sizeof(float); }
+  RootMotion along(const ClockStep& step, RootMotionMemo& memo) const noexcept;
+  // The motion from time 0 to t; the memo is read, not written (a const caller's).
+  RootMotion since_start(Ticks t, const RootMotionMemo& memo) const noexcept;
+  std::size_t size_in_bytes() const noexcept { return sizeof(*this) + key_yaw_.capacity() * sizeof(KeyYaw); }
 
  private:
+  struct KeyYaw {
+    float unwrapped = 0.f;  // the yaw at the key, unwrapped along the keys
+    float wrapped = 0.f;    // the same in (-pi, pi]
+  };
+  const RootPlace* remembered(Ticks t, const RootMotionMemo& memo) const noexcept;
+  RootPlace at_key(std::size_t k) const noexcept;
+
   std::span<const Keyframe> keys_;
-  std::vector<float> unwrapped_yaw_;   // per key
+  std::vector<KeyYaw> key_yaw_;   // per key
   Trs rest_;
   glm::mat4 parent_{1.f};
   glm::quat parent_rotation_{1.f, 0.f, 0.f, 0.f};  // parent_'s, decomposed once
-  glm::vec3 start_position_{0.f};                  // position(0) and yaw(0), for since_start
-  float start_yaw_ = 0.f;
+  RootPlace first_, last_;                         // at and before the first key, at and after the last
+  RootPlace start_;                                // at time 0, for since_start
 };
 
 }  // namespace marrow

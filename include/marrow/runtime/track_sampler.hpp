@@ -29,6 +29,9 @@ struct TrackCursor {
 // non-empty and sorted (validate_clip).
 std::size_t find_key(std::span<const Keyframe> keys, Ticks t, TrackCursor& cursor) noexcept;
 
+// p = (t - a) / (b - a) for a <= t < b, as every sampler of keys computes it (P6).
+float key_fraction(Ticks a, Ticks b, Ticks t) noexcept;
+
 // The blend of two keys at p in [0, 1] (lerp T/S, shortest-arc slerp R); p = 0 returns a
 // unchanged. Exactly the arithmetic sample_track and sample_tracks apply to a bracket.
 Trs interpolate_keys(const Keyframe& a, const Keyframe& b, float p) noexcept;
