@@ -153,7 +153,8 @@ void write_raw(const fs::path& out, const AnimationClip& clip, const SkinningDat
 }
 
 // Where a compressed clip's bytes go, besides the per-joint blocks: packed keys, directories
-// (8 bytes per 32 times per distinct key set), the time table (8 bytes a time).
+// (8 bytes per 32 times per distinct key set), the time table (4 bytes a time when the times span
+// less than 2^31 ticks, else 8).
 std::string byte_layout(const RuntimeClip& clip) {
   const CompressedClipData data = compressed_clip_data(clip);
   std::size_t packed = 0;
@@ -163,7 +164,7 @@ std::string byte_layout(const RuntimeClip& clip) {
     if (std::find(sets.begin(), sets.end(), ch.key_times) == sets.end()) sets.push_back(ch.key_times);
   }
   const std::size_t words = (data.times.size() + kCompressedTimesPerWord - 1) / kCompressedTimesPerWord;
-  return std::to_string(packed) + "\t" + std::to_string(sets.size() * words * 8) + "\t" + std::to_string(data.times.size() * 8);
+  return std::to_string(packed) + "\t" + std::to_string(sets.size() * words * 8) + "\t" + std::to_string(data.times.size() * (data.times.back() - data.times.front() < Ticks{std::int64_t{1} << 31} ? 4 : 8));
 }
 
 TEST(CompressedClipSet, ExportForTheAclProbe) {

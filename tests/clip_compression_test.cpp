@@ -128,6 +128,43 @@ TEST(CompressedClip, X1_EqualsTheOneSamplerOnItsReconstructedKeysAtEverySimdLeve
   }
 }
 
+// A clip's times are kept as ticks since its first (4 bytes a time) when they span less than 2^31
+// ticks, else as they are (8 bytes). Either way the clip gives back its exact times and plays as
+// its reconstruction, at every level, with and without a cache.
+TEST(CompressedClip, X1_KeyTimesOfEitherFormComeBackExactlyAndPlayByTheRule) {
+  std::mt19937 rng(47);
+  const Rig rig = smooth_rig(rng, 11, 90);
+  const RuntimeClip near_clip = compress_clip(rig.clip, rig.data, {});
+  // The same channels, the last time four minutes on (a key held that long): the wide form.
+  CompressedClipData far_data = compressed_clip_data(near_clip);
+  far_data.times.back() += ticks_from_seconds(240.0);
+  const RuntimeClip far_clip = make_compressed_clip("far", far_data.times.back(), far_data);
+  EXPECT_EQ(far_clip.size_in_bytes() - near_clip.size_in_bytes(), 4 * far_data.times.size());
+  for (const RuntimeClip* clip : {&near_clip, &far_clip}) {
+    SCOPED_TRACE(clip->name());
+    const std::vector<Ticks> times = compressed_clip_data(*clip).times;
+    EXPECT_EQ(times, clip == &far_clip ? far_data.times : compressed_clip_data(make_compressed_clip("again", clip->duration(),
+                                                                                                    compressed_clip_data(*clip))).times);
+    const std::vector<ReconstructedJoint> keys = reconstructed_channels(*clip);
+    test::for_each_simd_level([&](SimdChoice) {
+      for (CompressedKeys mode : {CompressedKeys::decode_every_run, CompressedKeys::cache}) {
+        SamplingContext context(clip->joint_count(), mode);
+        std::vector<TrsBlock> pose(pose_block_count(clip->joint_count()));
+        for (Ticks t : random_times(rng, clip->duration(), 100)) {
+          ASSERT_TRUE((SamplingJob{clip, t, &context, pose}.run()));
+          expect_matches_reconstruction(keys, pose, t);
+        }
+        for (const Ticks key : times) {
+          for (Ticks t : {key - Ticks{1}, key, key + Ticks{1}}) {
+            ASSERT_TRUE((SamplingJob{clip, t, &context, pose}.run()));
+            expect_matches_reconstruction(keys, pose, t);
+          }
+        }
+      }
+    });
+  }
+}
+
 TEST(CompressedClip, X1_ExactSlerpAndTheFarEndsOfTimeFollowTheRule) {
   std::mt19937 rng(4);
   const Rig rig = smooth_rig(rng, 9, 30);

@@ -37,27 +37,65 @@ struct KeyWord {
 };
 static_assert(sizeof(KeyWord) == 8);
 
-// Channel c (0 translation, 1 rotation, 2 scale) of the eight joints of a block, lane = joint % 8.
-struct alignas(32) JointBlock {
-  std::uint32_t word[3][kPoseLanes];     // first word of the channel's directory
-  std::uint32_t byte[3][kPoseLanes];     // first byte of the channel's keys in `packed`
-  std::uint16_t count[3][kPoseLanes];    // keys (at least 1)
+// One channel (translation, rotation or scale) of the eight joints of a block, lane = joint % 8,
+// when some lane has keys to find: its directories, keys and ranges.
+struct alignas(32) ChannelLanes {
+  std::uint32_t word[kPoseLanes];     // first word of the lane's directory
+  std::uint32_t byte[kPoseLanes];     // first byte of the lane's keys in `packed`
+  std::uint16_t count[kPoseLanes];    // keys (at least 1)
   // Component i of a key: `bits` bits at bit `shift` of the key. A uniform scale reads its x
   // field, and x's range, three times; a key's width is shift[2] + bits[2] (a rotation's two
   // bits of dropped index follow).
-  std::uint8_t bits[3][3][kPoseLanes];   // [channel][component][lane]
-  std::uint8_t shift[3][3][kPoseLanes];
+  std::uint8_t bits[3][kPoseLanes];   // [component][lane]
+  std::uint8_t shift[3][kPoseLanes];
   // Dequantisation: component = min + q * step (rotation: of the three stored components).
-  float min[3][3][kPoseLanes];
-  float step[3][3][kPoseLanes];
-  // Per channel: 1 when every lane holds one key (a constant: the sampler takes `min` as it is).
+  float min[3][kPoseLanes];
+  float step[3][kPoseLanes];
+};
+static_assert(sizeof(ChannelLanes) == 320);
+
+// A channel whose eight lanes each hold one key of no field bits, at every time: bone lengths
+// that never change, unit scales. Kept as the values, without ranges or directories (a third of
+// a ChannelLanes); the most common channel of a skeleton.
+struct alignas(32) ConstantLanes {
+  float value[3][kPoseLanes];            // each component's `min`
+  std::uint16_t key_time[kPoseLanes];    // the one key's time index (compressed_clip_data gives it back)
+  std::uint8_t dropped[kPoseLanes];      // rotation: the dropped component (0..3)
+};
+static_assert(sizeof(ConstantLanes) == 128);
+
+// The three channels of a block: an index into CompressedStorage::constants when `constant`,
+// else into CompressedStorage::animated.
+struct JointBlock {
+  std::uint32_t index[3];
   std::uint8_t constant[3];
 };
-static_assert(sizeof(JointBlock) == 992);
+
+// What the kernels read of a TimeTable: its arrays' first elements, taken once a run.
+struct TimeView {
+  const std::int32_t* since = nullptr;  // null: the wide form
+  const std::int64_t* wide = nullptr;
+  std::int64_t first = 0;
+  std::int64_t at(std::size_t i) const noexcept { return since != nullptr ? first + since[i] : wide[i]; }
+};
+
+// The clip's key times, strictly increasing. When they span less than 2^31 ticks (3.5 minutes),
+// each is kept as its ticks since the first (4 bytes a time); else as it is (`wide`, 8 bytes).
+struct TimeTable {
+  std::int64_t first = 0;
+  std::vector<std::int32_t> since;  // the short form
+  std::vector<std::int64_t> wide;   // else
+  std::size_t size() const noexcept { return since.empty() ? wide.size() : since.size(); }
+  std::int64_t at(std::size_t i) const noexcept { return view().at(i); }
+  TimeView view() const noexcept { return {since.empty() ? nullptr : since.data(), wide.data(), first}; }
+  std::size_t size_in_bytes() const noexcept { return since.capacity() * sizeof(std::int32_t) + wide.capacity() * sizeof(std::int64_t); }
+};
 
 struct CompressedStorage {
-  std::vector<std::int64_t> times;     // strictly increasing; last - first fits int64
+  TimeTable times;                     // spanning less than kMaxCompressedSpan
   std::vector<JointBlock> blocks;      // pose_block_count(joints); padding lanes repeat the last joint
+  std::vector<ChannelLanes> animated;  // the blocks' channels that are not constant
+  std::vector<ConstantLanes> constants;
   std::vector<KeyWord> words;          // every directory, words_per_channel words each
   std::vector<std::uint8_t> packed;    // every channel's keys, then kPackedPadding zero bytes
   std::size_t words_per_channel = 0;   // ceil(times / 32)

@@ -70,7 +70,8 @@ std::size_t RuntimeClip::size_in_bytes() const noexcept {
                       records_.capacity() * sizeof(KeyRecord) + animated_.capacity();
   if (compressed_) {
     const detail::CompressedStorage& c = *compressed_;
-    bytes += sizeof(c) + c.times.capacity() * sizeof(std::int64_t) + c.blocks.capacity() * sizeof(detail::JointBlock) +
+    bytes += sizeof(c) + c.times.size_in_bytes() + c.blocks.capacity() * sizeof(detail::JointBlock) +
+             c.animated.capacity() * sizeof(detail::ChannelLanes) + c.constants.capacity() * sizeof(detail::ConstantLanes) +
              c.words.capacity() * sizeof(detail::KeyWord) + c.packed.capacity();
   }
   return bytes;

@@ -122,6 +122,17 @@ MARROW_LANES_INLINE __m256d double_of_ticks(__m256i x) {
   return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, _mm256_castpd_si256(magic))), magic);
 }
 
+// Four lanes' times since the clip's first, as doubles, from time indices (exact: below 2^52).
+MARROW_LANES_INLINE __m256d ticks_since_first(const Frame& f, const std::int32_t* index) {
+  if (f.times.since != nullptr) {
+    const std::int32_t* since = f.times.since;
+    return _mm256_cvtepi32_pd(_mm_setr_epi32(since[index[0]], since[index[1]], since[index[2]], since[index[3]]));
+  }
+  const auto at = [&](int l) { return static_cast<long long>(f.times.wide[index[l]]); };
+  const __m256i t = _mm256_setr_epi64x(at(0), at(1), at(2), at(3));
+  return double_of_ticks(_mm256_sub_epi64(t, _mm256_set1_epi64x(f.times.first)));
+}
+
 // Every lane's blend-factor terms from its range [lo, hi) (as stored in keys): set_span's
 // arithmetic, eight lanes at once.
 MARROW_LANES_INLINE void set_spans(const Frame& f, __m256i lo, __m256i hi, CachedKeys& keys, int c) {
@@ -130,15 +141,12 @@ MARROW_LANES_INLINE void set_spans(const Frame& f, __m256i lo, __m256i hi, Cache
   alignas(32) std::int32_t ia[kPoseLanes], ib[kPoseLanes];
   _mm256_store_si256(reinterpret_cast<__m256i*>(ia), a);
   _mm256_store_si256(reinterpret_cast<__m256i*>(ib), b);
-  const auto at = [&](const std::int32_t* i, int l) { return static_cast<long long>(f.times[i[l]]); };
-  const __m256i first = _mm256_set1_epi64x(f.times[0]);
   __m128 span[2];
   for (int half = 0; half < 2; ++half) {
     const int l = 4 * half;
-    const __m256i ta = _mm256_setr_epi64x(at(ia, l), at(ia, l + 1), at(ia, l + 2), at(ia, l + 3));
-    const __m256i tb = _mm256_setr_epi64x(at(ib, l), at(ib, l + 1), at(ib, l + 2), at(ib, l + 3));
-    _mm256_store_pd(keys.start[c] + l, double_of_ticks(_mm256_sub_epi64(ta, first)));
-    span[half] = _mm256_cvtpd_ps(double_of_ticks(_mm256_sub_epi64(tb, ta)));
+    const __m256d ta = ticks_since_first(f, ia + l), tb = ticks_since_first(f, ib + l);
+    _mm256_store_pd(keys.start[c] + l, ta);
+    span[half] = _mm256_cvtpd_ps(_mm256_sub_pd(tb, ta));
   }
   const __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.f), _mm256_set_m128(span[1], span[0]));
   _mm256_storeu_ps(keys.inv_span[c], _mm256_andnot_ps(_mm256_castsi256_ps(hold), inv));
@@ -176,12 +184,12 @@ struct LanePairs {
   __m256i a, hold, lo, hi;
 };
 
-MARROW_LANES_INLINE LanePairs locate_lanes(const Frame& f, const JointBlock& jb, int c, CachedKeys& keys) {
+MARROW_LANES_INLINE LanePairs locate_lanes(const Frame& f, const ChannelLanes& ch, int c, CachedKeys& keys) {
   // The eight directory words (bits; rank | back << 16 | forward << 24) through scalar loads,
   // then bits and the rest apart.
   const auto word = [&](std::size_t l) {
     std::int64_t w;
-    std::memcpy(&w, &f.words[jb.word[c][l] + f.word], sizeof(w));
+    std::memcpy(&w, &f.words[ch.word[l] + f.word], sizeof(w));
     return w;
   };
   const __m256i w03 = _mm256_setr_epi64x(word(0), word(1), word(2), word(3));
@@ -201,7 +209,7 @@ MARROW_LANES_INLINE LanePairs locate_lanes(const Frame& f, const JointBlock& jb,
                                         none_below);
   const __m256i wb = _mm256_blendv_epi8(_mm256_add_epi32(lowest_bit32(above), _mm256_set1_epi32(32)),
                                         _mm256_add_epi32(_mm256_srli_epi32(rest, 24), _mm256_set1_epi32(64)), none_above);
-  const __m256i count = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(jb.count[c])));
+  const __m256i count = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ch.count)));
   const __m256i before = _mm256_set1_epi32(static_cast<int>(f.before));
   const __m256i first = _mm256_cmpeq_epi32(rank, zero);
   // rank >= count as rank + 1 > count (both below 2^16), not as the negation of count > rank: GCC
@@ -221,8 +229,8 @@ MARROW_LANES_INLINE LanePairs locate_lanes(const Frame& f, const JointBlock& jb,
 }
 
 // Channel c of a block: both keys of every lane and their range (locate and widen_lane).
-MARROW_LANES_INLINE void channel_vector(const Frame& f, const JointBlock& jb, int c, RawKeys& ra, RawKeys& rb, CachedKeys& keys) {
-  const LanePairs pairs = locate_lanes(f, jb, c, keys);
+MARROW_LANES_INLINE void channel_vector(const Frame& f, const ChannelLanes& ch, int c, RawKeys& ra, RawKeys& rb, CachedKeys& keys) {
+  const LanePairs pairs = locate_lanes(f, ch, c, keys);
   set_spans(f, pairs.lo, pairs.hi, keys, c);
   const W8 ka = w8_of_u32(pairs.a);
   const M8 hold = m8_of_mask32(pairs.hold);
@@ -230,15 +238,15 @@ MARROW_LANES_INLINE void channel_vector(const Frame& f, const JointBlock& jb, in
   W8 shift[3];
   __m256i mask[3];  // u32 lanes: (1 << bits) - 1
   for (int i = 0; i < 3; ++i) {
-    shift[i] = w8_u8(jb.shift[c][i]);
-    const __m256i bits = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(jb.bits[c][i])));
+    shift[i] = w8_u8(ch.shift[i]);
+    const __m256i bits = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(ch.bits[i])));
     mask[i] = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), bits), _mm256_set1_epi32(1));
   }
-  const W8 end = shift[2] + w8_u8(jb.bits[c][2]);  // where a rotation's dropped index starts
+  const W8 end = shift[2] + w8_u8(ch.bits[2]);  // where a rotation's dropped index starts
   const W8 width = c == 1 ? end + w8_splat(2) : end;
   const W8 first_bit = mul32(ka, width);
   alignas(64) std::uint64_t byte[kPoseLanes];
-  w8_store(byte, w8_u32(jb.byte[c]) + shift_right<3>(first_bit));
+  w8_store(byte, w8_u32(ch.byte) + shift_right<3>(first_bit));
   const std::uint8_t* at[kPoseLanes];
   for (std::size_t l = 0; l < kPoseLanes; ++l) at[l] = f.packed + byte[l];
   W8 lo, hi;

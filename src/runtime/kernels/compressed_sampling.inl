@@ -18,7 +18,7 @@
 struct Frame {
   const KeyWord* words;
   const std::uint8_t* packed;
-  const std::int64_t* times;
+  TimeView times;
   double since_first;     // t - times[0]: exact for every time within the clip's times
   std::uint32_t word;     // the time index's word
   std::uint32_t upto;     // bits of the word at or before the time index
@@ -69,50 +69,51 @@ struct RawKeys {
   alignas(32) float dropped[kPoseLanes];  // rotation: 0..3
 };
 
-MARROW_LANES_INLINE unsigned key_width(const JointBlock& jb, int c, std::size_t lane) {
-  return unsigned{jb.shift[c][2][lane]} + jb.bits[c][2][lane] + (c == 1 ? 2u : 0u);
+MARROW_LANES_INLINE unsigned key_width(const ChannelLanes& ch, int c, std::size_t lane) {
+  return unsigned{ch.shift[2][lane]} + ch.bits[2][lane] + (c == 1 ? 2u : 0u);
 }
 
 // Key `key`'s fields of lane `lane` of channel c (the packed bytes are padded for the load).
-MARROW_LANES_INLINE void widen_lane(const Frame& f, const JointBlock& jb, int c, std::size_t lane, std::uint32_t key, RawKeys& out) {
-  const std::uint32_t first = key * key_width(jb, c, lane);
+MARROW_LANES_INLINE void widen_lane(const Frame& f, const ChannelLanes& ch, int c, std::size_t lane, std::uint32_t key, RawKeys& out) {
+  const std::uint32_t first = key * key_width(ch, c, lane);
   std::uint64_t raw;
-  std::memcpy(&raw, f.packed + jb.byte[c][lane] + first / 8, sizeof(raw));
+  std::memcpy(&raw, f.packed + ch.byte[lane] + first / 8, sizeof(raw));
   raw >>= first % 8;
   for (int i = 0; i < 3; ++i) {
-    const std::uint64_t mask = (std::uint64_t{1} << jb.bits[c][i][lane]) - 1;
-    out.q[i][lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> jb.shift[c][i][lane]) & mask));
+    const std::uint64_t mask = (std::uint64_t{1} << ch.bits[i][lane]) - 1;
+    out.q[i][lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> ch.shift[i][lane]) & mask));
   }
-  if (c == 1) out.dropped[lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> (jb.shift[c][2][lane] + jb.bits[c][2][lane])) & 3u));
+  if (c == 1) out.dropped[lane] = static_cast<float>(static_cast<std::uint32_t>((raw >> (ch.shift[2][lane] + ch.bits[2][lane])) & 3u));
 }
 
 // Lane l's blend-factor terms from its range (the vector decode's set_spans makes the same bits).
 MARROW_LANES_INLINE void set_span(const Frame& f, CachedKeys& keys, int c, std::size_t l) {
   const std::int32_t lo = keys.lo[c][l], hi = keys.hi[c][l];
   const bool hold = lo < 0 || hi == kNoEnd;
-  const std::int64_t a = f.times[hold ? 0 : lo], b = f.times[hold ? 0 : hi];
+  const std::int64_t a = f.times.at(hold ? 0 : static_cast<std::size_t>(lo)), b = f.times.at(hold ? 0 : static_cast<std::size_t>(hi));
   // Both below 2^52 ticks (kMaxCompressedSpan): exact as doubles, the span rounded once to float.
-  keys.start[c][l] = static_cast<double>(a - f.times[0]);
+  keys.start[c][l] = static_cast<double>(a - f.times.first);
   keys.inv_span[c][l] = hold ? 0.f : 1.f / static_cast<float>(static_cast<double>(b - a));
 }
 
 // Channel c of a block, a lane at a time (SSE2): both keys and their range.
-MARROW_LANES_INLINE void channel_lanes(const Frame& f, const JointBlock& jb, int c, RawKeys& ra, RawKeys& rb, CachedKeys& keys) {
+MARROW_LANES_INLINE void channel_lanes(const Frame& f, const ChannelLanes& ch, int c, RawKeys& ra, RawKeys& rb, CachedKeys& keys) {
   for (std::size_t l = 0; l < kPoseLanes; ++l) {
-    const ChannelPair pair = locate(f.words[jb.word[c][l] + f.word], jb.count[c][l], f);
+    const ChannelPair pair = locate(f.words[ch.word[l] + f.word], ch.count[l], f);
     keys.lo[c][l] = pair.lo;
     keys.hi[c][l] = pair.hi;
     set_span(f, keys, c, l);
-    widen_lane(f, jb, c, l, pair.a, ra);
-    widen_lane(f, jb, c, l, pair.b, rb);
+    widen_lane(f, ch, c, l, pair.a, ra);
+    widen_lane(f, ch, c, l, pair.b, rb);
   }
 }
 
 // Channel c's dequantised keys into the bracket's rows: T and S as they are, the rotation
 // rebuilt from its smallest three.
-MARROW_LANES_INLINE void dequantise(const RawKeys& raw, const JointBlock& jb, int c, float (*rows)[kPoseLanes]) {
+using LaneFloats = float[3][kPoseLanes];
+MARROW_LANES_INLINE void dequantise(const RawKeys& raw, const LaneFloats& min, const LaneFloats& step, int c, float (*rows)[kPoseLanes]) {
   F8 v[3];
-  for (int i = 0; i < 3; ++i) v[i] = fma(F8::load(raw.q[i]), F8::load(jb.step[c][i]), F8::load(jb.min[c][i]));
+  for (int i = 0; i < 3; ++i) v[i] = fma(F8::load(raw.q[i]), F8::load(step[i]), F8::load(min[i]));
   if (c != 1) {
     for (int i = 0; i < 3; ++i) v[i].store(rows[c == 0 ? i : 7 + i]);
     return;
@@ -149,24 +150,29 @@ MARROW_LANES_INLINE void pair_rotations(BracketBlock& br) {
 
 // Channel c of a block decoded afresh into the cache: its keys around the time, dequantised, and
 // their ranges.
-MARROW_LANES_INLINE void decode_channel(const Frame& f, const JointBlock& jb, int c, CachedKeys& keys) {
+MARROW_LANES_INLINE void decode_channel(const Frame& f, const ChannelLanes& ch, int c, CachedKeys& keys) {
   RawKeys ra, rb;
-  if (jb.constant[c] != 0) {  // every lane its one key, at every time (often: fixed bone lengths, unit scales)
-    for (int i = 0; i < 3; ++i) F8::splat(0.f).store(ra.q[i]);
-    for (std::size_t l = 0; c == 1 && l < kPoseLanes; ++l) {  // a key of no field bits: the two index bits
-      ra.dropped[l] = static_cast<float>(f.packed[jb.byte[1][l]] & 3u);
-    }
-    for (std::size_t l = 0; l < kPoseLanes; ++l) keys.lo[c][l] = -1, keys.hi[c][l] = kNoEnd, set_span(f, keys, c, l);
-    rb = ra;
-  } else {
 #if MARROW_SIMD_LEVEL >= 1
-    channel_vector(f, jb, c, ra, rb, keys);
+  channel_vector(f, ch, c, ra, rb, keys);
 #else
-    channel_lanes(f, jb, c, ra, rb, keys);
+  channel_lanes(f, ch, c, ra, rb, keys);
 #endif
-  }
-  dequantise(ra, jb, c, keys.bracket.a);
-  dequantise(rb, jb, c, keys.bracket.b);
+  dequantise(ra, ch.min, ch.step, c, keys.bracket.a);
+  dequantise(rb, ch.min, ch.step, c, keys.bracket.b);
+  if (c == 1) pair_rotations(keys.bracket);
+}
+
+// A constant channel: every lane its one key at every time (often: fixed bone lengths, unit
+// scales), as decode_channel would give it: fields of no bits are 0, so each component is
+// fma(0, 0, min), a rotation's dropped component as its key's two bits say.
+MARROW_LANES_INLINE void decode_constant(const Frame& f, const ConstantLanes& lanes, int c, CachedKeys& keys) {
+  alignas(32) static constexpr LaneFloats kNoStep{};
+  RawKeys raw;
+  for (int i = 0; i < 3; ++i) F8::splat(0.f).store(raw.q[i]);
+  for (std::size_t l = 0; l < kPoseLanes; ++l) raw.dropped[l] = static_cast<float>(lanes.dropped[l]);
+  for (std::size_t l = 0; l < kPoseLanes; ++l) keys.lo[c][l] = -1, keys.hi[c][l] = kNoEnd, set_span(f, keys, c, l);
+  dequantise(raw, lanes.value, kNoStep, c, keys.bracket.a);
+  dequantise(raw, lanes.value, kNoStep, c, keys.bracket.b);
   if (c == 1) pair_rotations(keys.bracket);
 }
 
@@ -194,7 +200,7 @@ inline constexpr int kLanesDecodedAlone = 3;
 // Only the moved lanes of channel c decoded again (forward play: one lane or two of a block pass a
 // key in a frame). The same integers as decode_channel's, the same vector arithmetic on them, so
 // the same bits; the other lanes keep theirs.
-MARROW_LANES_INLINE void decode_lanes(const Frame& f, const JointBlock& jb, int c, unsigned moved, CachedKeys& keys) {
+MARROW_LANES_INLINE void decode_lanes(const Frame& f, const ChannelLanes& ch, int c, unsigned moved, CachedKeys& keys) {
   RawKeys ra, rb;  // lanes not decoded are zeros, and dropped by the select below
   for (int i = 0; i < 3; ++i) F8::splat(0.f).store(ra.q[i]), F8::splat(0.f).store(rb.q[i]);
   F8::splat(0.f).store(ra.dropped);
@@ -203,17 +209,17 @@ MARROW_LANES_INLINE void decode_lanes(const Frame& f, const JointBlock& jb, int 
   F8::splat(0.f).store(chosen);
   for (unsigned m = moved; m != 0; m &= m - 1) {
     const auto l = static_cast<std::size_t>(std::countr_zero(m));
-    const ChannelPair pair = locate(f.words[jb.word[c][l] + f.word], jb.count[c][l], f);
+    const ChannelPair pair = locate(f.words[ch.word[l] + f.word], ch.count[l], f);
     keys.lo[c][l] = pair.lo;
     keys.hi[c][l] = pair.hi;
     set_span(f, keys, c, l);
-    widen_lane(f, jb, c, l, pair.a, ra);
-    widen_lane(f, jb, c, l, pair.b, rb);
+    widen_lane(f, ch, c, l, pair.a, ra);
+    widen_lane(f, ch, c, l, pair.b, rb);
     chosen[l] = 1.f;
   }
   BracketBlock fresh;
-  dequantise(ra, jb, c, fresh.a);
-  dequantise(rb, jb, c, fresh.b);
+  dequantise(ra, ch.min, ch.step, c, fresh.a);
+  dequantise(rb, ch.min, ch.step, c, fresh.b);
   const F8 take = F8::load(chosen) == F8::splat(1.f);
   const int first = c == 0 ? 0 : c == 1 ? 3 : 7, rows = c == 1 ? 4 : 3;
   if (c == 1) {
@@ -252,9 +258,9 @@ void sample_compressed(const CompressedArgs& args) {
   f.before = args.before ? ~0u : 0u;
   f.position = args.before ? -1 : static_cast<std::int32_t>(args.tau);
   f.base = (static_cast<std::int32_t>(f.word) - 1) * static_cast<std::int32_t>(kTimesPerWord);
-  f.times = clip.times.data();
+  f.times = clip.times.view();
   // Out of the clip's times every lane holds, and the wrapped difference is never used.
-  f.since_first = static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(args.t) - static_cast<std::uint64_t>(f.times[0])));
+  f.since_first = static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(args.t) - static_cast<std::uint64_t>(f.times.first)));
   const std::size_t blocks = clip.blocks.size();
   CachedKeys scratch;  // without a cache every channel is decoded into this
   for (std::size_t b = 0; b < blocks; ++b) {
@@ -262,16 +268,17 @@ void sample_compressed(const CompressedArgs& args) {
     CachedKeys& keys = args.cache != nullptr ? args.cache[b] : scratch;
     F8 p[3];
     for (int c = 0; c < 3; ++c) {
-      if (jb.constant[c] != 0) {  // every lane one key at every time: decoded once, never blended
-        if (args.cache == nullptr || keys.hi[c][0] != kNoEnd) decode_channel(f, jb, c, keys);
+      if (jb.constant[c] != 0) {  // decoded once, never blended
+        if (args.cache == nullptr || keys.hi[c][0] != kNoEnd) decode_constant(f, clip.constants[jb.index[c]], c, keys);
         p[c] = F8::splat(0.f);
         continue;
       }
+      const ChannelLanes& ch = clip.animated[jb.index[c]];
       const unsigned moved = args.cache == nullptr ? 0xffu : moved_lanes(keys, c, f.position);
       if (moved != 0 && std::popcount(moved) <= kLanesDecodedAlone) {
-        decode_lanes(f, jb, c, moved, keys);
+        decode_lanes(f, ch, c, moved, keys);
       } else if (moved != 0) {
-        decode_channel(f, jb, c, keys);
+        decode_channel(f, ch, c, keys);
       }
       p[c] = blend_factor(f, keys, c);
     }

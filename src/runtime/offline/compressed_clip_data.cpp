@@ -107,6 +107,18 @@ void fill_directory(const std::vector<std::uint16_t>& key_times, std::size_t wor
   }
 }
 
+// The short form when the times span less than 2^31 ticks, else the times as they are.
+void fill_times(const std::vector<Ticks>& times, detail::TimeTable& out) {
+  out.first = times.front().count();
+  if (times.back().count() - out.first <= std::numeric_limits<std::int32_t>::max()) {
+    out.since.reserve(times.size());
+    for (Ticks t : times) out.since.push_back(static_cast<std::int32_t>(t.count() - out.first));
+    return;
+  }
+  out.wide.reserve(times.size());
+  for (Ticks t : times) out.wide.push_back(t.count());
+}
+
 }  // namespace
 
 RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data) {
@@ -115,8 +127,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   auto storage = std::make_shared<detail::CompressedStorage>();
   detail::CompressedStorage& s = *storage;
   s.joints = joints;
-  s.times.reserve(data.times.size());
-  for (Ticks t : data.times) s.times.push_back(t.count());
+  fill_times(data.times, s.times);
   s.words_per_channel = (data.times.size() + detail::kTimesPerWord - 1) / detail::kTimesPerWord;
   s.blocks.resize(pose_block_count(joints));
   std::size_t keys = 0, bytes = 0;
@@ -139,31 +150,51 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   // The directories grew one channel at a time: give back the growth slack (it is counted in
   // size_in_bytes and is up to half the directories).
   s.words.shrink_to_fit();
-  for (detail::JointBlock& block : s.blocks) block.constant[0] = block.constant[1] = block.constant[2] = 1;
   // Padding lanes repeat the last joint (their output is ignored).
-  for (std::size_t lane = 0; lane < s.blocks.size() * kPoseLanes; ++lane) {
-    if (joints == 0) break;
-    const std::size_t j = lane < joints ? lane : joints - 1;
-    detail::JointBlock& block = s.blocks[lane / kPoseLanes];
-    const std::size_t l = lane % kPoseLanes;
+  const auto joint_of = [&](std::size_t lane) { return lane < joints ? lane : joints - 1; };
+  for (std::size_t b = 0; b < s.blocks.size() && joints > 0; ++b) {
+    detail::JointBlock& block = s.blocks[b];
     for (std::size_t c = 0; c < 3; ++c) {
-      const CompressedChannel& ch = data.channels[3 * j + c];
-      block.word[c][l] = word_of[3 * j + c];
-      block.byte[c][l] = byte_of[3 * j + c];
-      block.count[c][l] = static_cast<std::uint16_t>(ch.key_times.size());
-      if (ch.key_times.size() != 1) block.constant[c] = 0;
-      unsigned shift = 0;
-      for (std::size_t i = 0; i < 3; ++i) {
-        // A uniform scale reads its x field, range included, for y and z.
-        const std::size_t from = ch.uniform ? 0 : i;
-        block.bits[c][i][l] = ch.bits[from];
-        block.shift[c][i][l] = static_cast<std::uint8_t>(ch.uniform ? 0 : shift);
-        block.min[c][i][l] = ch.min[from];
-        block.step[c][i][l] = ch.step[from];
-        shift += ch.bits[i];
+      bool constant = true;  // every lane one key of no field bits
+      for (std::size_t l = 0; l < kPoseLanes; ++l) {
+        const CompressedChannel& ch = data.channels[3 * joint_of(b * kPoseLanes + l) + c];
+        constant = constant && ch.key_times.size() == 1 && ch.bits[0] == 0 && ch.bits[1] == 0 && ch.bits[2] == 0;
+      }
+      block.constant[c] = constant ? 1 : 0;
+      block.index[c] = static_cast<std::uint32_t>(constant ? s.constants.size() : s.animated.size());
+      if (constant) {
+        detail::ConstantLanes& lanes = s.constants.emplace_back();
+        for (std::size_t l = 0; l < kPoseLanes; ++l) {
+          const std::size_t channel = 3 * joint_of(b * kPoseLanes + l) + c;
+          const CompressedChannel& ch = data.channels[channel];
+          for (std::size_t i = 0; i < 3; ++i) lanes.value[i][l] = ch.min[ch.uniform ? 0 : i];
+          lanes.key_time[l] = ch.key_times[0];
+          lanes.dropped[l] = c == 1 ? static_cast<std::uint8_t>(s.packed[byte_of[channel]] & 3u) : 0;
+        }
+        continue;
+      }
+      detail::ChannelLanes& lanes = s.animated.emplace_back();
+      for (std::size_t l = 0; l < kPoseLanes; ++l) {
+        const std::size_t channel = 3 * joint_of(b * kPoseLanes + l) + c;
+        const CompressedChannel& ch = data.channels[channel];
+        lanes.word[l] = word_of[channel];
+        lanes.byte[l] = byte_of[channel];
+        lanes.count[l] = static_cast<std::uint16_t>(ch.key_times.size());
+        unsigned shift = 0;
+        for (std::size_t i = 0; i < 3; ++i) {
+          // A uniform scale reads its x field, range included, for y and z.
+          const std::size_t from = ch.uniform ? 0 : i;
+          lanes.bits[i][l] = ch.bits[from];
+          lanes.shift[i][l] = static_cast<std::uint8_t>(ch.uniform ? 0 : shift);
+          lanes.min[i][l] = ch.min[from];
+          lanes.step[i][l] = ch.step[from];
+          shift += ch.bits[i];
+        }
       }
     }
   }
+  s.animated.shrink_to_fit();  // counted in size_in_bytes, like the directories
+  s.constants.shrink_to_fit();
   RuntimeClip out;
   out.id_ = detail::next_clip_id();
   out.name_ = std::move(name);
@@ -177,7 +208,7 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
   if (!clip.compressed_) throw std::invalid_argument("compressed_clip_data: clip '" + clip.name() + "' is not compressed");
   const detail::CompressedStorage& s = *clip.compressed_;
   CompressedClipData data;
-  for (std::int64_t t : s.times) data.times.push_back(Ticks{t});
+  for (std::size_t i = 0; i < s.times.size(); ++i) data.times.push_back(Ticks{s.times.at(i)});
   data.animated = clip.animated_;
   data.channels.resize(3 * s.joints);
   for (std::size_t j = 0; j < s.joints; ++j) {
@@ -185,24 +216,33 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
     const std::size_t l = j % kPoseLanes;
     for (std::size_t c = 0; c < 3; ++c) {
       CompressedChannel& ch = data.channels[3 * j + c];
+      if (block.constant[c] != 0) {
+        // One key of no bits: its values; a rotation's key is its two bits of dropped index.
+        const detail::ConstantLanes& lanes = s.constants[block.index[c]];
+        ch.key_times.push_back(lanes.key_time[l]);
+        for (std::size_t i = 0; i < 3; ++i) ch.min[i] = lanes.value[i][l];
+        if (c == 1) ch.packed.push_back(lanes.dropped[l]);
+        continue;
+      }
+      const detail::ChannelLanes& lanes = s.animated[block.index[c]];
       for (std::size_t w = 0; w < s.words_per_channel; ++w) {
-        for (std::uint32_t bits = s.words[block.word[c][l] + w].bits; bits != 0; bits &= bits - 1) {
+        for (std::uint32_t bits = s.words[lanes.word[l] + w].bits; bits != 0; bits &= bits - 1) {
           ch.key_times.push_back(static_cast<std::uint16_t>(w * detail::kTimesPerWord + static_cast<std::size_t>(std::countr_zero(bits))));
         }
       }
       // Uniform: x read three times (a channel of its own never has two fields at bit 0 unless
       // the first has no bits).
-      const std::uint8_t(&bits)[3][kPoseLanes] = block.bits[c];
+      const std::uint8_t(&bits)[3][kPoseLanes] = lanes.bits;
       ch.uniform = c == 2 && bits[0][l] > 0 && bits[1][l] == bits[0][l] && bits[2][l] == bits[0][l] &&
-                   block.shift[c][1][l] == 0 && block.shift[c][2][l] == 0;
+                   lanes.shift[1][l] == 0 && lanes.shift[2][l] == 0;
       for (std::size_t i = 0; i < 3; ++i) {
         const bool copy = ch.uniform && i > 0;
-        ch.bits[i] = copy ? 0 : block.bits[c][i][l];
-        ch.min[i] = copy ? 0.f : block.min[c][i][l];
-        ch.step[i] = copy ? 0.f : block.step[c][i][l];
+        ch.bits[i] = copy ? 0 : lanes.bits[i][l];
+        ch.min[i] = copy ? 0.f : lanes.min[i][l];
+        ch.step[i] = copy ? 0.f : lanes.step[i][l];
       }
-      const std::uint8_t* first = s.packed.data() + block.byte[c][l];
-      ch.packed.assign(first, first + (std::size_t{block.count[c][l]} * compressed_key_width(ch.bits, c) + 7) / 8);
+      const std::uint8_t* first = s.packed.data() + lanes.byte[l];
+      ch.packed.assign(first, first + (std::size_t{lanes.count[l]} * compressed_key_width(ch.bits, c) + 7) / 8);
     }
   }
   return data;
