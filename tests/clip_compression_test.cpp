@@ -165,6 +165,42 @@ TEST(CompressedClip, X1_KeyTimesOfEitherFormComeBackExactlyAndPlayByTheRule) {
   }
 }
 
+// A block's channel whose eight lanes are the identity's one key (translation 0, rotation
+// (0, 0, 0, 1), scale 1, at time index 0) is stored as nothing; one that is constant but not the
+// identity keeps its values (128 bytes for eight joints). Both play their keys.
+TEST(CompressedClip, X1_IdentityChannelsTakeNoBytesAndPlayTheirKeys) {
+  std::mt19937 rng(53);
+  const Rig rig = smooth_rig(rng, 16, 40);  // two blocks of eight joints
+  CompressedClipData unit = compressed_clip_data(compress_clip(rig.clip, rig.data, {}));
+  for (std::size_t j = 0; j < 16; ++j) {
+    CompressedChannel& scale = unit.channels[3 * j + 2];
+    scale = CompressedChannel{};
+    scale.key_times = {0};
+    scale.min = {1.f, 1.f, 1.f};
+  }
+  CompressedClipData stretched = unit;
+  stretched.channels[3 * 9 + 2].min = {1.f, 1.f, 1.5f};  // joint 9, in the second block
+  const RuntimeClip a = make_compressed_clip("unit", rig.clip.duration, unit);
+  const RuntimeClip b = make_compressed_clip("stretched", rig.clip.duration, stretched);
+  EXPECT_EQ(b.size_in_bytes() - a.size_in_bytes(), 128u);
+  EXPECT_EQ(compressed_clip_data(a).channels[3 * 9 + 2].min, (std::array<float, 3>{1.f, 1.f, 1.f}));
+  EXPECT_EQ(compressed_clip_data(b).channels[3 * 9 + 2].min, (std::array<float, 3>{1.f, 1.f, 1.5f}));
+  for (const RuntimeClip* clip : {&a, &b}) {
+    const std::vector<ReconstructedJoint> keys = reconstructed_channels(*clip);
+    test::for_each_simd_level([&](SimdChoice) {
+      for (CompressedKeys mode : {CompressedKeys::decode_every_run, CompressedKeys::cache}) {
+        SamplingContext context(16, mode);
+        std::vector<TrsBlock> pose(pose_block_count(16));
+        for (Ticks t : random_times(rng, clip->duration(), 60)) {
+          ASSERT_TRUE((SamplingJob{clip, t, &context, pose}.run()));
+          expect_matches_reconstruction(keys, pose, t);
+          EXPECT_EQ(pose_joint(pose, 9).scale.z, clip == &a ? 1.f : 1.5f);
+        }
+      }
+    });
+  }
+}
+
 TEST(CompressedClip, X1_ExactSlerpAndTheFarEndsOfTimeFollowTheRule) {
   std::mt19937 rng(4);
   const Rig rig = smooth_rig(rng, 9, 30);

@@ -32,7 +32,9 @@ float Animator::action_weight(const Layer& layer, const Action& action) const no
 
 // The normal layers' clips' motions (motion_of(action)) blended like the pose: weights times
 // the root node's mask, normalised by their sum (or the fill threshold, whose rest pose does
-// not move). Additive layers carry no root motion.
+// not move). Additive layers carry no root motion. Each action is handed over as the Action&
+// the layer holds: move_root (not const) lets motion_of fill the action's memo; the const
+// callers' motion_of only reads it.
 template <class F>
 RootMotion Animator::blend_root_motion(const F& motion_of) const {
   RootMotion sum;

@@ -64,12 +64,28 @@ struct alignas(32) ConstantLanes {
 };
 static_assert(sizeof(ConstantLanes) == 128);
 
-// The three channels of a block: an index into CompressedStorage::constants when `constant`,
-// else into CompressedStorage::animated.
+// The identity's constant lanes, per channel: translation 0, rotation (0, 0, 0, 1) (the smallest
+// three 0, w dropped), scale 1, each the one key at time index 0. A block channel that equals it
+// bit for bit is stored as nothing (kIdentityChannel): unit scales, most of all.
+inline constexpr ConstantLanes kIdentityLanes[3] = {
+    ConstantLanes{},
+    ConstantLanes{{}, {}, {3, 3, 3, 3, 3, 3, 3, 3}},
+    ConstantLanes{{{1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}}, {}, {}},
+};
+
+// JointBlock::constant[c]: how channel c of the block is kept.
+inline constexpr std::uint8_t kKeysChannel = 0;      // a ChannelLanes, CompressedStorage::animated[index]
+inline constexpr std::uint8_t kConstantChannel = 1;  // a ConstantLanes, CompressedStorage::constants[index]
+inline constexpr std::uint8_t kIdentityChannel = 2;  // kIdentityLanes[c]
+
 struct JointBlock {
   std::uint32_t index[3];
   std::uint8_t constant[3];
 };
+
+inline const ConstantLanes& constant_lanes(const std::vector<ConstantLanes>& constants, const JointBlock& block, int c) noexcept {
+  return block.constant[c] == kIdentityChannel ? kIdentityLanes[c] : constants[block.index[c]];
+}
 
 // What the kernels read of a TimeTable: its arrays' first elements, taken once a run.
 struct TimeView {

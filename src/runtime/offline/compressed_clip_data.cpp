@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -160,7 +161,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
         const CompressedChannel& ch = data.channels[3 * joint_of(b * kPoseLanes + l) + c];
         constant = constant && ch.key_times.size() == 1 && ch.bits[0] == 0 && ch.bits[1] == 0 && ch.bits[2] == 0;
       }
-      block.constant[c] = constant ? 1 : 0;
+      block.constant[c] = constant ? detail::kConstantChannel : detail::kKeysChannel;
       block.index[c] = static_cast<std::uint32_t>(constant ? s.constants.size() : s.animated.size());
       if (constant) {
         detail::ConstantLanes& lanes = s.constants.emplace_back();
@@ -170,6 +171,14 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
           for (std::size_t i = 0; i < 3; ++i) lanes.value[i][l] = ch.min[ch.uniform ? 0 : i];
           lanes.key_time[l] = ch.key_times[0];
           lanes.dropped[l] = c == 1 ? static_cast<std::uint8_t>(s.packed[byte_of[channel]] & 3u) : 0;
+        }
+        const detail::ConstantLanes& identity = detail::kIdentityLanes[c];
+        if (std::memcmp(lanes.value, identity.value, sizeof(lanes.value)) == 0 &&
+            std::memcmp(lanes.key_time, identity.key_time, sizeof(lanes.key_time)) == 0 &&
+            std::memcmp(lanes.dropped, identity.dropped, sizeof(lanes.dropped)) == 0) {
+          s.constants.pop_back();
+          block.constant[c] = detail::kIdentityChannel;
+          block.index[c] = 0;
         }
         continue;
       }
@@ -218,7 +227,7 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
       CompressedChannel& ch = data.channels[3 * j + c];
       if (block.constant[c] != 0) {
         // One key of no bits: its values; a rotation's key is its two bits of dropped index.
-        const detail::ConstantLanes& lanes = s.constants[block.index[c]];
+        const detail::ConstantLanes& lanes = detail::constant_lanes(s.constants, block, static_cast<int>(c));
         ch.key_times.push_back(lanes.key_time[l]);
         for (std::size_t i = 0; i < 3; ++i) ch.min[i] = lanes.value[i][l];
         if (c == 1) ch.packed.push_back(lanes.dropped[l]);
