@@ -31,10 +31,6 @@ glm::vec3 to_character(float facing, const glm::vec3& v) {
   const glm::vec3 f = direction(facing);
   return {v.x * f.z - v.z * f.x, v.y, glm::dot(v, f)};
 }
-// f: direction(facing), for callers that map several vectors.
-glm::vec3 from_character_along(const glm::vec3& f, const glm::vec3& v) {
-  return glm::vec3(f.z, 0.f, -f.x) * v.x + glm::vec3(0.f, v.y, 0.f) + f * v.z;
-}
 
 // Holden's critically damped springs (header, step 2): y = 2 ln2 / halflife.
 float spring_y(float halflife) { return 2.f * kLn2 / halflife; }
@@ -55,7 +51,7 @@ void value_spring(float& x, float& v, float goal, float y, float dt, float e) {
   v = e * (v - j1 * y * dt);
 }
 
-// rotateY(angle) * v.
+// rotateY(angle) * v; from the character frame to the world with angle = facing.
 glm::vec3 rotate_y(float angle, const glm::vec3& v) {
   const float c = std::cos(angle), s = std::sin(angle);
   return {c * v.x + s * v.z, v.y, c * v.z - s * v.x};
@@ -228,20 +224,14 @@ void MotionMatcher::search() {
 }
 
 void MotionMatcher::lock_feet(float dt) {
-  // world_ is still last frame's, where the feet were drawn; this frame's maps the targets:
-  // to the model, rotateY(-yaw_) * (p - position_).
-  const float c = std::cos(yaw_), s = std::sin(yaw_);
-  const auto to_model = [&](const glm::vec3& p) {
-    const glm::vec3 d = p - position_;
-    return glm::vec3(c * d.x - s * d.z, d.y, s * d.x + c * d.z);
-  };
+  // world_ is still last frame's, where the feet were drawn; this frame's maps the targets.
   const std::size_t row = row_at(animator_.current_time() + ticks_from_seconds(static_cast<double>(dt)));
-  const glm::vec3 facing = direction(yaw_ + pose_facing_);
+  const float facing = yaw_ + pose_facing_;
   const float release = 1.f - damp_part(options_.release_halflife, dt);
   for (std::size_t f = 0; f < 2; ++f) {
     Foot& foot = feet_[f];
     const bool contact = clips_.contact(row, f);
-    const glm::vec3 animated = position_ + from_character_along(facing, clips_.foot_position(row, f));
+    const glm::vec3 animated = position_ + rotate_y(facing, clips_.foot_position(row, f));
     if (foot.locked && (!contact || glm::length(ground(foot.lock - animated)) > options_.unlock_radius)) foot.locked = false;
     const bool starts = contact && !foot.contact;  // a lock begins only where a contact does (Holden)
     foot.contact = contact;
@@ -254,7 +244,7 @@ void MotionMatcher::lock_feet(float dt) {
     }
     if (!foot.locked) foot.weight = foot.weight * release;
     if (foot.weight < 1e-3f) foot.weight = 0.f;
-    animator_.set_two_bone_ik(foot.chain, to_model(foot.lock), foot.weight);
+    animator_.set_two_bone_ik(foot.chain, rotate_y(-yaw_, foot.lock - position_), foot.weight);  // to the model
   }
 }
 

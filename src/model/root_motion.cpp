@@ -32,7 +32,7 @@ float wrap(float angle) {
 }  // namespace
 
 RootMotionTrack::RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest, const glm::mat4& parent_world)
-    : keys_(keys), rest_(rest), parent_(parent_world), parent_rotation_(decompose_trs(parent_world).rotation) {
+    : keys_(keys), parent_(parent_world), parent_rotation_(decompose_trs(parent_world).rotation) {
   // Unwrapped yaw per key: each step between keys taken as the shorter turn, so whole turns
   // over a clip add up.
   key_yaw_.reserve(keys_.size());
@@ -42,8 +42,8 @@ RootMotionTrack::RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest
     key_yaw_.push_back({unwrapped, yaw});
   }
   if (keys_.empty()) {
-    const glm::vec4 p = parent_ * glm::vec4(rest_.translation, 1.f);
-    first_ = last_ = {{p.x, 0.f, p.z}, yaw_of(parent_rotation_ * rest_.rotation)};
+    const glm::vec4 p = parent_ * glm::vec4(rest.translation, 1.f);
+    first_ = last_ = {{p.x, 0.f, p.z}, yaw_of(parent_rotation_ * rest.rotation)};
     return;
   }
   first_ = at_key(0);

@@ -73,18 +73,18 @@ inline constexpr ConstantLanes kIdentityLanes[3] = {
     ConstantLanes{{{1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}}, {}, {}},
 };
 
-// JointBlock::constant[c]: how channel c of the block is kept.
+// JointBlock::kind[c]: how channel c of the block is kept.
 inline constexpr std::uint8_t kKeysChannel = 0;      // a ChannelLanes, CompressedStorage::animated[index]
 inline constexpr std::uint8_t kConstantChannel = 1;  // a ConstantLanes, CompressedStorage::constants[index]
 inline constexpr std::uint8_t kIdentityChannel = 2;  // kIdentityLanes[c]
 
 struct JointBlock {
   std::uint32_t index[3];
-  std::uint8_t constant[3];
+  std::uint8_t kind[3];
 };
 
 inline const ConstantLanes& constant_lanes(const std::vector<ConstantLanes>& constants, const JointBlock& block, int c) noexcept {
-  return block.constant[c] == kIdentityChannel ? kIdentityLanes[c] : constants[block.index[c]];
+  return block.kind[c] == kIdentityChannel ? kIdentityLanes[c] : constants[block.index[c]];
 }
 
 // What the kernels read of a TimeTable: its arrays' first elements, taken once a run.

@@ -93,7 +93,6 @@ class RootMotionTrack {
 
   std::span<const Keyframe> keys_;
   std::vector<KeyYaw> key_yaw_;   // per key
-  Trs rest_;
   glm::mat4 parent_{1.f};
   glm::quat parent_rotation_{1.f, 0.f, 0.f, 0.f};  // parent_'s, decomposed once
   RootPlace first_, last_;                         // at and before the first key, at and after the last

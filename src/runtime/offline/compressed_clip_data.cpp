@@ -161,7 +161,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
         const CompressedChannel& ch = data.channels[3 * joint_of(b * kPoseLanes + l) + c];
         constant = constant && ch.key_times.size() == 1 && ch.bits[0] == 0 && ch.bits[1] == 0 && ch.bits[2] == 0;
       }
-      block.constant[c] = constant ? detail::kConstantChannel : detail::kKeysChannel;
+      block.kind[c] = constant ? detail::kConstantChannel : detail::kKeysChannel;
       block.index[c] = static_cast<std::uint32_t>(constant ? s.constants.size() : s.animated.size());
       if (constant) {
         detail::ConstantLanes& lanes = s.constants.emplace_back();
@@ -177,7 +177,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
             std::memcmp(lanes.key_time, identity.key_time, sizeof(lanes.key_time)) == 0 &&
             std::memcmp(lanes.dropped, identity.dropped, sizeof(lanes.dropped)) == 0) {
           s.constants.pop_back();
-          block.constant[c] = detail::kIdentityChannel;
+          block.kind[c] = detail::kIdentityChannel;
           block.index[c] = 0;
         }
         continue;
@@ -225,7 +225,7 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
     const std::size_t l = j % kPoseLanes;
     for (std::size_t c = 0; c < 3; ++c) {
       CompressedChannel& ch = data.channels[3 * j + c];
-      if (block.constant[c] != 0) {
+      if (block.kind[c] != 0) {
         // One key of no bits: its values; a rotation's key is its two bits of dropped index.
         const detail::ConstantLanes& lanes = detail::constant_lanes(s.constants, block, static_cast<int>(c));
         ch.key_times.push_back(lanes.key_time[l]);
