@@ -1,5 +1,6 @@
 #include "marrow/runtime/sampling_job.hpp"
 
+#include <algorithm>
 #include <new>
 
 #include "key_search.hpp"
@@ -15,6 +16,14 @@ static_assert(alignof(detail::CachedKeys) <= alignof(detail::CacheLine));
 
 detail::CachedKeys* cached_keys(std::vector<detail::CacheLine>& lines) noexcept {
   return std::launder(reinterpret_cast<detail::CachedKeys*>(lines.data()));
+}
+
+inline void prefetch(const void* line) noexcept {
+#if defined(__GNUC__)
+  __builtin_prefetch(line);
+#else
+  (void)line;
+#endif
 }
 
 }  // namespace
@@ -86,6 +95,7 @@ bool SamplingJob::run() const noexcept {
   const std::size_t n = clip->joint_count();
   const std::uint32_t* offsets = clip->key_offsets().data();
   const KeyRecord* records = clip->records().data();
+  const std::size_t last_record = clip->records().size() - 1;
   std::uint32_t* pairs = ctx.keys_.data();  // per joint: the record index of k in the pair (k, k + 1)
   if (ctx.clip_id_ != clip->id() || clip->id() == 0) {
     // Another clip: start every joint at its first key (the search below corrects it).
@@ -102,6 +112,10 @@ bool SamplingJob::run() const noexcept {
       const KeyRecord* a = records + pairs[j];
       // The framing copies make every time fall in exactly one pair: t_k <= t < t_k+1.
       if (t < a[0].time || t >= a[1].time) {
+        // Forward play moves the pair on by a key: the record after the next pair is the next
+        // crossing's first read, untouched since the clip last came round (a key is a line of
+        // its own). Fetched now, that read is not a miss then.
+        if (t >= a[1].time) prefetch(records + std::min<std::size_t>(pairs[j] + 3, last_record));
         const std::uint32_t first = offsets[j] + 1;  // key 0; its opening copy is at first - 1
         const std::size_t count = offsets[j + 1] - first - 1;
         const KeyRecord* keys = records + first;
