@@ -28,31 +28,25 @@ JobStatus LocalToModelJob::validate() const noexcept {
   }
   if (!root_prefix.empty() && root_prefix.size() != n) return job_error("root_prefix", "is neither empty nor one per joint");
   if (from > n) return job_error("from", "is beyond the last joint");
-  // A parent at or after its own index would read garbage. The scan runs every run(), so it is
-  // kept in int lanes with no early exit: GCC vectorises it (a bool `&=` over widened indices
-  // it left scalar, 2 % of sampling and composing 200 joints).
+  // A parent at or after its own index would read garbage. The scan runs every run(): it is the
+  // kernels' (2 % of sampling and composing 200 joints at SSE2's width).
   if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return job_error("parents", "has more joints than an int counts");
-  const int* parent = parents.data();
-  int late = 0;
-  for (int i = 0; i < static_cast<int>(n); ++i) late |= static_cast<int>(parent[i] >= i);
-  if (late != 0) return job_error("parents", "has a parent at or after its own joint");
+  if (detail::pose_kernels(simd_choice()).late_parent(parents.data(), n)) {
+    return job_error("parents", "has a parent at or after its own joint");
+  }
   return kJobOk;
 }
 
 JobStatus LocalToModelJob::check_sources() const noexcept {
   // kLocalMatrix is never a row: rows are counted below it.
   if (source_matrices.size() >= kLocalMatrix) return job_error("source_matrices", "has more rows than a source counts");
-  // Branch-free over the joints (it runs every run()): a row past source_matrices, and whether
-  // any joint wants its own matrix.
-  const auto lanes = static_cast<std::uint32_t>(source_matrices.size());
-  std::uint32_t beyond = 0, matrix = 0;
-  for (const std::uint32_t v : local_sources) {
-    const std::uint32_t own = static_cast<std::uint32_t>(v == kLocalMatrix);
-    matrix |= own;
-    beyond |= static_cast<std::uint32_t>(v >= lanes) & (own ^ 1u);
+  // Every run(): a row past source_matrices, and whether any joint wants its own matrix.
+  bool matrix = false;
+  if (detail::pose_kernels(simd_choice()).beyond(local_sources.data(), local_sources.size(),
+                                                 static_cast<std::uint32_t>(source_matrices.size()), kLocalMatrix, &matrix)) {
+    return job_error("local_sources", "names a row beyond source_matrices");
   }
-  if (beyond != 0) return job_error("local_sources", "names a row beyond source_matrices");
-  if (matrix != 0 && local_matrices.size() != local_sources.size()) {
+  if (matrix && local_matrices.size() != local_sources.size()) {
     return job_error("local_matrices", "is not one matrix per joint, and a source is kLocalMatrix");
   }
   return kJobOk;

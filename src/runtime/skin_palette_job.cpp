@@ -18,12 +18,15 @@ JobStatus SkinPaletteJob::validate() const noexcept {
     return kJobOk;
   }
   if (joints.size() != n) return job_error("joints", "is neither empty nor one per inverse bind");
-  // Every run scans this: one unsigned compare per joint (a negative index wraps past the limit)
-  // that GCC vectorises, where `bool &= j >= 0 && j < size` stayed scalar.
+  // Every run scans this: one unsigned compare per joint (a negative index wraps past the
+  // limit), at the kernels' width. The scan's skipped index is 0, inside whenever models is not
+  // empty.
   const auto limit = static_cast<std::uint32_t>(std::min<std::size_t>(models.size(), std::size_t{1} << 31));
-  unsigned outside = 0;
-  for (const int j : joints) outside |= static_cast<unsigned>(static_cast<std::uint32_t>(j) >= limit);
-  if (outside != 0) return job_error("joints", "has an index outside models");
+  bool unused = false;
+  if (limit == 0 || detail::pose_kernels(simd_choice()).beyond(reinterpret_cast<const std::uint32_t*>(joints.data()),
+                                                               joints.size(), limit, 0, &unused)) {
+    return job_error("joints", "has an index outside models");
+  }
   return kJobOk;
 }
 

@@ -482,9 +482,28 @@ void to_matrices(const TrsBlock* pose, std::size_t joints, float* out, const int
   }
 }
 
+// Both scans keep int lanes and no early exit, so that GCC vectorises them at this level's width.
+bool late_parent(const int* parents, std::size_t n) {
+  int late = 0;
+  for (int i = 0; i < static_cast<int>(n); ++i) late |= static_cast<int>(parents[i] >= i);
+  return late != 0;
+}
+
+bool beyond(const std::uint32_t* indices, std::size_t n, std::uint32_t limit, std::uint32_t skip, bool* skipped) {
+  std::uint32_t outside = 0, equal = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t v = indices[i];
+    const auto is_skip = static_cast<std::uint32_t>(v == skip);
+    equal |= is_skip;
+    outside |= static_cast<std::uint32_t>(v >= limit) & (is_skip ^ 1u);
+  }
+  *skipped = equal != 0;
+  return outside != 0;
+}
+
 }  // namespace
 
 extern const PoseKernels kPoseKernels;
-const PoseKernels kPoseKernels{&interpolate, &sample, &sample_compressed, &compose, &palette, &to_matrices};
+const PoseKernels kPoseKernels{&interpolate, &sample, &sample_compressed, &compose, &palette, &to_matrices, &late_parent, &beyond};
 
 }  // namespace marrow::detail::MARROW_SIMD_NS
