@@ -147,7 +147,7 @@ void GraphInstance::advance(std::size_t index, Ticks dt) {
   } else if (place.kind == GraphNodeKind::Clip) {
     if (place.sync_root >= 0) return;
     Slot& slot = slots_[static_cast<std::size_t>(place.slot)];
-    slot.step = slot.clock.advance(dt);
+    slot.clock.advance(dt, slot.step);
     if (slot.clock.duration() > Ticks{0}) {
       const double moved = std::abs(static_cast<double>(scaled_ticks(dt, slot.clock.rate()).count()));
       slot.progress += moved / static_cast<double>(slot.clock.duration().count());
@@ -229,7 +229,7 @@ void GraphInstance::advance_sync(std::size_t index, Ticks dt) {
     const double d = static_cast<double>(slot.clock.duration().count());
     Ticks step = phase_step(slot.clock.duration(), cycles, before * d, after * d);
     if (slot.clock.rate() < 0.f) step = -step;
-    slot.step = slot.clock.advance_ticks(step);
+    slot.clock.advance_ticks(step, slot.clock.mode(), slot.step);
   }
   sync.phase = after - std::floor(after);
   sync.cycles += moved;
@@ -272,9 +272,9 @@ void GraphInstance::advance_marker_sync(std::size_t index, double seconds) {
   for (const std::uint32_t slot_index : sync.slots) {
     Slot& slot = slots_[slot_index];
     const std::span<const Ticks> m = graph_->slot_markers(slot_index);
-    slot.step = slot.clock.advance_ticks(phase_step(slot.clock.duration(), static_cast<double>(wraps),
-                                                    marker_position(m, slot.clock.duration(), before),
-                                                    marker_position(m, slot.clock.duration(), p)));
+    slot.clock.advance_ticks(phase_step(slot.clock.duration(), static_cast<double>(wraps), marker_position(m, slot.clock.duration(), before),
+                                        marker_position(m, slot.clock.duration(), p)),
+                             slot.clock.mode(), slot.step);
   }
   sync.phase = p;
   sync.cycles += static_cast<double>(wraps) + (p - before) / static_cast<double>(k);

@@ -16,7 +16,7 @@ constexpr std::int64_t clamp_repeat(U64 k) noexcept {
 }
 
 struct Path {
-  ClockStep step;
+  ClockStep& step;
   void add(Ticks from, Ticks to, bool include_from, std::int64_t repeat = 1, bool round_trip = false) noexcept {
     step.runs[step.run_count++] = ClockRun{from, to, include_from, round_trip, repeat};
   }
@@ -61,8 +61,9 @@ void PlaybackClock::seek(Ticks t, LoopMode rule) noexcept {
   set_rate(rate_);  // recomputes finished for Once
 }
 
-ClockStep PlaybackClock::advance_ticks(Ticks delta, LoopMode rule) noexcept {
-  Path path;
+void PlaybackClock::advance_ticks(Ticks delta, LoopMode rule, ClockStep& step) noexcept {
+  step.run_count = 0;
+  Path path{step};
   const bool fresh = fresh_;
   fresh_ = false;
   const Ticks d = duration_;
@@ -71,7 +72,7 @@ ClockStep PlaybackClock::advance_ticks(Ticks delta, LoopMode rule) noexcept {
     if (fresh) path.add(Ticks{0}, Ticks{0}, true);
     finished_ = rule == LoopMode::Once;
     path.step.finished = finished_;
-    return path.step;
+    return;
   }
   const Ticks t = time_;
   const U64 s = magnitude(delta);
@@ -79,7 +80,7 @@ ClockStep PlaybackClock::advance_ticks(Ticks delta, LoopMode rule) noexcept {
   if (s == 0) {
     if (fresh) path.add(t, t, true);
     path.step.finished = finished_;
-    return path.step;
+    return;
   }
   const bool positive = delta.count() > 0;
   const auto at = [](U64 v) { return Ticks{static_cast<std::int64_t>(v)}; };
@@ -152,7 +153,6 @@ ClockStep PlaybackClock::advance_ticks(Ticks delta, LoopMode rule) noexcept {
   }
   if (rule == LoopMode::Once) finished_ = rate_ >= 0.f ? time_ == d : time_ == Ticks{0};
   path.step.finished = finished_;
-  return path.step;
 }
 
 }  // namespace marrow

@@ -65,7 +65,16 @@ class PlaybackClock {
   // Moves by exactly `delta` clip ticks (sync groups), ignoring the rate, under `rule` (the
   // clock's own mode, or Once for one clamped step of a looping clip).
   ClockStep advance_ticks(Ticks delta) noexcept { return advance_ticks(delta, mode_); }
-  ClockStep advance_ticks(Ticks delta, LoopMode rule) noexcept;
+  ClockStep advance_ticks(Ticks delta, LoopMode rule) noexcept {
+    ClockStep step;
+    advance_ticks(delta, rule, step);
+    return step;
+  }
+  // The same, the step written in place (its runs past run_count left as they were): a step
+  // returned and then assigned is read back right after its fields are written, a
+  // store-forwarding stall every call.
+  void advance(Ticks dt, ClockStep& step) noexcept { advance_ticks(scaled_ticks(dt, rate_), mode_, step); }
+  void advance_ticks(Ticks delta, LoopMode rule, ClockStep& step) noexcept;
   // Jumps to t (put into range by `rule`, the clock's own mode by default); the next advance
   // reaches t too. No path.
   void seek(Ticks t) noexcept { seek(t, mode_); }
