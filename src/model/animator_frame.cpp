@@ -26,10 +26,6 @@ float fade_weight(double u, FadeCurve curve) {
 
 }  // namespace
 
-float Animator::action_weight(const Layer& layer, const Action& action) const noexcept {
-  return layer.weight * action.weight;
-}
-
 // The normal layers' clips' motions (motion_of(action)) blended like the pose: weights times
 // the root node's mask, normalised by their sum (or the fill threshold, whose rest pose does
 // not move). Additive layers carry no root motion. Each action is handed over as the Action&

@@ -15,10 +15,9 @@ bool has_masked_layer(const GraphPlace& place) {
   return std::any_of(place.layers.begin(), place.layers.end(), [](const GraphPlace::Layer& l) { return !l.mask.empty(); });
 }
 
-// step = ClockStep{} written in place: a temporary copied over would be read back through
-// memory right after it is written, a store-forwarding stall per field, every slot, every frame.
+// An empty step, written in place: no runs are read past run_count. (A ClockStep{} copied over
+// would be read back right after it is written, a store-forwarding stall per slot per frame.)
 void clear_step(ClockStep& step) noexcept {
-  for (ClockRun& run : step.runs) run = ClockRun{};
   step.run_count = 0;
   step.finished = false;
 }

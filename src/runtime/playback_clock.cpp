@@ -57,8 +57,8 @@ void PlaybackClock::seek(Ticks t, LoopMode rule) noexcept {
   time_ = playback_time(t, duration_, rule == LoopMode::Loop);
   fresh_ = true;
   reversed_ = false;
-  finished_ = false;
-  set_rate(rate_);  // recomputes finished for Once
+  // Once: at its end in the play direction already (set_rate's rule; rate_ is finite).
+  finished_ = mode_ == LoopMode::Once && duration_ > Ticks{0} && (rate_ >= 0.f ? time_ == duration_ : time_ == Ticks{0});
 }
 
 void PlaybackClock::advance_ticks(Ticks delta, LoopMode rule, ClockStep& step) noexcept {

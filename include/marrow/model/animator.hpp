@@ -387,7 +387,7 @@ class Animator {
   void form_palettes();
   void evaluate_morphs(bool force);
   void pose_frame();
-  float action_weight(const Layer& layer, const Action& action) const noexcept;
+  static float action_weight(const Layer& layer, const Action& action) noexcept { return layer.weight * action.weight; }
   int node_named(std::string_view name, const char* what) const;
 
   // Inertialization's state (allocated by enable_inertialization): per skin, then the scene.
