@@ -65,7 +65,7 @@ void Animator::drive(std::span<const DrivenClip> clips, Ticks dt) {
     layer.additive = c.additive;
     Action& action = *layer.actions[0];
     action.clock.seek(c.time, LoopMode::Once);
-    action.step = c.step;
+    copy_step(action.step, c.step);
     assign_mask(layer, c.node_weights);
   }
   if (changed) {

@@ -113,7 +113,7 @@ void GraphInstance::drive(Ticks dt, bool still) {
     if (still) {
       clear_step(d.step);
     } else {
-      d.step = slot.step;
+      copy_step(d.step, slot.step);
     }
     d.weight = slot.weight;
     d.additive = slot.additive;

@@ -52,6 +52,14 @@ struct ClockStep {
   bool finished = false;       // Once: the end in the play direction is reached (now or before)
 };
 
+// dst = src as far as it is read: the runs up to run_count (a frame's step is usually one run
+// of the four it has room for).
+inline void copy_step(ClockStep& dst, const ClockStep& src) noexcept {
+  for (std::size_t r = 0; r < src.run_count && r < src.runs.size(); ++r) dst.runs[r] = src.runs[r];
+  dst.run_count = src.run_count;
+  dst.finished = src.finished;
+}
+
 class PlaybackClock {
  public:
   PlaybackClock() = default;
