@@ -289,9 +289,9 @@ void delta(const TrsBlock* pose, const TrsBlock* reference, std::size_t blocks, 
 
 // AG4: each component's quintic as x0 * p + v0 * q (p and q shared by the frame: the header's
 // expanded form); the rotation offset's parameters x become q(x) = ((1 - |x|^2), 2 x) / (1 + |x|^2),
-// which multiplies B's rotation on the left; the product of two unit quaternions is renormalized
-// by one Newton step of 1 / sqrt from 1. A lane that does not move keeps B exactly (moves is 0
-// or 1).
+// which multiplies B's rotation on the left. q(x) is a unit quaternion for every x, so the
+// product with B's (unit) rotation is unit up to rounding, and is not renormalized (a fifth of
+// the block's arithmetic). A lane that does not move keeps B exactly (moves is 0 or 1).
 MARROW_LANES_INLINE void inertialize_block(const TrsBlock& pose, const InertializationState::Block& k, F8 pp, F8 qq,
                                            TrsBlock& out) {
   const Pose8 b = load_pose(pose);
@@ -310,15 +310,13 @@ MARROW_LANES_INLINE void inertialize_block(const TrsBlock& pose, const Inertiali
   const F8 ry = ow * by - ox * bz + oy * bw + oz * bx;
   const F8 rz = ow * bz + ox * by - oy * bx + oz * bw;
   const F8 rw = ow * bw - ox * bx - oy * by - oz * bz;
-  const F8 norm = F8::splat(1.5f) - F8::splat(0.5f) * (rx * rx + ry * ry + rz * rz + rw * rw);
   if (k.all) {  // every lane moves (the usual block): no lane keeps B
-    o.q[0] = norm * rx, o.q[1] = norm * ry, o.q[2] = norm * rz, o.q[3] = norm * rw;
+    o.q[0] = rx, o.q[1] = ry, o.q[2] = rz, o.q[3] = rw;
   } else {
-    const F8 mn = m * norm;
-    o.q[0] = mn * rx + keep * bx;
-    o.q[1] = mn * ry + keep * by;
-    o.q[2] = mn * rz + keep * bz;
-    o.q[3] = mn * rw + keep * bw;
+    o.q[0] = m * rx + keep * bx;
+    o.q[1] = m * ry + keep * by;
+    o.q[2] = m * rz + keep * bz;
+    o.q[3] = m * rw + keep * bw;
   }
   store_pose(o, out);
 }
