@@ -124,7 +124,10 @@ BlendSpace2d::BlendSpace2d(std::span<const glm::vec2> samples) {
     triangles = std::move(kept);
   }
   for (const Triangle& t : triangles)
-    if (t.a < n && t.b < n && t.c < n && cross(points[t.a], points[t.b], points[t.c]) > 0.0) triangles_.push_back(t);
+    if (t.a < n && t.b < n && t.c < n && cross(points[t.a], points[t.b], points[t.c]) > 0.0) {
+      triangles_.push_back(t);
+      inv_areas_.push_back(1.0 / cross(samples_[t.a], samples_[t.b], samples_[t.c]));
+    }
   // The hull: the edges of one triangle only.
   for (const Triangle& t : triangles_) {
     for (const auto& e : {std::pair{t.a, t.b}, std::pair{t.b, t.c}, std::pair{t.c, t.a}}) {
@@ -142,10 +145,11 @@ bool BlendSpace2d::weights(const glm::vec2& point, std::span<float> out) const n
   if (out.size() != samples_.size() || !std::isfinite(point.x) || !std::isfinite(point.y)) return false;
   const Vec p(point);
   std::fill(out.begin(), out.end(), 0.f);
-  for (const Triangle& t : triangles_) {
+  for (std::size_t i = 0; i < triangles_.size(); ++i) {
+    const Triangle& t = triangles_[i];
     const Vec &a = samples_[t.a], &b = samples_[t.b], &c = samples_[t.c];
-    const double area = cross(a, b, c);
-    const double wa = cross(p, b, c) / area, wb = cross(a, p, c) / area, wc = cross(a, b, p) / area;
+    const double inv = inv_areas_[i];
+    const double wa = cross(p, b, c) * inv, wb = cross(a, p, c) * inv, wc = cross(a, b, p) * inv;
     if (wa >= -1e-9 && wb >= -1e-9 && wc >= -1e-9) {
       const double sum = std::max(wa, 0.0) + std::max(wb, 0.0) + std::max(wc, 0.0);
       out[t.a] = static_cast<float>(std::max(wa, 0.0) / sum);

@@ -55,6 +55,7 @@ class BlendSpace2d {
  private:
   std::vector<glm::dvec2> samples_;
   std::vector<Triangle> triangles_;
+  std::vector<double> inv_areas_;  // per triangle, 1 / (twice its area): barycentrics by products
   std::vector<std::pair<std::size_t, std::size_t>> hull_;  // edges, counter-clockwise
 };
 
