@@ -58,6 +58,44 @@ TEST(PlaybackClock, B5_OnceClampsAndReportsFinishedInThePlayDirection) {
   EXPECT_TRUE(PlaybackClock(kD, -1.f, LoopMode::Once).finished());
 }
 
+// The in-place forms (what a graph's clip slots use every frame) give the step the returning
+// forms give, whatever the step held before; copy_step copies what a reader reads.
+TEST(PlaybackClock, B5_AStepWrittenInPlaceIsTheStepReturned) {
+  const auto same = [](const ClockStep& a, const ClockStep& b) {
+    if (a.run_count != b.run_count || a.finished != b.finished) return false;
+    for (std::size_t r = 0; r < a.run_count; ++r) {
+      const ClockRun &x = a.runs[r], &y = b.runs[r];
+      if (x.from != y.from || x.to != y.to || x.include_from != y.include_from || x.round_trip != y.round_trip || x.repeat != y.repeat)
+        return false;
+    }
+    return true;
+  };
+  for (const LoopMode mode : {LoopMode::Loop, LoopMode::Once, LoopMode::PingPong}) {
+    PlaybackClock returning(kD, 1.5f, mode), in_place(kD, 1.5f, mode);
+    ClockStep used;  // holds a long path from the last call: three runs
+    PlaybackClock(kD, 1.f, LoopMode::PingPong, Ticks{10}).advance_ticks(Ticks{3500}, LoopMode::PingPong, used);
+    ASSERT_EQ(used.run_count, 3u);
+    for (const std::int64_t dt : {0, 300, 2700, -900, 5, -4000, 1000}) {
+      const ClockStep expected = returning.advance(Ticks{dt});
+      in_place.advance(Ticks{dt}, used);
+      EXPECT_TRUE(same(used, expected)) << "mode " << static_cast<int>(mode) << " dt " << dt;
+      EXPECT_EQ(in_place.time(), returning.time());
+      EXPECT_EQ(in_place.finished(), returning.finished());
+      ClockStep copy;
+      copy_step(copy, used);
+      EXPECT_TRUE(same(copy, used));
+    }
+  }
+  // A seek under Once finds finished as set_rate does: at the end in the play direction.
+  PlaybackClock once(kD, -1.f, LoopMode::Once);
+  once.seek(Ticks{0});
+  EXPECT_TRUE(once.finished());
+  once.seek(kD);
+  EXPECT_FALSE(once.finished());
+  once.set_rate(1.f);
+  EXPECT_TRUE(once.finished());
+}
+
 TEST(PlaybackClock, B5_PingPongBouncesAtBothEnds) {
   PlaybackClock clock(kD, 1.f, LoopMode::PingPong);
   clock.advance(Ticks{1300});
