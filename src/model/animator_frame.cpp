@@ -101,9 +101,10 @@ void Animator::advance_clocks(Ticks time, bool relative, bool loop) {
       const LoopMode rule = loop ? a->clock.mode() : LoopMode::Once;
       if (!relative) {
         a->clock.seek(time, rule);
-        a->step = ClockStep{};
+        a->step.run_count = 0;  // no path (runs past the count are never read)
+        a->step.finished = false;
       } else if (a->sync_group < 0) {
-        a->step = a->clock.advance_ticks(scaled_ticks(time, a->clock.rate()), rule);
+        a->clock.advance_ticks(scaled_ticks(time, a->clock.rate()), rule, a->step);  // in place (playback_clock.hpp)
       }
     }
   }
@@ -164,7 +165,7 @@ void Animator::advance_sync_groups(Ticks time, bool loop) {
         if (a->sync_group != group.id) continue;
         const double d = static_cast<double>(a->clock.duration().count());
         const Ticks step = phase_step(a->clock.duration(), cycles, before * d, after * d);
-        a->step = a->clock.advance_ticks(step, loop ? a->clock.mode() : LoopMode::Once);
+        a->clock.advance_ticks(step, loop ? a->clock.mode() : LoopMode::Once, a->step);
       }
     }
     group.phase = after - std::floor(after);
