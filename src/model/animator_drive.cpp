@@ -65,8 +65,12 @@ void Animator::drive(std::span<const DrivenClip> clips, Ticks dt) {
     layer.additive = c.additive;
     Action& action = *layer.actions[0];
     action.clock.seek(c.time, LoopMode::Once);
-    copy_step(action.step, c.step);
-    assign_mask(layer, c.node_weights);
+    // A clip of weight 0 shows nothing, reports no marker and moves no root (the blend, B7 and
+    // R1 skip it): its step and mask are not read, so not kept (a graph's idle slots, each frame).
+    if (c.weight > 0.f) {
+      copy_step(action.step, c.step);
+      assign_mask(layer, c.node_weights);
+    }
   }
   if (changed) {
     sync_groups_.clear();

@@ -113,7 +113,7 @@ void GraphInstance::drive(Ticks dt, bool still) {
     if (still) {
       clear_step(d.step);
     } else {
-      copy_step(d.step, slot.step);
+      if (slot.weight > 0.f) copy_step(d.step, slot.step);  // the Animator reads no step of weight 0
     }
     d.weight = slot.weight;
     d.additive = slot.additive;
