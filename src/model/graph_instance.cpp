@@ -159,8 +159,13 @@ void GraphInstance::take_transitions(std::size_t index) {
     const GraphMachine& machine = graph_->machines()[static_cast<std::size_t>(place.machine)];
     const Machine& m = machines_[static_cast<std::size_t>(place.machine)];
     const int current = m.active.back().state;
-    const double time = normalized_time(graph_->children()[place.first_child + static_cast<std::uint32_t>(current)]);
+    double time = 0.0;  // the current state's normalized time, found once an exit time asks
+    bool timed = false;
     for (const GraphPlaceTransition& t : machine.transitions) {
+      if (t.exit_time >= 0.f && !timed && (t.from < 0 || t.from == current)) {
+        time = normalized_time(graph_->children()[place.first_child + static_cast<std::uint32_t>(current)]);
+        timed = true;
+      }
       if (!transition_holds(t, current, time)) continue;
       start_transition(index, t);
       break;  // one per machine per update
