@@ -66,11 +66,10 @@ void Animator::drive(std::span<const DrivenClip> clips, Ticks dt) {
     Action& action = *layer.actions[0];
     action.clock.seek(c.time, LoopMode::Once);
     // A clip of weight 0 shows nothing, reports no marker and moves no root (the blend, B7 and
-    // R1 skip it): its step and mask are not read, so not kept (a graph's idle slots, each frame).
-    if (c.weight > 0.f) {
-      copy_step(action.step, c.step);
-      assign_mask(layer, c.node_weights);
-    }
+    // R1 skip it): its step is not read, so not kept (a graph's idle slots, each frame). Its
+    // mask is: sized while idle, it allocates nothing when the clip comes in (AG6).
+    if (c.weight > 0.f) copy_step(action.step, c.step);
+    assign_mask(layer, c.node_weights);
   }
   if (changed) {
     sync_groups_.clear();
