@@ -294,6 +294,33 @@ TEST(LocalToModelJob, X2_GatheredLocalsGiveTheBitsOfTheMatrixForm) {
   });
 }
 
+// validate() checks what a run reads: the parents and sources of the joints composed. A broken
+// entry outside [from, to) is never read, so it does not refuse the run; inside, it does.
+TEST(LocalToModelJob, X2_ASubRangeChecksTheJointsItComposes) {
+  const std::vector<int> parents = {-1, 0, 1, 9, 1};  // joint 3's parent is after it
+  const std::vector<glm::mat4> locals(5, glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)));
+  std::vector<glm::mat4> models(5, glm::mat4(1.f));
+  LocalToModelJob job{.parents = parents, .local_matrices = locals, .models = models};
+  EXPECT_STREQ(job.validate().field, "parents");
+  job.to = 3;
+  EXPECT_TRUE(job.run());
+  job.from = 4, job.to = 5;
+  EXPECT_TRUE(job.run());
+  job.from = 2, job.to = 4;
+  EXPECT_STREQ(job.validate().field, "parents");
+  // Gathered: a source past the rows at joint 1 only.
+  const std::vector<int> chain = {-1, 0, 1};
+  const std::vector<std::uint32_t> sources = {0, 7, 1};
+  const std::vector<glm::mat4> rows(2, glm::mat4(1.f));
+  std::vector<glm::mat4> out(3, glm::mat4(1.f));
+  LocalToModelJob gathered{.parents = chain, .local_sources = sources, .source_matrices = rows, .models = out};
+  EXPECT_STREQ(gathered.validate().field, "local_sources");
+  gathered.from = 2;
+  EXPECT_TRUE(gathered.run());
+  gathered.from = 0, gathered.to = 1;
+  EXPECT_TRUE(gathered.run());
+}
+
 TEST(LocalToModelJob, X2_ASubRangeRecomposesOnlyItsJoints) {
   const std::vector<int> parents = {-1, 0, 1, 2, 1};
   std::vector<glm::mat4> locals(5, glm::translate(glm::mat4(1.f), glm::vec3(0, 1, 0)));

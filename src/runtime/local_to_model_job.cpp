@@ -20,6 +20,7 @@ JobStatus LocalToModelJob::validate() const noexcept {
   if (!local_matrices.empty() && local_matrices.size() != n) {
     return job_error("local_matrices", "does not have one matrix per parent");
   }
+  if (from > n) return job_error("from", "is beyond the last joint");
   if (gathered) {
     if (local_sources.size() != n) return job_error("local_sources", "does not have one source per parent");
     if (const JobStatus s = check_sources(); !s) return s;
@@ -27,11 +28,10 @@ JobStatus LocalToModelJob::validate() const noexcept {
     return job_error("source_matrices", "is given without local_sources");
   }
   if (!root_prefix.empty() && root_prefix.size() != n) return job_error("root_prefix", "is neither empty nor one per joint");
-  if (from > n) return job_error("from", "is beyond the last joint");
-  // A parent at or after its own index would read garbage. The scan runs every run(): it is the
-  // kernels' (2 % of sampling and composing 200 joints at SSE2's width).
+  // A parent at or after its own index would read garbage. The scan runs every run(), over the
+  // joints composed (an IK chain's few, not the scene's), at the kernels' width.
   if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return job_error("parents", "has more joints than an int counts");
-  if (detail::pose_kernels(simd_choice()).late_parent(parents.data(), n)) {
+  if (detail::pose_kernels(simd_choice()).late_parent(parents.data(), from, std::min(to, n))) {
     return job_error("parents", "has a parent at or after its own joint");
   }
   return kJobOk;
@@ -41,9 +41,11 @@ JobStatus LocalToModelJob::check_sources() const noexcept {
   // kLocalMatrix is never a row: rows are counted below it.
   if (source_matrices.size() >= kLocalMatrix) return job_error("source_matrices", "has more rows than a source counts");
   // Every run(): a row past source_matrices, and whether any joint wants its own matrix.
+  // Over the joints composed, [from, min(to, joints)): the only sources a run reads.
+  const std::size_t end = std::min(to, local_sources.size());
   bool matrix = false;
-  if (detail::pose_kernels(simd_choice()).beyond(local_sources.data(), local_sources.size(),
-                                                 static_cast<std::uint32_t>(source_matrices.size()), kLocalMatrix, &matrix)) {
+  if (from < end && detail::pose_kernels(simd_choice()).beyond(local_sources.data() + from, end - from,
+                                                               static_cast<std::uint32_t>(source_matrices.size()), kLocalMatrix, &matrix)) {
     return job_error("local_sources", "names a row beyond source_matrices");
   }
   if (matrix && local_matrices.size() != local_sources.size()) {

@@ -49,8 +49,9 @@ struct LocalToModelJob {
   std::size_t to = std::numeric_limits<std::size_t>::max();  // clamped to the joint count
   std::span<glm::mat4> models{};                   // one per joint
 
-  // Checks sizes, that every parent precedes its joint, every source is within source_matrices
-  // (or kLocalMatrix with local_matrices given), and from <= joint count. O(joints).
+  // Checks sizes, from <= joint count, and for the joints composed ([from, min(to, joints)),
+  // what a run reads) that each parent precedes its joint and each source is within
+  // source_matrices (or kLocalMatrix with local_matrices given). O(joints composed).
   JobStatus validate() const noexcept;
   // validate(), then composes [from, min(to, joints)); false (and nothing written) when invalid.
   bool run() const noexcept;

@@ -59,10 +59,10 @@ struct PoseKernels {
   // scene_out + 16 scene[j]; with out null, only there.
   void (*to_matrices)(const TrsBlock* pose, std::size_t joints, float* out, const int* scene, float* scene_out);
   // The scans each run() of the local-to-model and skin-palette jobs makes before it writes
-  // (job validation at every level's vector width). late_parent: some parents[i] >= i (n below
-  // 2^31). beyond: some index, as unsigned, >= limit, an index equal to skip excepted; `skipped`
-  // tells whether any was.
-  bool (*late_parent)(const int* parents, std::size_t n);
+  // (job validation at every level's vector width). late_parent: some parents[i] >= i for i in
+  // [from, to) (to below 2^31). beyond: some index, as unsigned, >= limit, an index equal to skip
+  // excepted; `skipped` tells whether any was.
+  bool (*late_parent)(const int* parents, std::size_t from, std::size_t to);
   bool (*beyond)(const std::uint32_t* indices, std::size_t n, std::uint32_t limit, std::uint32_t skip, bool* skipped);
 };
 

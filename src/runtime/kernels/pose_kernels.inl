@@ -483,9 +483,9 @@ void to_matrices(const TrsBlock* pose, std::size_t joints, float* out, const int
 }
 
 // Both scans keep int lanes and no early exit, so that GCC vectorises them at this level's width.
-bool late_parent(const int* parents, std::size_t n) {
+bool late_parent(const int* parents, std::size_t from, std::size_t to) {
   int late = 0;
-  for (int i = 0; i < static_cast<int>(n); ++i) late |= static_cast<int>(parents[i] >= i);
+  for (int i = static_cast<int>(from); i < static_cast<int>(to); ++i) late |= static_cast<int>(parents[i] >= i);
   return late != 0;
 }
 
