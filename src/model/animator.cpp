@@ -245,11 +245,9 @@ void Animator::set_layer_mask(std::size_t layer, std::span<const float> node_wei
 // The layer's per-node mask and each skin's in palette order; reuses the vectors' room, so a
 // mask of the same size set again allocates nothing.
 void Animator::assign_mask(Layer& l, std::span<const float> node_weights) {
-  // No mask, as before (every frame of a graph's unmasked layers): nothing to write.
-  if (node_weights.empty() && l.node_mask.empty() && l.skin_masks.size() == skins_.size() &&
-      std::all_of(l.skin_masks.begin(), l.skin_masks.end(), [](const std::vector<float>& m) { return m.empty(); })) {
-    return;
-  }
+  // No mask, as before (every frame of a graph's unmasked layers): nothing to write. The skin
+  // masks are made only here, from node_mask, so with it empty they are too.
+  if (node_weights.empty() && l.node_mask.empty() && l.skin_masks.size() == skins_.size()) return;
   l.node_mask.assign(node_weights.begin(), node_weights.end());
   l.skin_masks.resize(skins_.size());
   for (std::size_t s = 0; s < skins_.size(); ++s) {

@@ -101,8 +101,7 @@ void Animator::advance_clocks(Ticks time, bool relative, bool loop) {
       const LoopMode rule = loop ? a->clock.mode() : LoopMode::Once;
       if (!relative) {
         a->clock.seek(time, rule);
-        a->step.run_count = 0;  // no path (runs past the count are never read)
-        a->step.finished = false;
+        clear_step(a->step);
       } else if (a->sync_group < 0) {
         a->clock.advance_ticks(scaled_ticks(time, a->clock.rate()), rule, a->step);  // in place (playback_clock.hpp)
       }

@@ -15,12 +15,6 @@ bool has_masked_layer(const GraphPlace& place) {
   return std::any_of(place.layers.begin(), place.layers.end(), [](const GraphPlace::Layer& l) { return !l.mask.empty(); });
 }
 
-// An empty step, written in place: no runs are read past run_count. (A ClockStep{} copied over
-// would be read back right after it is written, a store-forwarding stall per slot per frame.)
-void clear_step(ClockStep& step) noexcept {
-  step.run_count = 0;
-  step.finished = false;
-}
 
 }  // namespace
 
@@ -112,8 +106,8 @@ void GraphInstance::drive(Ticks dt, bool still) {
     d.time = slot.clock.time();
     if (still) {
       clear_step(d.step);
-    } else {
-      if (slot.weight > 0.f) copy_step(d.step, slot.step);  // the Animator reads no step of weight 0
+    } else if (slot.weight > 0.f) {  // the Animator reads no step of weight 0 (driven_clip.hpp)
+      copy_step(d.step, slot.step);
     }
     d.weight = slot.weight;
     d.additive = slot.additive;

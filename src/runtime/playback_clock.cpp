@@ -50,15 +50,14 @@ PlaybackClock::PlaybackClock(Ticks duration, float rate, LoopMode mode, Ticks st
 
 void PlaybackClock::set_rate(float rate) noexcept {
   rate_ = std::isfinite(rate) ? rate : 0.f;
-  if (mode_ == LoopMode::Once && duration_ > Ticks{0}) finished_ = rate_ >= 0.f ? time_ == duration_ : time_ == Ticks{0};
+  if (mode_ == LoopMode::Once && duration_ > Ticks{0}) finished_ = at_end();
 }
 
 void PlaybackClock::seek(Ticks t, LoopMode rule) noexcept {
   time_ = playback_time(t, duration_, rule == LoopMode::Loop);
   fresh_ = true;
   reversed_ = false;
-  // Once: at its end in the play direction already (set_rate's rule; rate_ is finite).
-  finished_ = mode_ == LoopMode::Once && duration_ > Ticks{0} && (rate_ >= 0.f ? time_ == duration_ : time_ == Ticks{0});
+  finished_ = mode_ == LoopMode::Once && duration_ > Ticks{0} && at_end();  // set_rate's rule
 }
 
 void PlaybackClock::advance_ticks(Ticks delta, LoopMode rule, ClockStep& step) noexcept {
@@ -151,7 +150,7 @@ void PlaybackClock::advance_ticks(Ticks delta, LoopMode rule, ClockStep& step) n
       break;
     }
   }
-  if (rule == LoopMode::Once) finished_ = rate_ >= 0.f ? time_ == d : time_ == Ticks{0};
+  if (rule == LoopMode::Once) finished_ = at_end();
   path.step.finished = finished_;
 }
 

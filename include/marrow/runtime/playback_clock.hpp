@@ -52,6 +52,13 @@ struct ClockStep {
   bool finished = false;       // Once: the end in the play direction is reached (now or before)
 };
 
+// An empty step (no path), written in place: no run past run_count is read. (A ClockStep{}
+// assigned would be read back right after it is written: a store-forwarding stall.)
+inline void clear_step(ClockStep& step) noexcept {
+  step.run_count = 0;
+  step.finished = false;
+}
+
 // dst = src as far as it is read: the runs up to run_count (a frame's step is usually one run
 // of the four it has room for).
 inline void copy_step(ClockStep& dst, const ClockStep& src) noexcept {
@@ -98,6 +105,9 @@ class PlaybackClock {
   bool reversed() const noexcept { return reversed_; }
 
  private:
+  // Once's rule: the end in the play direction (the duration for rate >= 0, else 0) is reached.
+  bool at_end() const noexcept { return rate_ >= 0.f ? time_ == duration_ : time_ == Ticks{0}; }
+
   Ticks duration_{};
   Ticks time_{};
   float rate_ = 1.f;

@@ -225,7 +225,7 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
     const std::size_t l = j % kPoseLanes;
     for (std::size_t c = 0; c < 3; ++c) {
       CompressedChannel& ch = data.channels[3 * j + c];
-      if (block.kind[c] != 0) {
+      if (block.kind[c] != detail::kKeysChannel) {
         // One key of no bits: its values; a rotation's key is its two bits of dropped index.
         const detail::ConstantLanes& lanes = detail::constant_lanes(s.constants, block, static_cast<int>(c));
         ch.key_times.push_back(lanes.key_time[l]);
