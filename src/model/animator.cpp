@@ -155,6 +155,7 @@ void Animator::play(int index, const PlayOptions& options) {
 void Animator::ready_blending() {
   bool blends = layers_.size() > 1;
   for (const Layer& l : layers_) {
+    if (blends) break;
     blends |= l.actions.size() > 1 || l.fade_duration > 0.0 || l.weight != 1.f || l.additive || !l.node_mask.empty();
     for (const Action* a : l.actions) blends |= a->weight != 1.f;
   }
