@@ -17,6 +17,7 @@
 //                             sampling, the inertializer, root motion and the foot lock's IK),
 //                             walking straight on; the character is reset (untimed) before its
 //                             clip runs out or a search falls due
+//   mm_frame_no_foot_lock/humanoid  the same frame without the foot lock (its share of the frame)
 //   mm_single_clip/humanoid   an Animator of the same rig playing one clip: its update()
 #include <algorithm>
 #include <filesystem>
@@ -113,10 +114,10 @@ const Controller& controller() {
   return *c;
 }
 
-void matcher_frame(benchmark::State& state) {
+void matcher_frame(benchmark::State& state, bool foot_lock) {
   const Controller& c = controller();
   // Searches only when the benchmark resets: the frames timed are the ones between searches.
-  MotionMatcher m(*c.clips, {.search_interval = 1e6f, .foot_lock = true});
+  MotionMatcher m(*c.clips, {.search_interval = 1e6f, .foot_lock = foot_lock});
   const MotionRange& range = *std::max_element(c.db->ranges().begin(), c.db->ranges().end(),
                                                [](const MotionRange& a, const MotionRange& b) { return a.rows < b.rows; });
   const MotionInput walk{.velocity = {0.f, 0.f, 1.4f}};
@@ -158,7 +159,8 @@ void single_clip(benchmark::State& state) {
   const char* const asset = "bvh/bandai-locomotion";
   benchmark::RegisterBenchmark("mm_search/20k_frames", guarded(asset, search, true))->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("mm_brute_force/20k_frames", guarded(asset, search, false))->Unit(benchmark::kMicrosecond);
-  benchmark::RegisterBenchmark("mm_frame/humanoid", guarded(asset, matcher_frame))->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("mm_frame/humanoid", guarded(asset, matcher_frame, true))->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("mm_frame_no_foot_lock/humanoid", guarded(asset, matcher_frame, false))->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("mm_single_clip/humanoid", guarded(asset, single_clip))->Unit(benchmark::kMicrosecond);
   return true;
 }();

@@ -51,11 +51,14 @@ void value_spring(float& x, float& v, float goal, float y, float dt, float e) {
   v = e * (v - j1 * y * dt);
 }
 
-// rotateY(angle) * v; from the character frame to the world with angle = facing.
-glm::vec3 rotate_y(float angle, const glm::vec3& v) {
-  const float c = std::cos(angle), s = std::sin(angle);
+// rotateY(angle) * v, given (cos, sin) of the angle; from the character frame to the world
+// with angle = facing.
+glm::vec3 rotate_y(const glm::vec2& turn, const glm::vec3& v) {
+  const float c = turn.x, s = turn.y;
   return {c * v.x + s * v.z, v.y, c * v.z - s * v.x};
 }
+glm::vec2 turn_of(float angle) { return {std::cos(angle), std::sin(angle)}; }
+glm::vec3 rotate_y(float angle, const glm::vec3& v) { return rotate_y(turn_of(angle), v); }
 
 // Model to world: translate(position) * rotateY(yaw).
 glm::mat4 character_matrix(const glm::vec3& position, float yaw) {
@@ -167,8 +170,9 @@ void MotionMatcher::read_input(const MotionInput& input) {
 
 void MotionMatcher::simulate(float dt) {
   const float yp = spring_y(options_.position_halflife), yr = spring_y(options_.rotation_halflife);
-  velocity_spring(sim_position_, sim_velocity_, sim_acceleration_, desired_velocity_, yp, dt, std::exp(-yp * dt));
-  value_spring(sim_yaw_, sim_angular_velocity_, desired_yaw_, yr, dt, std::exp(-yr * dt));
+  const StepFactors& f = factors(dt);
+  velocity_spring(sim_position_, sim_velocity_, sim_acceleration_, desired_velocity_, yp, dt, f.position_decay);
+  value_spring(sim_yaw_, sim_angular_velocity_, desired_yaw_, yr, dt, f.rotation_decay);
   // The desired trajectory: the same springs from the new state, over the future frames' times.
   for (std::size_t k = 0; k < 3; ++k) {
     const auto t = static_cast<float>(kMotionFutureFrames[k] / db_.rate());
@@ -227,11 +231,12 @@ void MotionMatcher::lock_feet(float dt) {
   // world_ is still last frame's, where the feet were drawn; this frame's maps the targets.
   const std::size_t row = row_at(animator_.current_time() + ticks_from_seconds(static_cast<double>(dt)));
   const float facing = yaw_ + pose_facing_;
-  const float release = 1.f - damp_part(options_.release_halflife, dt);
+  const float release = 1.f - factors(dt).release;
+  const glm::vec2 to_world = turn_of(facing), to_model = turn_of(-yaw_);  // the same for both feet
   for (std::size_t f = 0; f < 2; ++f) {
     Foot& foot = feet_[f];
     const bool contact = clips_.contact(row, f);
-    const glm::vec3 animated = position_ + rotate_y(facing, clips_.foot_position(row, f));
+    const glm::vec3 animated = position_ + rotate_y(to_world, clips_.foot_position(row, f));
     if (foot.locked && (!contact || glm::length(ground(foot.lock - animated)) > options_.unlock_radius)) foot.locked = false;
     const bool starts = contact && !foot.contact;  // a lock begins only where a contact does (Holden)
     foot.contact = contact;
@@ -244,7 +249,7 @@ void MotionMatcher::lock_feet(float dt) {
     }
     if (!foot.locked) foot.weight = foot.weight * release;
     if (foot.weight < 1e-3f) foot.weight = 0.f;
-    animator_.set_two_bone_ik(foot.chain, rotate_y(-yaw_, foot.lock - position_), foot.weight);  // to the model
+    animator_.set_two_bone_ik(foot.chain, rotate_y(to_model, foot.lock - position_), foot.weight);  // to the model
   }
 }
 
@@ -258,11 +263,11 @@ void MotionMatcher::move_character(float dt) {
   position_ += ground(step);
   yaw_ += delta.yaw;
   // Adjustment: toward the simulation, at most a part of this frame's own motion.
-  glm::vec3 pull = (sim_position_ - position_) * damp_part(options_.adjust_position_halflife, dt);
+  glm::vec3 pull = (sim_position_ - position_) * factors(dt).adjust_position;
   const float most = options_.adjust_max_ratio * glm::length(ground(step));
   if (glm::length(pull) > most) pull *= most / glm::length(pull);
   position_ += ground(pull);
-  float turn = wrap(sim_yaw_ - (yaw_ + pose_facing_)) * damp_part(options_.adjust_rotation_halflife, dt);
+  float turn = wrap(sim_yaw_ - (yaw_ + pose_facing_)) * factors(dt).adjust_rotation;
   const float most_turn = options_.adjust_max_ratio * std::abs(delta.yaw);
   turn = std::clamp(turn, -most_turn, most_turn);
   yaw_ = wrap(yaw_ + turn);
@@ -271,6 +276,20 @@ void MotionMatcher::move_character(float dt) {
   if (glm::length(gap) > options_.max_distance) position_ = sim_position_ + gap * (options_.max_distance / glm::length(gap));
   // Synchronization: the simulation pulled toward the character.
   sim_position_ += (position_ - sim_position_) * options_.synchronization;
+}
+
+// A game's frames mostly share one dt: the exponentials of a dt are taken once, for the same
+// values bit for bit.
+const MotionMatcher::StepFactors& MotionMatcher::factors(float dt) {
+  if (dt == steps_.dt) return steps_;
+  const float yp = spring_y(options_.position_halflife), yr = spring_y(options_.rotation_halflife);
+  steps_ = StepFactors{.dt = dt,
+                       .position_decay = std::exp(-yp * dt),
+                       .rotation_decay = std::exp(-yr * dt),
+                       .release = damp_part(options_.release_halflife, dt),
+                       .adjust_position = damp_part(options_.adjust_position_halflife, dt),
+                       .adjust_rotation = damp_part(options_.adjust_rotation_halflife, dt)};
+  return steps_;
 }
 
 std::size_t MotionMatcher::row_at(Ticks time) const {

@@ -226,6 +226,13 @@ class MotionMatcher {
     float weight = 0.f;
     glm::vec3 lock{0.f};
   };
+  // Per dt: the springs' decays exp(-y dt) and the dampers' parts (motion_matcher.cpp).
+  struct StepFactors {
+    float dt = 0.f;  // none yet: dt > 0
+    float position_decay = 0.f, rotation_decay = 0.f;
+    float release = 0.f, adjust_position = 0.f, adjust_rotation = 0.f;
+  };
+  const StepFactors& factors(float dt);
   void read_input(const MotionInput& input);
   void simulate(float dt);
   bool search_due(float dt);
@@ -257,6 +264,7 @@ class MotionMatcher {
   float sim_yaw_ = 0.f, sim_angular_velocity_ = 0.f;
   std::array<glm::vec3, 3> trajectory_{};
   std::array<float, 3> trajectory_yaw_{};
+  StepFactors steps_;
   std::array<std::array<float, 2>, 3> future_decay_{};  // exp(-y t) of the position and yaw springs per future time
   float pose_facing_ = 0.f;  // facing_of_pose() of the pose shown
   // The character.
