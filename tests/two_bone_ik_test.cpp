@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include "marrow/runtime/two_bone_ik_job.hpp"
@@ -143,8 +144,9 @@ TEST(TwoBoneIkJob, K1_AnUnreachableTargetStraightensTheChainTowardsIt) {
 
 TEST(TwoBoneIkJob, K1_ANearHalfTurnIsReachedAsPreciselyAsAnyOtherTarget) {
   // The pole and target put the thigh within `miss` of the opposite of its direction now, with
-  // the knee bent (reach 1.2): the hip's correction is a near half turn, the arc float loses
-  // about 1e-7 / miss on (the job solves those in double). Each is reached to 1e-5 of the chain.
+  // the knee bent (reach 1.2): the hip's correction is a near half turn, the arc a float solve
+  // loses about 1.6e-7 / miss on (1.6e-4 of the chain at a miss of 1e-3: why the job solves in
+  // double). Each is reached to 1e-5 of the chain.
   const float d = 1.2f, x = (kA * kA - kB * kB + d * d) / (2.f * d), h = std::sqrt(kA * kA - x * x);
   for (const float miss : {0.3f, 0.1f, 1e-2f, 1e-3f, 3e-4f, 1e-4f}) {
     IkRig rig = leg();
@@ -299,6 +301,25 @@ TEST(TwoBoneIkJob, K1_AMidJointOnTheTargetLineKeepsTheSenseOfItsBend) {
   EXPECT_TRUE(s.reached);
   EXPECT_GT(glm::dot(glm::cross(rig.at(kKnee) - hip, rig.at(kFoot) - rig.at(kKnee)), hinge), 0.f);
   EXPECT_GT(glm::dot(across(rig.at(kKnee) - hip, thigh), glm::vec3(0, 0, 1)), 0.5f);
+}
+
+TEST(TwoBoneIkJob, K1_HugeAndTinyChainsAreSolvedLikeAnyOther) {
+  // Any finite input is valid: chains far beyond float's squares (past about 1e19 they overflow,
+  // below about 1e-19 they lose their precision) are reached and finite, the solve being in double.
+  for (const float scale : {1e-30f, 1e-20f, 1e-12f, 1.f, 1e11f, 1e13f, 1e20f, 1e30f}) {
+    const glm::mat4 start = glm::translate(glm::mat4(scale), glm::vec3(0.f)),
+                    mid = glm::translate(glm::mat4(scale), glm::vec3(0.f, -kA, 0.f)),
+                    end = glm::translate(glm::mat4(scale), glm::vec3(0.f, -kA - kB * std::cos(0.4f), kB * std::sin(0.4f)));
+    const glm::vec3 target = scale * glm::vec3(0.5f, -1.f, 0.4f);
+    glm::quat start_q, mid_q;
+    bool reached = false;
+    ASSERT_TRUE((TwoBoneIkJob{.start = &start, .mid = &mid, .end = &end, .target = target, .start_correction = &start_q,
+                              .mid_correction = &mid_q, .reached = &reached}
+                     .run()))
+        << scale;
+    EXPECT_TRUE(finite_unit(start_q) && finite_unit(mid_q)) << scale;
+    EXPECT_TRUE(reached) << scale;
+  }
 }
 
 TEST(TwoBoneIkJob, K1_DegenerateInputsGiveFiniteResults) {
