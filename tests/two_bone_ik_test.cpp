@@ -307,9 +307,10 @@ TEST(TwoBoneIkJob, K1_HugeAndTinyChainsAreSolvedLikeAnyOther) {
   // Any finite input is valid: chains far beyond float's squares (past about 1e19 they overflow,
   // below about 1e-19 they lose their precision) are reached and finite, the solve being in double.
   for (const float scale : {1e-30f, 1e-20f, 1e-12f, 1.f, 1e11f, 1e13f, 1e20f, 1e30f}) {
-    const glm::mat4 start = glm::translate(glm::mat4(scale), glm::vec3(0.f)),
-                    mid = glm::translate(glm::mat4(scale), glm::vec3(0.f, -kA, 0.f)),
-                    end = glm::translate(glm::mat4(scale), glm::vec3(0.f, -kA - kB * std::cos(0.4f), kB * std::sin(0.4f)));
+    // Joints at scale * (position), their axes scaled alike.
+    const auto joint = [&](const glm::vec3& at) { return glm::scale(glm::translate(glm::mat4(1.f), scale * at), glm::vec3(scale)); };
+    const glm::mat4 start = joint(glm::vec3(0.f)), mid = joint({0.f, -kA, 0.f}),
+                    end = joint({0.f, -kA - kB * std::cos(0.4f), kB * std::sin(0.4f)});
     const glm::vec3 target = scale * glm::vec3(0.5f, -1.f, 0.4f);
     glm::quat start_q, mid_q;
     bool reached = false;

@@ -36,7 +36,7 @@ RootMotion Animator::blend_root_motion(const F& motion_of) const {
   RootMotion sum;
   float total = 0.f;
   for (const Layer& layer : layers_) {
-    if (layer.additive || !(layer.weight > 0.f)) continue;
+    if (layer.additive) continue;
     const float mask = layer.node_mask.empty() ? 1.f : layer.node_mask[static_cast<std::size_t>(root_.node)];
     for (Action* a : layer.actions) {
       const float w = action_weight(layer, *a) * mask;
@@ -262,7 +262,6 @@ void Animator::refresh_action_sets() {
 
 void Animator::sample_actions() {
   for (const Layer& layer : layers_) {
-    if (!(layer.weight > 0.f)) continue;  // its actions' weights are all 0: not read (a graph's idle slots)
     for (Action* a : layer.actions) {
       if (action_weight(layer, *a) <= 0.f) continue;
       const CompiledAnimation& c = animations_->animations[static_cast<std::size_t>(a->animation)];
@@ -308,7 +307,6 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
   blend_additive_.clear();
   std::span<TrsBlock> sampled;  // the last normal layer's own pose
   for (const Layer& layer : layers_) {
-    if (!(layer.weight > 0.f)) continue;
     for (Action* a : layer.actions) {
       const float w = action_weight(layer, *a);
       if (w <= 0.f) continue;
@@ -330,7 +328,6 @@ std::span<TrsBlock> Animator::blend_scene() {
   blend_additive_.clear();
   std::span<TrsBlock> sampled;
   for (const Layer& layer : layers_) {
-    if (!(layer.weight > 0.f)) continue;
     for (Action* a : layer.actions) {
       const float w = action_weight(layer, *a);
       if (w <= 0.f) continue;
@@ -449,12 +446,8 @@ void Animator::form_palettes() {
     if (state.shared->with_scene) {
       // The palette-space worlds, in the same pass, unless they are the scene's.
       if (!state.pose.worlds_in_scene_) palette.skin_models = state.pose.worlds_;
-      if (state.shared->scene_run >= 0) {
-        palette.models = std::span<const glm::mat4>(worlds_).subspan(static_cast<std::size_t>(state.shared->scene_run), palette.palette.size());
-      } else {
-        palette.models = worlds_;
-        palette.joints = skin.palette_to_scene;
-      }
+      palette.models = worlds_;
+      palette.joints = skin.palette_to_scene;
       palette.root = state.shared->palette_is_scene ? nullptr : &state.shared->scene_to_palette;
     } else {
       // Composed on its own; a root under a moving scene node gets the prefix

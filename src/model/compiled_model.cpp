@@ -55,9 +55,6 @@ CompiledSkin compile_skin(const Model& model, const Skin& skin, std::span<const 
     // The usual case: palette space is scene space (up to the rounding of the inverse above);
     // then the palette needs one matrix product per joint, not two.
     out.palette_is_scene = close(out.scene_to_palette, glm::mat4(1.f), 1e-6f);
-    bool run = true;
-    for (std::size_t p = 1; p < n && run; ++p) run = out.joint_to_scene[p] == out.joint_to_scene[0] + static_cast<int>(p);
-    if (run) out.scene_run = out.joint_to_scene[0];
   }
   if (!out.with_scene && has_root_prefix(data) && skin.palette_to_scene.size() == n) {
     for (std::size_t p = 0; p < n; ++p) {

@@ -15,7 +15,6 @@ bool has_masked_layer(const GraphPlace& place) {
   return std::any_of(place.layers.begin(), place.layers.end(), [](const GraphPlace::Layer& l) { return !l.mask.empty(); });
 }
 
-
 }  // namespace
 
 GraphInstance::GraphInstance(std::shared_ptr<const AnimationGraph> graph, Animator& animator)

@@ -41,9 +41,6 @@ struct CompiledSkin {
   bool with_scene = false;
   bool palette_is_scene = false;       // scene_to_palette is the identity (within 1e-6)
   glm::mat4 scene_to_palette{1.f};
-  // With the scene: joint p is node scene_run + p for every p (nodes in palette order, the
-  // usual export), so the palette reads the scene's worlds as they lie, without a gather; else -1.
-  int scene_run = -1;
   // With palette space the scene's: the skin's S5 boxes (JointBounds::joints) as scene nodes,
   // for the boxes moved by the scene's worlds.
   std::vector<std::uint32_t> bound_nodes;
