@@ -201,6 +201,88 @@ TEST(CompressedClip, X1_IdentityChannelsTakeNoBytesAndPlayTheirKeys) {
   }
 }
 
+// A block's channel whose eight lanes are the skeleton's rest (each joint's local T/R/S as one
+// key at time index 0) is stored as nothing and read from the rest pose the clip was made with
+// (compressed_rest_pose, shared by a skeleton's clips); the clip plays the same bits and gives
+// the same data back either way.
+TEST(CompressedClip, X1_RestChannelsTakeNoBytesAndPlayTheirKeys) {
+  std::mt19937 rng(59);
+  const Rig rig = smooth_rig(rng, 16, 40);  // two blocks of eight joints; every rest translation (0, 0.1, 0)
+  CompressedClipData data = compressed_clip_data(compress_clip(rig.clip, rig.data, {}));
+  for (std::size_t j = 8; j < 16; ++j) {  // the second block's translations: the rest
+    CompressedChannel& t = data.channels[3 * j];
+    t = CompressedChannel{};
+    t.key_times = {0};
+    t.min = {0.f, 0.1f, 0.f};
+  }
+  CompressedClipData moved = data;
+  moved.channels[3 * 9].min = {0.f, 0.2f, 0.f};  // joint 9 off its rest: the block keeps its values
+  const auto rest = compressed_rest_pose(rig.data.bind_pose);
+  const RuntimeClip plain = make_compressed_clip("plain", rig.clip.duration, data);
+  const RuntimeClip stripped = make_compressed_clip("stripped", rig.clip.duration, data, rest);
+  const RuntimeClip kept = make_compressed_clip("kept", rig.clip.duration, moved, rest);
+  EXPECT_EQ(plain.size_in_bytes() - stripped.size_in_bytes(), 128u);
+  EXPECT_EQ(kept.size_in_bytes(), plain.size_in_bytes());
+  const CompressedClipData back = compressed_clip_data(stripped);
+  for (std::size_t c = 0; c < data.channels.size(); ++c) {
+    EXPECT_EQ(back.channels[c].min, data.channels[c].min) << "channel " << c;
+    EXPECT_EQ(back.channels[c].key_times, data.channels[c].key_times) << "channel " << c;
+    EXPECT_EQ(back.channels[c].packed, data.channels[c].packed) << "channel " << c;
+  }
+  test::for_each_simd_level([&](SimdChoice) {
+    for (CompressedKeys mode : {CompressedKeys::decode_every_run, CompressedKeys::cache}) {
+      SamplingContext a(16, mode), b(16, mode);
+      std::vector<TrsBlock> pa(pose_block_count(16)), pb(pose_block_count(16));
+      for (Ticks t : random_times(rng, rig.clip.duration, 60)) {
+        ASSERT_TRUE((SamplingJob{&plain, t, &a, pa}.run()));
+        ASSERT_TRUE((SamplingJob{&stripped, t, &b, pb}.run()));
+        for (std::size_t j = 0; j < 16; ++j) {
+          const Trs x = pose_joint(pa, j), y = pose_joint(pb, j);
+          ASSERT_EQ(std::memcmp(&x, &y, sizeof(Trs)), 0) << j;
+        }
+        EXPECT_EQ(pose_joint(pb, 12).translation, glm::vec3(0.f, 0.1f, 0.f));
+      }
+    }
+  });
+  const auto other = compressed_rest_pose(std::vector<glm::mat4>(3, glm::mat4(1.f)));
+  EXPECT_THROW(make_compressed_clip("wrong", rig.clip.duration, data, other), std::invalid_argument);
+}
+
+// A constant channel within its share of the tolerance of the joint's rest is stored as the rest
+// exactly (else of the identity, as the identity): a clip that holds the rest pose up to float
+// noise keeps nothing of its own but its time table.
+TEST(CompressedClip, X1_AConstantNearTheRestIsStoredAsTheRest) {
+  std::mt19937 rng(61);
+  const Rig rig = smooth_rig(rng, 16, 40);
+  AnimationClip still = rig.clip;
+  for (BoneTrack& track : still.tracks) {
+    const Trs rest = decompose_trs(rig.data.bind_pose[static_cast<std::size_t>(track.bone_index)]);
+    for (Keyframe& key : track.keys) {
+      key.translation = rest.translation + glm::vec3(1e-7f, 0.f, 0.f);
+      key.rotation = glm::normalize(rest.rotation + glm::quat(0.f, 1e-7f, 0.f, 0.f));
+      key.scale = glm::vec3(1.0000001f, 1.f, 1.f);
+    }
+  }
+  const RuntimeClip clip = compress_clip(still, rig.data, {});
+  const CompressedClipData data = compressed_clip_data(clip);
+  for (const CompressedChannel& ch : data.channels) {
+    EXPECT_EQ(ch.key_times, std::vector<std::uint16_t>{0});
+    EXPECT_EQ(ch.bits, (std::array<std::uint8_t, 3>{0, 0, 0}));
+  }
+  // Every channel is the rest (its scales, decomposed from rotation matrices, are 1 only up to a
+  // rounding): 128 bytes a block each without it.
+  EXPECT_EQ(make_compressed_clip("plain", still.duration, data).size_in_bytes() - clip.size_in_bytes(), 6u * 128u);
+  SamplingContext context(16);
+  std::vector<TrsBlock> pose(pose_block_count(16));
+  ASSERT_TRUE((SamplingJob{&clip, still.duration / 2, &context, pose}.run()));
+  for (std::size_t j = 0; j < 16; ++j) {
+    const Trs rest = decompose_trs(rig.data.bind_pose[j]);
+    EXPECT_EQ(pose_joint(pose, j).translation, rest.translation) << j;
+    EXPECT_EQ(pose_joint(pose, j).scale, rest.scale) << j;
+    EXPECT_LT(1.f - std::fabs(glm::dot(pose_joint(pose, j).rotation, rest.rotation)), 1e-6f) << j;
+  }
+}
+
 TEST(CompressedClip, X1_ExactSlerpAndTheFarEndsOfTimeFollowTheRule) {
   std::mt19937 rng(4);
   const Rig rig = smooth_rig(rng, 9, 30);

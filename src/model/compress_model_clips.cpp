@@ -5,6 +5,7 @@
 #include <string>
 
 #include "marrow/core/diagnostic.hpp"
+#include "marrow/runtime/offline/compressed_clip_data.hpp"
 
 namespace marrow {
 
@@ -16,10 +17,11 @@ void compress_model_clips(Model& model, const ClipCompression& options) {
   }
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
     Skin& skin = model.skins[s];
+    const auto rest = compressed_rest_pose(skin.data.bind_pose);  // shared by the skin's clips
     for (auto& [name, clip] : skin.data.animation_clips) {
       if (skin.compressed_clips.count(name) != 0) continue;
       try {
-        RuntimeClip compressed = compress_clip(clip, skin.data, options);
+        RuntimeClip compressed = compress_clip(clip, skin.data, options, nullptr, rest);
         AnimationClip played = decompress_clip(compressed);
         played.target_space = clip.target_space;
         clip = std::move(played);

@@ -80,15 +80,20 @@ void apply_unit_scale(Model& model, float s) {
     throw std::invalid_argument("apply_unit_scale: scale " + std::to_string(s) + " takes a length of " +
                                 std::to_string(largest) + " beyond the float range");
   }
-  // Compressed clips scale their translation ranges, and the authored clip stays what they play.
+  // Compressed clips scale their translation ranges, against the rest pose as it will be (its
+  // translations scaled as below), and the authored clip stays what they play.
   std::vector<std::map<std::string, RuntimeClip>> compressed(model.skins.size());
   for (std::size_t k = 0; k < model.skins.size(); ++k) {
+    if (model.skins[k].compressed_clips.empty()) continue;
+    std::vector<glm::mat4> rest = model.skins[k].data.bind_pose;
+    for (glm::mat4& m : rest) m[3] = glm::vec4(glm::vec3(m[3]) * s, m[3].w);
+    const auto scaled_rest = compressed_rest_pose(rest);
     for (const auto& [name, clip] : model.skins[k].compressed_clips) {
       CompressedClipData data = compressed_clip_data(clip);
       for (std::size_t c = 0; c < data.channels.size(); c += 3) {
         for (std::size_t i = 0; i < 3; ++i) data.channels[c].min[i] *= s, data.channels[c].step[i] *= s;
       }
-      compressed[k].emplace(name, make_compressed_clip(clip.name(), clip.duration(), data));
+      compressed[k].emplace(name, make_compressed_clip(clip.name(), clip.duration(), data, scaled_rest));
     }
   }
   for_each_length(model, [s](const glm::vec3& v) { return v * s; });

@@ -16,6 +16,7 @@
 // consecutive keys are read with one unaligned 16-byte load.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "bracket.hpp"
@@ -77,15 +78,31 @@ inline constexpr ConstantLanes kIdentityLanes[3] = {
 inline constexpr std::uint8_t kKeysChannel = 0;      // a ChannelLanes, CompressedStorage::animated[index]
 inline constexpr std::uint8_t kConstantChannel = 1;  // a ConstantLanes, CompressedStorage::constants[index]
 inline constexpr std::uint8_t kIdentityChannel = 2;  // kIdentityLanes[c]
+inline constexpr std::uint8_t kRestChannel = 3;      // CompressedStorage::rest, the block's lanes of channel c
 
 struct JointBlock {
   std::uint32_t index[3];
   std::uint8_t kind[3];
 };
 
-inline const ConstantLanes& constant_lanes(const std::vector<ConstantLanes>& constants, const JointBlock& block, int c) noexcept {
-  return block.kind[c] == kIdentityChannel ? kIdentityLanes[c] : constants[block.index[c]];
-}
+}  // namespace marrow::detail
+
+namespace marrow {
+
+// A skeleton's rest pose as the constant lanes its compressed clips would store (each joint's
+// local T/R/S as one key at time index 0, encoded as compress_clip encodes a constant), block by
+// block, channel by channel (lanes[3 * block + c]; padding lanes repeat the last joint). A block
+// channel of a clip equal to it bit for bit is stored as nothing (kRestChannel) and read here:
+// the bone lengths and unmoved joints every clip of a skeleton repeats. Immutable; shared by the
+// clips of one skeleton (compressed_clip_data.hpp).
+struct CompressedRestPose {
+  std::vector<detail::ConstantLanes> lanes;
+  std::size_t joints = 0;
+};
+
+}  // namespace marrow
+
+namespace marrow::detail {
 
 // What the kernels read of a TimeTable: its arrays' first elements, taken once a run.
 struct TimeView {
@@ -114,6 +131,7 @@ struct CompressedStorage {
   std::vector<ConstantLanes> constants;
   std::vector<KeyWord> words;          // every directory, words_per_channel words each
   std::vector<std::uint8_t> packed;    // every channel's keys, then kPackedPadding zero bytes
+  std::shared_ptr<const CompressedRestPose> rest;  // what kRestChannel blocks read (the skeleton's, not counted)
   std::size_t words_per_channel = 0;   // ceil(times / 32)
   std::size_t joints = 0;
   std::size_t keys = 0;                // over every channel
@@ -125,6 +143,12 @@ struct CompressedStorage {
 // position is the clip's time index at or before the time, or -1 when the time precedes every
 // time of the clip. A run decodes a lane again only when the position left its range (forward
 // play: when the time passes a kept key), so its result is the same as decoding every run.
+inline const ConstantLanes& constant_lanes(const CompressedStorage& s, const JointBlock& block, int c) noexcept {
+  if (block.kind[c] == kIdentityChannel) return kIdentityLanes[c];
+  if (block.kind[c] == kRestChannel) return s.rest->lanes[block.index[c]];
+  return s.constants[block.index[c]];
+}
+
 struct alignas(64) CachedKeys {
   std::int32_t lo[3][kPoseLanes];        // lo < 0: a hold of the first key; hi == kNoEnd: of the last
   std::int32_t hi[3][kPoseLanes];

@@ -42,6 +42,7 @@ namespace marrow {
 
 struct SkinningData;
 struct CompressedClipData;
+struct CompressedRestPose;
 namespace detail {
 struct CompressedStorage;
 }
@@ -87,7 +88,8 @@ class RuntimeClip {
 
  private:
   friend RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> rest_locals);
-  friend RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data);
+  friend RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data,
+                                         std::shared_ptr<const CompressedRestPose> rest);
   friend CompressedClipData compressed_clip_data(const RuntimeClip& clip);
   friend struct SamplingJob;
 

@@ -15,7 +15,7 @@ namespace {
 
 // One compressed clip of a skin of `joints` joints: the arrays are checked against the bytes and
 // limits here, their content by make_compressed_clip (every count, bit width, index and range).
-RuntimeClip read_compressed_clip(SectionReader& r, int joints) {
+RuntimeClip read_compressed_clip(SectionReader& r, int joints, const std::shared_ptr<const CompressedRestPose>& rest) {
   std::string name = r.string("clip name");
   const Ticks duration{r.i64("duration")};
   CompressedClipData data;
@@ -58,7 +58,7 @@ RuntimeClip read_compressed_clip(SectionReader& r, int joints) {
     r.copy_into(ch.packed, static_cast<std::size_t>(bytes), "packed keys");
   }
   try {
-    return make_compressed_clip(std::move(name), duration, data);
+    return make_compressed_clip(std::move(name), duration, data, rest);
   } catch (const std::invalid_argument& e) {
     r.fail(ImportErrorCode::InvalidDocument, e.what());
   }
@@ -74,13 +74,18 @@ void read_compressed_clips(SectionReader& r, Model& model) {
     const auto scope = r.enter("skin", s);
     Skin& skin = model.skins[s];
     const std::size_t clips = object_count(r, "clip count", kCompressedClipMinBytes);
+    // The skin's rest pose, shared by its clips (none when the skin's sizes disagree: its clips
+    // are then refused for their joint count anyway).
+    const auto rest = clips > 0 && skin.data.bind_pose.size() == static_cast<std::size_t>(skin.data.bone_count)
+                          ? compressed_rest_pose(skin.data.bind_pose)
+                          : nullptr;
     for (std::size_t c = 0; c < clips; ++c) {
       const auto clip_scope = r.enter("compressed clip", c);
       std::string key = r.string("clip key");
       if (skin.data.animation_clips.count(key) != 0) {
         r.fail(ImportErrorCode::InvalidDocument, "clip '" + key + "' is also stored uncompressed, or twice");
       }
-      RuntimeClip clip = read_compressed_clip(r, skin.data.bone_count);
+      RuntimeClip clip = read_compressed_clip(r, skin.data.bone_count, rest);
       // Rebuilding the authored clip makes at most one key per channel key (counted above).
       r.charge("decompressed keys", clip.key_count() * sizeof(Keyframe));
       AnimationClip authored = decompress_clip(clip);

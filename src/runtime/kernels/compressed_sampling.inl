@@ -269,7 +269,7 @@ void sample_compressed(const CompressedArgs& args) {
     F8 p[3];
     for (int c = 0; c < 3; ++c) {
       if (jb.kind[c] != kKeysChannel) {  // decoded once, never blended
-        if (args.cache == nullptr || keys.hi[c][0] != kNoEnd) decode_constant(f, constant_lanes(clip.constants, jb, c), c, keys);
+        if (args.cache == nullptr || keys.hi[c][0] != kNoEnd) decode_constant(f, constant_lanes(clip, jb, c), c, keys);
         p[c] = F8::splat(0.f);
         continue;
       }

@@ -290,9 +290,19 @@ std::vector<std::uint32_t> every_word(const std::vector<std::uint32_t>& kept, st
 // levels are tried, and the smallest result kept.
 constexpr unsigned kExtraLevelsTried = 4;
 
+// A channel's identity: translation 0, rotation (0, 0, 0, 1), scale 1.
+glm::dvec4 identity_of(ChannelKind kind) {
+  switch (kind) {
+    case ChannelKind::Translation: return glm::dvec4(0.0);
+    case ChannelKind::Rotation: return {0.0, 0.0, 0.0, 1.0};
+    case ChannelKind::Scale: return {1.0, 1.0, 1.0, 0.0};
+  }
+  return {};
+}
+
 // One channel quantised and reduced for a tolerance in the channel's own units.
 CompressedChannel encode_channel(ChannelKind kind, std::span<const std::int64_t> times, std::size_t first,
-                                 std::span<const glm::dvec4> source, double tolerance) {
+                                 std::span<const glm::dvec4> source, const glm::dvec4& rest, double tolerance) {
   const std::size_t n = source.size();
   // A scale whose y and z follow x within a sixteenth of the tolerance is stored as x alone.
   bool uniform = kind == ChannelKind::Scale;
@@ -313,9 +323,23 @@ CompressedChannel encode_channel(ChannelKind kind, std::span<const std::int64_t>
     for (const glm::dvec4& v : source) lo = glm::min(lo, v), hi = glm::max(hi, v);
     middle = (lo + hi) * 0.5;
   }
-  bool constant = true;
-  for (std::size_t i = 0; i < n && constant; ++i) constant = detail::channel_distance(kind, middle, source[i]) <= tolerance;
-  if (constant || n == 1) {
+  const auto within = [&](const glm::dvec4& value) {
+    for (const glm::dvec4& v : source) {
+      if (!(detail::channel_distance(kind, value, v) <= tolerance)) return false;
+    }
+    return true;
+  };
+  // The joint's rest, else the identity, within the tolerance: stored as it is, its key at the
+  // first time (a block of eight such lanes is stored as nothing, kRestChannel or
+  // kIdentityChannel; a constant's key time does not play).
+  for (const glm::dvec4& exact : {rest, identity_of(kind)}) {
+    if (!within(exact)) continue;
+    const glm::dvec4 value[1] = {exact};
+    const Parts parts = parts_of(kind, value, false);
+    const std::uint32_t kept[1] = {0};
+    return channel_of(kind, 0, parts, quantise(kind, parts, value, 0), kept);
+  }
+  if (n == 1 || within(middle)) {
     const glm::dvec4 value[1] = {n == 1 ? source[0] : middle};
     const Parts parts = parts_of(kind, value, false);
     const std::uint32_t kept[1] = {0};
@@ -387,7 +411,7 @@ std::vector<double> measure(const Source& s, const SkinningData& skeleton, const
 }  // namespace
 
 RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleton, const ClipCompression& options,
-                          CompressionReport* report) {
+                          CompressionReport* report, std::shared_ptr<const CompressedRestPose> rest) {
   if (clip.target_space != ClipTargetSpace::JointPalette) {
     throw std::invalid_argument("compress_clip: clip '" + clip.name + "' targets scene nodes, not a skeleton");
   }
@@ -400,6 +424,7 @@ RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleto
   validate(skeleton);
   validate_clip(clip);
   const Source s = sample_source(clip, skeleton);
+  if (rest == nullptr) rest = compressed_rest_pose(skeleton.bind_pose);
   const std::size_t joints = s.rest.size();
   const double tolerance = options.tolerance, distance = options.distance;
   const double target = kTarget * tolerance;
@@ -440,14 +465,15 @@ RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleto
                                      tolerance_of(budget[j] * kShare[1], k.rotation), tolerance_of(budget[j] * kShare[2], k.scale)};
       for (std::size_t c = 0; c < 3; ++c) {
         try {
+          const auto kind = static_cast<ChannelKind>(c);
           data.channels[3 * j + c] =
-              encode_channel(static_cast<ChannelKind>(c), s.times, s.first[j], values[3 * j + c], per_channel[c]);
+              encode_channel(kind, s.times, s.first[j], values[3 * j + c], channel_value(kind, s.rest[j]), per_channel[c]);
         } catch (const std::invalid_argument& e) {
           refuse(clip, "joint " + std::to_string(j) + ": " + e.what());
         }
       }
     }
-    RuntimeClip candidate = make_compressed_clip(clip.name, clip.duration, data);
+    RuntimeClip candidate = make_compressed_clip(clip.name, clip.duration, data, rest);
     const std::vector<double> error = measure(s, skeleton, candidate, distance);
     const auto worst = std::max_element(error.begin(), error.end());
     r.passes = pass;

@@ -1,5 +1,6 @@
 #include "marrow/runtime/offline/compressed_clip_data.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -8,8 +9,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "marrow/core/finite.hpp"
+#include "marrow/core/trs.hpp"
 #include "runtime/clip_id.hpp"
 #include "runtime/compressed_storage.hpp"
+
+#include "key_codec.hpp"
 
 namespace marrow {
 
@@ -120,11 +125,46 @@ void fill_times(const std::vector<Ticks>& times, detail::TimeTable& out) {
   for (Ticks t : times) out.wide.push_back(t.count());
 }
 
+bool same_lanes(const detail::ConstantLanes& a, const detail::ConstantLanes& b) noexcept {
+  return std::memcmp(a.value, b.value, sizeof(a.value)) == 0 && std::memcmp(a.key_time, b.key_time, sizeof(a.key_time)) == 0 &&
+         std::memcmp(a.dropped, b.dropped, sizeof(a.dropped)) == 0;
+}
+
 }  // namespace
 
-RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data) {
+std::shared_ptr<const CompressedRestPose> compressed_rest_pose(std::span<const glm::mat4> rest_locals) {
+  auto rest = std::make_shared<CompressedRestPose>();
+  const std::size_t joints = rest_locals.size();
+  rest->joints = joints;
+  rest->lanes.resize(3 * pose_block_count(joints));
+  for (std::size_t b = 0; b < pose_block_count(joints); ++b) {
+    for (std::size_t l = 0; l < kPoseLanes; ++l) {
+      // Padding lanes repeat the last joint, as make_compressed_clip's blocks do.
+      const glm::mat4& m = rest_locals[std::min(b * kPoseLanes + l, joints - 1)];
+      // A non-finite rest matches no clip (make_compressed_clip refuses non-finite values).
+      const Trs trs = is_finite(m) ? decompose_trs(m) : Trs{glm::vec3(NAN), glm::quat(NAN, NAN, NAN, NAN), glm::vec3(NAN)};
+      const double values[3][4] = {{trs.translation.x, trs.translation.y, trs.translation.z, 0},
+                                   {trs.rotation.x, trs.rotation.y, trs.rotation.z, trs.rotation.w},
+                                   {trs.scale.x, trs.scale.y, trs.scale.z, 0}};
+      for (std::size_t c = 0; c < 3; ++c) {
+        const detail::ConstantKey key = detail::constant_key(c == 1, values[c]);
+        detail::ConstantLanes& lanes = rest->lanes[3 * b + c];
+        for (std::size_t i = 0; i < 3; ++i) lanes.value[i][l] = key.value[i];
+        lanes.key_time[l] = 0;
+        lanes.dropped[l] = key.dropped;
+      }
+    }
+  }
+  return rest;
+}
+
+RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data,
+                                 std::shared_ptr<const CompressedRestPose> rest) {
   check(data);
   const std::size_t joints = data.animated.size();
+  if (rest != nullptr && rest->joints != joints) {
+    refuse("has " + std::to_string(joints) + " joints, its rest pose " + std::to_string(rest->joints));
+  }
   auto storage = std::make_shared<detail::CompressedStorage>();
   detail::CompressedStorage& s = *storage;
   s.joints = joints;
@@ -172,13 +212,15 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
           lanes.key_time[l] = ch.key_times[0];
           lanes.dropped[l] = c == 1 ? static_cast<std::uint8_t>(s.packed[byte_of[channel]] & 3u) : 0;
         }
-        const detail::ConstantLanes& identity = detail::kIdentityLanes[c];
-        if (std::memcmp(lanes.value, identity.value, sizeof(lanes.value)) == 0 &&
-            std::memcmp(lanes.key_time, identity.key_time, sizeof(lanes.key_time)) == 0 &&
-            std::memcmp(lanes.dropped, identity.dropped, sizeof(lanes.dropped)) == 0) {
+        // The identity, or the skeleton's rest, bit for bit: stored as nothing.
+        if (same_lanes(lanes, detail::kIdentityLanes[c])) {
           s.constants.pop_back();
           block.kind[c] = detail::kIdentityChannel;
           block.index[c] = 0;
+        } else if (rest != nullptr && same_lanes(lanes, rest->lanes[3 * b + c])) {
+          s.constants.pop_back();
+          block.kind[c] = detail::kRestChannel;
+          block.index[c] = static_cast<std::uint32_t>(3 * b + c);
         }
         continue;
       }
@@ -204,6 +246,11 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   }
   s.animated.shrink_to_fit();  // counted in size_in_bytes, like the directories
   s.constants.shrink_to_fit();
+  if (std::any_of(s.blocks.begin(), s.blocks.end(), [](const detail::JointBlock& b) {
+        return b.kind[0] == detail::kRestChannel || b.kind[1] == detail::kRestChannel || b.kind[2] == detail::kRestChannel;
+      })) {
+    s.rest = std::move(rest);
+  }
   RuntimeClip out;
   out.id_ = detail::next_clip_id();
   out.name_ = std::move(name);
@@ -227,7 +274,7 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
       CompressedChannel& ch = data.channels[3 * j + c];
       if (block.kind[c] != detail::kKeysChannel) {
         // One key of no bits: its values; a rotation's key is its two bits of dropped index.
-        const detail::ConstantLanes& lanes = detail::constant_lanes(s.constants, block, static_cast<int>(c));
+        const detail::ConstantLanes& lanes = detail::constant_lanes(s, block, static_cast<int>(c));
         ch.key_times.push_back(lanes.key_time[l]);
         for (std::size_t i = 0; i < 3; ++i) ch.min[i] = lanes.value[i][l];
         if (c == 1) ch.packed.push_back(lanes.dropped[l]);

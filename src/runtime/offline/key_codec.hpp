@@ -32,6 +32,21 @@ inline SmallestThree smallest_three(const double* q) noexcept {
   return out;
 }
 
+// A constant channel's one key (no bits) as the compressor stores a value (x, y, z; a rotation
+// x, y, z, w): translation and scale components as floats; a rotation's smallest three as
+// floats and the dropped component.
+struct ConstantKey {
+  float value[3];
+  std::uint8_t dropped;
+};
+
+inline ConstantKey constant_key(bool rotation, const double* v) noexcept {
+  if (!rotation) return {{static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])}, 0};
+  const SmallestThree s = smallest_three(v);
+  return {{static_cast<float>(s.kept[0]), static_cast<float>(s.kept[1]), static_cast<float>(s.kept[2])},
+          static_cast<std::uint8_t>(s.dropped)};
+}
+
 inline float dequantise(std::uint32_t q, float min, float step) noexcept {
   return std::fma(static_cast<float>(q), step, min);
 }

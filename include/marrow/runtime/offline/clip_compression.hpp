@@ -51,9 +51,11 @@ struct CompressionReport {
 // distance, for a clip beyond what a compressed clip holds (more than 65535 distinct key times,
 // or joints times key times above 2^23: the compression's work), for rotation keys that are not
 // unit quaternions, and when even keeping every key cannot meet the tolerance (the 16-bit
-// quantisation is too coarse for it).
+// quantisation is too coarse for it). A constant channel within its share of the tolerance of the
+// joint's rest (else of the identity) is stored as that, exactly; the clip refers to `rest`
+// (compressed_rest_pose(skeleton.bind_pose); one of its own when null) for the blocks that equal it.
 RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleton, const ClipCompression& options,
-                          CompressionReport* report = nullptr);
+                          CompressionReport* report = nullptr, std::shared_ptr<const CompressedRestPose> rest = nullptr);
 
 // The keys a compressed clip plays: per joint, its translation, rotation and scale channels as
 // tracks of their own (a channel's keys carry its values; the other fields are defaults). The

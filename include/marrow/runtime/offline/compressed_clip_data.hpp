@@ -20,13 +20,19 @@
 // the one sampler's rule (track_sampler.hpp) per channel.
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
+
+#include <glm/mat4x4.hpp>
 
 #include "marrow/core/ticks.hpp"
 #include "marrow/runtime/runtime_clip.hpp"
 
 namespace marrow {
+
+struct CompressedRestPose;  // runtime/compressed_storage.hpp: opaque, shared
 
 struct CompressedChannel {
   // Indices into CompressedClipData::times, increasing, and never skipping a whole word of 32
@@ -58,13 +64,22 @@ constexpr unsigned compressed_key_width(const std::array<std::uint8_t, 3>& bits,
 // The clip's content (a compressed clip), or std::invalid_argument for an uncompressed one.
 CompressedClipData compressed_clip_data(const RuntimeClip& clip);
 
+// A skeleton's rest pose (its joints' local matrices, decomposed) as compressed clips store
+// constants. Clips made with it store each block of eight joints' channel that equals it bit for
+// bit (their bone lengths, the joints they do not move) as nothing and read it here: make one per
+// skeleton and give it to every clip of it (compress_model_clips and the native reader do). A
+// clip's size_in_bytes does not count it: it is the skeleton's, 384 bytes per eight joints.
+std::shared_ptr<const CompressedRestPose> compressed_rest_pose(std::span<const glm::mat4> rest_locals);
+
 // Checks data and builds the clip; throws std::invalid_argument naming the channel, key or
 // value that is wrong: no times or more than 65535, times not increasing or spanning 2^52 ticks
 // (14 years) or more, a channel count that is not three per joint, a channel without keys or
 // whose key times are not increasing indices into the table or skip a word of 32, a component
 // of more than 18 bits,
 // a uniform channel that is not a scale of x alone, packed bytes that are not
-// ceil(keys * width / 8), a non-finite or negative range, a rotation range outside [-1, 1].
-RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data);
+// ceil(keys * width / 8), a non-finite or negative range, a rotation range outside [-1, 1], a rest
+// pose of another joint count. The clip plays the same with or without `rest`.
+RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data,
+                                 std::shared_ptr<const CompressedRestPose> rest = nullptr);
 
 }  // namespace marrow
