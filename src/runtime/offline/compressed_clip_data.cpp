@@ -221,6 +221,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
           s.constants.pop_back();
           block.kind[c] = detail::kRestChannel;
           block.index[c] = static_cast<std::uint32_t>(3 * b + c);
+          s.rest = rest;  // kept only by a clip that reads it
         }
         continue;
       }
@@ -246,11 +247,6 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   }
   s.animated.shrink_to_fit();  // counted in size_in_bytes, like the directories
   s.constants.shrink_to_fit();
-  if (std::any_of(s.blocks.begin(), s.blocks.end(), [](const detail::JointBlock& b) {
-        return b.kind[0] == detail::kRestChannel || b.kind[1] == detail::kRestChannel || b.kind[2] == detail::kRestChannel;
-      })) {
-    s.rest = std::move(rest);
-  }
   RuntimeClip out;
   out.id_ = detail::next_clip_id();
   out.name_ = std::move(name);
