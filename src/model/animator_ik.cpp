@@ -41,7 +41,24 @@ std::size_t subtree_end(std::span<const int> parents, std::size_t root) {
   return contiguous ? end : n;
 }
 
+// Chain `chain` of `chains` (std::out_of_range naming the kind and how many there are).
+template <class Chains>
+auto& chain_at(Chains& chains, std::size_t chain, const char* kind) {
+  if (chain >= chains.size())
+    throw std::out_of_range(std::string("Animator: ") + kind + " chain " + std::to_string(chain) + " does not exist (" +
+                            std::to_string(chains.size()) + " added)");
+  return chains[chain];
+}
+
 }  // namespace
+
+const TwoBoneIkChain& Animator::two_bone_ik(std::size_t chain) const {
+  return chain_at(two_bone_, chain, "two-bone IK");
+}
+
+const AimIkChain& Animator::aim_ik(std::size_t chain) const {
+  return chain_at(aim_, chain, "aim IK");
+}
 
 std::size_t Animator::add_two_bone_ik(std::string_view start, std::string_view mid, std::string_view end) {
   TwoBoneIkChain chain;
@@ -79,7 +96,7 @@ void check_unit_weight(float weight, const char* what) {
 
 void Animator::set_two_bone_ik(std::size_t chain, const glm::vec3& target, float weight, std::optional<glm::vec3> pole,
                                float soften) {
-  TwoBoneIkChain& c = two_bone_.at(chain);
+  TwoBoneIkChain& c = chain_at(two_bone_, chain, "two-bone IK");
   check_finite(target, "two-bone IK target");
   if (pole) check_finite(*pole, "two-bone IK pole");
   check_unit_weight(weight, "two-bone IK");
@@ -113,7 +130,7 @@ std::size_t Animator::add_aim_ik(std::string_view node, const glm::vec3& forward
 }
 
 void Animator::set_aim_ik(std::size_t chain, const glm::vec3& target, float weight, const glm::vec3& pole) {
-  AimIkChain& c = aim_.at(chain);
+  AimIkChain& c = chain_at(aim_, chain, "aim IK");
   check_finite(target, "aim IK target");
   check_finite(pole, "aim IK pole");
   if (glm::length(pole) <= 0.f) throw std::invalid_argument("Animator: aim IK pole is the zero vector");
@@ -147,9 +164,13 @@ void Animator::rotate_node(int node, const glm::quat& correction) {
   set_pose_joint(ik_pose_, lane, trs);
   ik_touched_.emplace_back(node, v);
   sources_[n] = ik_lane_ + static_cast<std::uint32_t>(lane);
+  // The lane's row of the frame's matrices, which the compose reads (one matrix, not the block's
+  // eight), and the skins' locals.
+  const glm::mat4 local = compose_trs(trs);
+  frame_matrices_[sources_[n]] = local;
   for (SkinState& state : skins_) {
     const int p = state.shared->scene_to_joint[n];
-    if (p >= 0 && !state.pose.locals_.empty()) state.pose.locals_[static_cast<std::size_t>(p)] = compose_trs(trs);
+    if (p >= 0 && !state.pose.locals_.empty()) state.pose.locals_[static_cast<std::size_t>(p)] = local;
   }
 }
 
@@ -168,13 +189,6 @@ void Animator::undo_ik() {
   }
   ik_touched_.clear();
   ik_used_ = 0;
-}
-
-// The matrices of the IK lanes from `first` on (one chain's rotations) in the frame's scratch,
-// as the other poses' (the compose reads them): a block's at a time.
-void Animator::ik_to_matrices(std::size_t first) {
-  for (std::size_t block = first / kPoseLanes; block * kPoseLanes < ik_used_; ++block)
-    pose_to_matrices(std::span<const TrsBlock>(&ik_pose_[block], 1), frame_matrices_.subspan(ik_lane_ + block * kPoseLanes, kPoseLanes));
 }
 
 void Animator::run_ik() {
@@ -197,10 +211,8 @@ void Animator::run_ik() {
     job.reached = &reached;
     if (!job.run()) continue;  // a degenerate pose (non-finite matrices): left as it is
     chain.reached = reached;
-    const std::size_t first = ik_used_;
     rotate_node(chain.start, start_correction);
     rotate_node(chain.mid, mid_correction);
-    ik_to_matrices(first);
     compose_scene(static_cast<std::size_t>(chain.start), two_bone_end_[c]);
   }
   for (std::size_t c = 0; c < aim_.size(); ++c) {
@@ -221,9 +233,7 @@ void Animator::run_ik() {
     job.reached = &reached;
     if (!job.run()) continue;
     chain.reached = reached;
-    const std::size_t first = ik_used_;
     rotate_node(chain.node, correction);
-    ik_to_matrices(first);
     compose_scene(static_cast<std::size_t>(chain.node), aim_end_[c]);
   }
 }

@@ -33,12 +33,14 @@ inline Frame frame_of(const glm::mat4& m) {
   Vec x(m[0]), y(m[1]);
   const Vec z(m[2]);
   const double xx = glm::dot(x, x);
-  if (xx > 1e-30) y -= (glm::dot(y, x) / xx) * x;
+  if (xx > 1e-30) {
+    x *= 1.0 / std::sqrt(xx);  // one division, not three
+    y -= glm::dot(y, x) * x;
+  }
   const double yy = glm::dot(y, y);
   if (!(xx > 1e-30 && yy > 1e-30 && glm::dot(z, z) > 1e-30)) {
     return Frame{glm::dmat3(glm::mat3_cast(decompose_trs(m).rotation)), 1.0};
   }
-  x *= 1.0 / std::sqrt(xx);  // one division each, not three
   y *= 1.0 / std::sqrt(yy);
   const double det = glm::dot(glm::cross(x, y), z) < 0.0 ? -1.0 : 1.0;
   return Frame{glm::dmat3(x, y, det * glm::cross(x, y)), det};
@@ -56,8 +58,8 @@ inline Vec any_perpendicular(const Vec& v) {
 // The shortest rotation taking the direction of `from` to that of `to` (both non-zero):
 // (|f||t| + f.t, f x t) normalised. Opposite directions turn half a turn about `fallback`
 // (made perpendicular to `from`).
-inline Quat shortest_arc(const Vec& from, const Vec& to, const Vec& fallback) {
-  const double norms = std::sqrt(glm::dot(from, from) * glm::dot(to, to));
+// `norms` is |from| |to| when the caller knows it (two_bone_ik_job.cpp: both are a bone's length).
+inline Quat shortest_arc(const Vec& from, const Vec& to, const Vec& fallback, double norms) {
   const double c = glm::dot(from, to);
   if (c > (-1.0 + 1e-14) * norms) {
     const Vec v = glm::cross(from, to);
@@ -67,6 +69,10 @@ inline Quat shortest_arc(const Vec& from, const Vec& to, const Vec& fallback) {
   Vec axis = perpendicular_part(fallback, f);
   axis = glm::dot(axis, axis) > 1e-20 ? glm::normalize(axis) : any_perpendicular(f);
   return Quat(0.0, axis.x, axis.y, axis.z);
+}
+
+inline Quat shortest_arc(const Vec& from, const Vec& to, const Vec& fallback) {
+  return shortest_arc(from, to, fallback, std::sqrt(glm::dot(from, from) * glm::dot(to, to)));
 }
 
 // The local correction for a model-space rotation r about a joint (frame_of): r's axis in the

@@ -99,11 +99,13 @@ bool TwoBoneIkJob::run() const noexcept {
     const Vec new_mid = s + x * u + h * k, new_end = s + d * u;
     const Vec plane_normal = glm::cross(u, k);  // the half-turn axis for opposite directions
 
-    if (a > eps) r_start = shortest_arc(m - s, new_mid - s, plane_normal);
+    // Both arcs turn a bone onto a place at its own length (x^2 + h^2 = a^2, and the new end
+    // lies b from the new mid): the product of the norms is a^2, then b^2.
+    if (a > eps) r_start = shortest_arc(m - s, new_mid - s, plane_normal, a * a);
     // The end as start's correction leaves it, turned about the mid joint where it now is.
-    const Vec mid_after = s + r_start * (m - s), end_after = s + r_start * (e - s);
+    const Vec mid_after = s + r_start * (m - s), end_after = mid_after + r_start * (e - m);
     if (b > eps && glm::dot(new_end - mid_after, new_end - mid_after) > eps * eps) {
-      r_mid = shortest_arc(end_after - mid_after, new_end - mid_after, plane_normal);
+      r_mid = shortest_arc(end_after - mid_after, new_end - mid_after, plane_normal, b * b);
     }
   }
 
@@ -115,9 +117,7 @@ bool TwoBoneIkJob::run() const noexcept {
 
   if (reached != nullptr) {
     // Where the end lands with the corrections as written (weighted, in float).
-    const Quat r_start_w = to_model(start_out, start_frame);
-    const Vec mid_w = s + r_start_w * (m - s);
-    const Vec end_w = mid_w + r_start_w * (to_model(mid_out, mid_frame) * (e - m));
+    const Vec end_w = s + to_model(start_out, start_frame) * ((m - s) + to_model(mid_out, mid_frame) * (e - m));
     const double tolerance = kReachTolerance * chain;
     *reached = glm::dot(end_w - t, end_w - t) <= tolerance * tolerance;
   }

@@ -216,12 +216,12 @@ class Animator {
   std::size_t add_two_bone_ik(std::string_view start, std::string_view mid, std::string_view end);
   void set_two_bone_ik(std::size_t chain, const glm::vec3& target, float weight = 1.f,
                        std::optional<glm::vec3> pole = std::nullopt, float soften = 1.f);
-  const TwoBoneIkChain& two_bone_ik(std::size_t chain) const { return two_bone_.at(chain); }
+  const TwoBoneIkChain& two_bone_ik(std::size_t chain) const;  // std::out_of_range naming the chain
   std::size_t add_aim_ik(std::string_view node, const glm::vec3& forward = {0.f, 0.f, 1.f},
                          const glm::vec3& up = {0.f, 1.f, 0.f}, const glm::vec3& offset = glm::vec3(0.f));
   void set_aim_ik(std::size_t chain, const glm::vec3& target, float weight = 1.f,
                   const glm::vec3& pole = {0.f, 1.f, 0.f});
-  const AimIkChain& aim_ik(std::size_t chain) const { return aim_.at(chain); }
+  const AimIkChain& aim_ik(std::size_t chain) const;
 
   // Step 4. Returns how many materials received a palette. A split part's material receives its
   // sub-palette (S4).
@@ -381,7 +381,6 @@ class Animator {
   void compose_scene(std::size_t from = 0, std::size_t to = std::numeric_limits<std::size_t>::max());
   void run_ik();
   void rotate_node(int node, const glm::quat& correction);
-  void ik_to_matrices(std::size_t first);
   void undo_ik();
   bool joint_driven(std::size_t skin, std::size_t joint) const noexcept;
   void form_palettes();
