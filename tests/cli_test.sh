@@ -232,6 +232,12 @@ check "convert: --format disagrees with OUT" 2 "$marrow" convert "$work/demo.glb
 check "convert: unknown --format" 2 "$marrow" convert "$work/demo.glb" "$work/a/demo.glb" "$work/conv" --format obj
 check "convert: bad --jobs" 2 "$marrow" convert "$work/demo.glb" "$work/a/demo.glb" "$work/conv" --jobs 0
 check "convert: OUT over IN" 2 "$marrow" convert "$work/a/tentacle.glb" "$work/a" --format glb
+cp "$work/demo.glb" "$work/kept.glb"
+check "retarget: OUT over the target" 2 "$marrow" retarget "$work/a/tentacle.glb" "$work/demo.glb" "$work/./demo.glb"
+cmp -s "$work/demo.glb" "$work/kept.glb" && grep -q "would replace it" "$work/err" || fail "retarget refuses OUT over an input"
+check "an option given twice" 2 "$marrow" pose "$work/demo.glb" --json --json
+grep -q "given twice" "$work/err" || fail "a repeated option is named as given twice"
+check "a negative --scene" 2 "$marrow" info "$work/demo.glb" --scene -1
 check "convert --format glb into a folder" 0 "$marrow" convert "$work/a/tentacle.glb" "$work/demo.glb" "$work/conv" --format glb
 [ "$(head -c 4 "$work/conv/tentacle.glb")" = glTF ] && [ -s "$work/conv/demo.glb" ] && grep -q "converted 2 of 2 files" "$work/out" ||
   fail "convert --format glb writes .glb files into the folder"
@@ -338,6 +344,10 @@ if [ -d "$bandai" ]; then
     "$bandai"/dataset-2_walk-turn-right_normal_001.bvh "$bandai"/dataset-2_run_normal_001.bvh --out "$work/walks.marrow"
   grep -q "wrote .*walks.marrow: 4 clips.*candidate frames at 60 Hz" "$work/out" && grep -q "unit scale 0.01" "$work/out" ||
     fail "match build reports its clips, frames and unit scale: $(cat "$work/out")"
+  cp "$work/walks.marrow" "$work/walks_kept.marrow"
+  check "match build over its own input" 2 "$marrow" match build "$work/walks.marrow" --out "$work/walks.marrow"
+  grep -q "would replace it" "$work/err" && cmp -s "$work/walks.marrow" "$work/walks_kept.marrow" ||
+    fail "match build refuses to write over an input, before writing"
   check "match build --mirror" 0 "$marrow" match build "$bandai"/dataset-2_walk-turn-left_normal_001.bvh --mirror --out "$work/mirrored.marrow"
   grep -q "wrote .*mirrored.marrow: 2 clips" "$work/out" || fail "match build --mirror adds the mirrored clip: $(cat "$work/out")"
   check "match demo of a mirrored database" 0 "$marrow" match demo "$work/mirrored.marrow" --path circle --seconds 2 --json

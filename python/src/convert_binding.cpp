@@ -1,6 +1,8 @@
 // convert(): what `marrow convert IN OUT` does for one file: load any format, scale units when
 // asked (G18), write glTF (.glb, .gltf) or marrow's native format (any other name).
+#include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <pybind11/stl.h>
@@ -9,6 +11,7 @@
 #include "bindings.hpp"
 #include "load_options.hpp"
 #include "loaded_model.hpp"
+#include "marrow/io/file_identity.hpp"
 #include "marrow/io/model_file.hpp"
 #include "marrow/model/unit_scale.hpp"
 
@@ -27,6 +30,8 @@ void bind_convert(py::module_& m) {
           loaded->freeze();
         } else {
           in = path_text(source);
+          const std::filesystem::path input(in);
+          refuse_writing_over(out, std::span<const std::filesystem::path>(&input, 1));  // ValueError
         }
         const ModelFileOptions options = load_options(scene, max_palette, palette, ticks_per_second, skeletal);
         py::gil_scoped_release unlocked;

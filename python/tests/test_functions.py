@@ -103,6 +103,20 @@ def test_convert_round_trips(fox, fox_path, tmp_path):
         marrow.convert(tmp_path / "missing.fbx", tmp_path / "out.glb")
     with pytest.raises(ValueError):
         marrow.convert(fox, tmp_path / "bad.glb", unit_scale=-1.0)
+    # A source file is never written over, whichever way the destination names it.
+    copy = tmp_path / "copy.gltf"
+    marrow.convert(fox_path, copy)
+    before = copy.read_bytes()
+    for same in (copy, tmp_path / "." / "copy.gltf"):
+        with pytest.raises(ValueError, match="would replace it"):
+            marrow.convert(copy, same)
+    assert copy.read_bytes() == before
+
+
+def test_pose_refuses_times_the_command_line_refuses(fox):
+    for bad in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(ValueError, match="time"):
+            marrow.pose(fox, clip="Run", time=bad)
 
 
 def python_runs_during(call):

@@ -22,6 +22,7 @@
 #include "commands.hpp"
 #include "loaded_file.hpp"
 #include "marrow/core/diagnostic.hpp"
+#include "marrow/io/file_identity.hpp"
 #include "marrow/io/gltf/gltf_writer.hpp"
 #include "marrow/io/native/native_format.hpp"
 #include "marrow/model/compress_model_clips.hpp"
@@ -87,20 +88,13 @@ void convert_one(Job& job, Format format, const ModelFileOptions& options, float
   }
 }
 
-// The same file, whether or not it exists yet.
-fs::path identity(const fs::path& p) {
-  std::error_code ec;
-  const fs::path c = fs::weakly_canonical(p, ec);
-  return ec ? fs::absolute(p) : c;
-}
-
 // Refuses two jobs writing one file, and a job writing over any input.
 void refuse_collisions(const std::vector<Job>& work) {
   std::map<fs::path, const Job*> by_output;
   std::map<fs::path, const Job*> inputs;
-  for (const Job& job : work) inputs.emplace(identity(job.in), &job);
+  for (const Job& job : work) inputs.emplace(file_identity(job.in), &job);
   for (const Job& job : work) {
-    const fs::path out = identity(job.out);
+    const fs::path out = file_identity(job.out);
     const auto [it, fresh] = by_output.emplace(out, &job);
     if (!fresh) {
       throw UsageError(it->second->in.string() + " and " + job.in.string() + " would both write " + job.out.string() +
@@ -165,7 +159,7 @@ int run_convert(const Args& arguments) {
   std::optional<ClipCompression> compression;
   if (const auto c = take_option(args, "--compress")) {
     const double v = parse_number(*c, "--compress");
-    if (!(v > 0 && v < 1e30)) throw UsageError("--compress '" + *c + "' must be a positive tolerance");
+    if (!(v > 0 && v < 1e30)) throw UsageError("--compress '" + *c + "' must be a tolerance above 0 and below 1e30 (model units)");
     compression = ClipCompression{static_cast<float>(v), static_cast<float>(100 * v)};
   }
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());

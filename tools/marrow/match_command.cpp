@@ -75,6 +75,7 @@ int run_build(Args args) {
   const std::vector<std::string> files = take_files(args, "usage: marrow match build MODEL... --out DB.marrow");
   if (!out) throw UsageError("--out DB.marrow is required");
   require_extension(*out, ".marrow", "--out");
+  refuse_output_over_inputs(*out, files);
   MotionDatabaseOptions db_options;
   if (rate) {
     db_options.rate = parse_number(*rate, "--rate");
@@ -158,7 +159,7 @@ int run_demo_path(Args args) {
 
   const LoadedFile loaded = load_file(file, options);
   if (!loaded.model.motion_database)
-    throw std::runtime_error(file + " holds no motion database (marrow match build MODEL... --out " + file + " makes one)");
+    throw std::runtime_error(file + " holds no motion database (marrow match build MODEL... --out DB.marrow makes one)");
   const MotionClips clips(loaded.model);
   std::optional<MatchPicture> picture;
   if (gif) picture.emplace(clips, width, height, step);

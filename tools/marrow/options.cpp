@@ -6,11 +6,14 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "marrow/io/file_identity.hpp"
 #include "marrow/render/image.hpp"
 
 namespace marrow::cli {
 
-std::optional<std::string> take_option(Args& args, const std::string& name) {
+namespace {
+
+std::optional<std::string> take_one(Args& args, const std::string& name) {
   const auto it = std::find(args.begin(), args.end(), name);
   if (it == args.end()) return std::nullopt;
   if (it + 1 == args.end()) throw UsageError(name + " needs a value");
@@ -19,10 +22,29 @@ std::optional<std::string> take_option(Args& args, const std::string& name) {
   return value;
 }
 
+void refuse_twice(const Args& args, const std::string& name) {
+  if (std::find(args.begin(), args.end(), name) != args.end()) throw UsageError(name + " is given twice");
+}
+
+}  // namespace
+
+std::optional<std::string> take_option(Args& args, const std::string& name) {
+  std::optional<std::string> value = take_one(args, name);
+  if (value) refuse_twice(args, name);
+  return value;
+}
+
+std::vector<std::string> take_options(Args& args, const std::string& name) {
+  std::vector<std::string> out;
+  while (std::optional<std::string> v = take_one(args, name)) out.push_back(*v);
+  return out;
+}
+
 bool take_flag(Args& args, const std::string& name) {
   const auto it = std::find(args.begin(), args.end(), name);
   if (it == args.end()) return false;
   args.erase(it);
+  refuse_twice(args, name);
   return true;
 }
 
@@ -56,6 +78,15 @@ void require_extension(const std::string& path, const std::string& extension, co
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext != extension) {
     throw UsageError(std::string(what) + " '" + path + "' must end in " + extension + " (the format it is written in)");
+  }
+}
+
+void refuse_output_over_inputs(const std::string& out, const std::vector<std::string>& inputs) {
+  const std::vector<std::filesystem::path> paths(inputs.begin(), inputs.end());
+  try {
+    refuse_writing_over(out, paths);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
 }
 

@@ -10,12 +10,6 @@ namespace marrow::cli {
 
 namespace {
 
-std::vector<std::string> take_all(Args& args, const std::string& name) {
-  std::vector<std::string> out;
-  while (auto v = take_option(args, name)) out.push_back(*v);
-  return out;
-}
-
 // CLIP@SECONDS=WEIGHT[/NODE]; the clip is the text before the last '@' (names may hold '@').
 LayerFlag parse_layer(const std::string& text, const char* flag) {
   const auto at = text.rfind('@');
@@ -82,9 +76,9 @@ IkFlag parse_ik(const std::string& text) {
 
 PoseFlags take_pose_flags(Args& args) {
   PoseFlags flags;
-  for (const std::string& t : take_all(args, "--layer")) flags.layers.push_back(parse_layer(t, "--layer"));
-  for (const std::string& t : take_all(args, "--additive")) flags.additive.push_back(parse_layer(t, "--additive"));
-  for (const std::string& t : take_all(args, "--two-bone-ik")) flags.two_bone_ik.push_back(parse_ik(t));
+  for (const std::string& t : take_options(args, "--layer")) flags.layers.push_back(parse_layer(t, "--layer"));
+  for (const std::string& t : take_options(args, "--additive")) flags.additive.push_back(parse_layer(t, "--additive"));
+  for (const std::string& t : take_options(args, "--two-bone-ik")) flags.two_bone_ik.push_back(parse_ik(t));
   flags.root_motion_yaw = take_flag(args, "--root-motion-yaw");
   flags.root_motion = take_flag(args, "--root-motion") || flags.root_motion_yaw;
   if (auto joint = take_option(args, "--root-joint")) {

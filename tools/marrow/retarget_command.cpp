@@ -56,7 +56,7 @@ int run_retarget(const Args& arguments) {
   Args args = arguments;
   const ModelFileOptions load = take_load_options(args);
   RetargetClipsOptions clips;
-  while (const std::optional<std::string> clip = take_option(args, "--clip")) clips.clips.push_back(*clip);
+  clips.clips = take_options(args, "--clip");
   clips.prefix = take_option(args, "--prefix").value_or("");
   clips.feet_ik = take_flag(args, "--feet-ik");
   const bool json = take_flag(args, "--json");
@@ -71,6 +71,7 @@ int run_retarget(const Args& arguments) {
   const std::string extension = lower_extension(out);
   if (extension != ".glb" && extension != ".gltf" && extension != ".marrow")
     throw UsageError("OUT '" + out.string() + "' must end in .glb, .gltf or .marrow (the format written)");
+  refuse_output_over_inputs(args[2], {args[0], args[1]});
   if (map_option != "auto") options.bone_map = read_bone_map_file(map_option, load.import.limits);
 
   const LoadedFile source = load_file(args[0], load);
