@@ -205,6 +205,33 @@ TEST(MotionMatcher, MM6_ALockedFootMovesLessThanAMillimetre) {
 }
 
 
+TEST(MotionClips, MM6_TheFeetsContactsAndPositionsDoNotDependOnTheSearchWeights) {
+  NEED_BANDAI_METRES();
+  // Weight 0 on the foot groups leaves them out of the search, not out of the foot lock.
+  const std::vector<const Model*> models = test::bandai_locomotion(0.01f);
+  const MotionDatabase unweighted(models, {.weights = {0.f, 0.f, 1.f, 1.f, 1.f}});
+  const MotionClips clips(unweighted, models);
+  const MotionClips& weighted = matcher_clips();
+  EXPECT_NEAR(clips.contact_height(), weighted.contact_height(), 1e-5f);
+  EXPECT_NEAR(clips.contact_speed(), weighted.contact_speed(), 1e-5f);
+  EXPECT_GT(clips.contact_height(), 0.05f);
+  std::size_t same = 0;
+  for (std::size_t r = 0; r < unweighted.size(); ++r) {
+    for (std::size_t f = 0; f < 2; ++f) {
+      ASSERT_LT(glm::distance(clips.foot_position(r, f), weighted.foot_position(r, f)), 1e-4f) << "row " << r;
+      same += clips.contact(r, f) == weighted.contact(r, f);
+    }
+  }
+  EXPECT_GE(same, 2 * unweighted.size() * 99 / 100);  // thresholds equal up to float rounding
+  // And the groups weighted 0 still count for nothing: feet 10 cm off cost below 1e-20.
+  const std::size_t at = unweighted.size() / 2;
+  std::array<float, kMotionFeatures> raw{};
+  for (std::size_t c = 0; c < kMotionFeatures; ++c) raw[c] = unweighted.row(at)[c] / unweighted.scale()[c] + unweighted.mean()[c];
+  for (std::size_t c = 0; c < 12; ++c) raw[c] += 0.1f;
+  const MotionMatch found = unweighted.brute_force(unweighted.normalize(raw));
+  EXPECT_LT(found.cost, 1e-20f);
+}
+
 // MM5: a database built with mirroring, its clips gathered with the mirrored ones.
 const MotionClips& mirrored_matcher_clips() {
   static const std::vector<const Model*> models = test::bandai_locomotion(0.01f);

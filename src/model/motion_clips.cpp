@@ -299,7 +299,7 @@ void MotionClips::finish(const MotionClipsOptions& options) {
   // MM6: contact thresholds, quantiles of every foot height and speed of the database.
   contacts_.assign(2 * db_.size(), 0);
   const std::span<const float> scale = db_.scale();
-  if (std::any_of(scale.begin(), scale.begin() + 12, [](float s) { return s == 0.f; })) return;  // feet weighted 0: no contact
+  if (std::any_of(scale.begin(), scale.begin() + 12, [](float s) { return s == 0.f; })) return;  // feet that never move: no contact
   std::vector<float> heights, speeds;
   for (std::size_t r = 0; r < db_.size(); ++r) {
     for (std::size_t f = 0; f < 2; ++f) {

@@ -20,6 +20,7 @@ namespace {
 
 constexpr std::size_t kSmallRun = 16, kLargeRun = 64;
 constexpr int kFuture = kMotionFutureFrames[2];
+constexpr double kUnseenWeight = 1e-15;
 
 // The joints a database reads, as scene nodes of the first model.
 struct MotionJoints {
@@ -170,7 +171,11 @@ void column_statistics(const std::vector<float>& raw, const std::array<float, kM
       }
     }
     const double deviation = std::sqrt(squares / static_cast<double>(rows * kMotionGroupWidth[g]));
-    const float s = deviation > 1e-12 ? static_cast<float>(weights[g] / deviation) : 0.f;
+    // A group weighted 0 is kept at kUnseenWeight: its squares (1e-30 of a weighted group's) are
+    // lost in every float cost, and its raw values stay readable (the foot contacts and lock,
+    // MotionClips, read the feet from the rows).
+    const double weight = weights[g] > 0.f ? static_cast<double>(weights[g]) : kUnseenWeight;
+    const float s = deviation > 1e-12 ? static_cast<float>(weight / deviation) : 0.f;
     for (std::size_t c = kMotionGroupStart[g]; c < kMotionGroupStart[g] + kMotionGroupWidth[g]; ++c) scale[c] = s;
   }
 }
