@@ -21,8 +21,7 @@ int animation_index(const Model& model, const ClipArg& clip) {
 
 std::size_t checked_index(long long index, std::size_t count, const char* what) {
   if (index < 0 || static_cast<unsigned long long>(index) >= count) {
-    throw py::index_error(std::string(what) + " " + std::to_string(index) + " out of range (the model has " +
-                          std::to_string(count) + ")");
+    throw py::index_error(std::string(what) + " " + std::to_string(index) + " out of range (there are " + std::to_string(count) + ")");
   }
   return static_cast<std::size_t>(index);
 }
@@ -30,6 +29,12 @@ std::size_t checked_index(long long index, std::size_t count, const char* what) 
 Ticks checked_ticks(double seconds, const char* what) {
   if (!std::isfinite(seconds)) throw py::value_error(std::string(what) + " must be finite, not " + std::to_string(seconds));
   return ticks_from_seconds(seconds);
+}
+
+double checked_time(double seconds, const char* what) {
+  if (!std::isfinite(seconds) || seconds < 0.0)
+    throw py::value_error(std::string(what) + " must be a finite number of seconds >= 0, not " + std::to_string(seconds));
+  return seconds;
 }
 
 LoopMode loop_mode_from_name(const std::string& name) {

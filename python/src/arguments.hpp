@@ -29,6 +29,8 @@ std::size_t checked_index(long long index, std::size_t count, const char* what);
 
 // Seconds (finite: ValueError naming `what`) as Ticks.
 Ticks checked_ticks(double seconds, const char* what);
+// A time in a clip: seconds finite and >= 0 (ValueError naming `what`), as the command line's --time.
+double checked_time(double seconds, const char* what);
 
 // "loop", "once", "pingpong" (ValueError otherwise).
 LoopMode loop_mode_from_name(const std::string& name);

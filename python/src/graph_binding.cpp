@@ -51,7 +51,14 @@ struct GraphPlayer {
 GraphDescription description_argument(const py::object& source, std::string& where) {
   if (py::isinstance<py::dict>(source)) {
     where.clear();
-    const std::string text = py::module_::import("json").attr("dumps")(source).cast<std::string>();
+    std::string text;
+    try {
+      // allow_nan=False: JSON has no NaN or infinity; say so rather than let the parser see "NaN".
+      text = py::module_::import("json").attr("dumps")(source, py::arg("allow_nan") = false).cast<std::string>();
+    } catch (const py::error_already_set& e) {
+      if (!e.matches(PyExc_ValueError)) throw;
+      throw py::value_error("load_graph: the dict holds a NaN or infinite number, which JSON and so a graph cannot hold");
+    }
     return parse_graph(std::span(reinterpret_cast<const std::byte*>(text.data()), text.size()));
   }
   where = path_text(source);

@@ -11,7 +11,12 @@ namespace py = pybind11;
 ModelFileOptions load_options(std::optional<int> scene, int max_palette, const std::string& palette,
                               std::optional<double> ticks_per_second, bool skeletal) {
   ModelFileOptions options;
-  if (scene) options.import.scene = *scene;
+  if (scene) {
+    if (*scene < 0) throw py::value_error("scene=" + std::to_string(*scene) + ": a scene number from 0 (None: the file's default)");
+    options.import.scene = *scene;
+  }
+  if (max_palette < 1 || max_palette > 65536)  // joint indices are 16-bit; 0 would refuse every skin
+    throw py::value_error("max_palette=" + std::to_string(max_palette) + ": a number of joints from 1 to 65536");
   options.import.max_palette = max_palette;
   if (palette == "refuse") {
     options.import.palette_policy = PalettePolicy::Refuse;

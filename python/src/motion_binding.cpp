@@ -14,6 +14,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
 #include "loaded_model.hpp"
 #include "marrow/model/motion_database.hpp"
@@ -63,11 +64,11 @@ std::array<float, kMotionFeatures> query_of(const py::array_t<float, py::array::
   return q;
 }
 
-MotionExclusion exclusion_of(const Database& self, const std::optional<std::pair<std::size_t, std::size_t>>& exclude) {
+MotionExclusion exclusion_of(const Database& self, const std::optional<std::pair<long long, long long>>& exclude) {
   if (!exclude) return {};
-  if (exclude->first >= self.db->size())
-    throw py::index_error("MotionDatabase: exclude row " + std::to_string(exclude->first) + " of " + std::to_string(self.db->size()));
-  return MotionExclusion{exclude->first, exclude->second};
+  const std::size_t row = checked_index(exclude->first, self.db->size(), "MotionDatabase: exclude row");
+  if (exclude->second < 0) throw py::value_error("MotionDatabase: exclude frames " + std::to_string(exclude->second) + " is negative");
+  return MotionExclusion{row, static_cast<std::size_t>(exclude->second)};
 }
 
 void bind_motion_matcher(py::module_& m);
@@ -110,22 +111,21 @@ one rig sampled at `rate`, described by 27 normalized features.)")
           "numpy (candidates, 27) float32, normalized; row i is candidate frame i.")
       .def(
           "frame_of",
-          [](const Database& self, std::size_t row) {
-            if (row >= self.db->size()) throw py::index_error("MotionDatabase: row " + std::to_string(row) + " of " + std::to_string(self.db->size()));
+          [](const Database& self, long long index) {
+            const std::size_t row = checked_index(index, self.db->size(), "MotionDatabase: row");
             return py::make_tuple(self.db->range_of(row).name, seconds_from_ticks(self.db->time_of(row)));
           },
           py::arg("row"), "(clip name, time in seconds) of a row; a mirrored clip's name ends in ' (mirrored)'.")
       .def(
           "mirror_of",
-          [](const Database& self, std::size_t row) {
-            if (row >= self.db->size()) throw py::index_error("MotionDatabase: row " + std::to_string(row) + " of " + std::to_string(self.db->size()));
-            return self.db->mirror_of(row);
+          [](const Database& self, long long index) {
+            return self.db->mirror_of(checked_index(index, self.db->size(), "MotionDatabase: row"));
           },
           py::arg("row"), "The row of the same frame mirrored (MM5; mirror=True), or the row itself without mirroring.")
       .def(
           "search",
           [](const Database& self, const py::array_t<float, py::array::c_style | py::array::forcecast>& query,
-             const std::optional<std::pair<std::size_t, std::size_t>>& exclude) {
+             const std::optional<std::pair<long long, long long>>& exclude) {
             const MotionMatch match = self.db->search(query_of(query), exclusion_of(self, exclude));
             return py::make_tuple(match.row, match.cost);
           },
@@ -174,9 +174,8 @@ desired velocity in, the database's frames played with inertialized switches out
            "source: a MotionDatabase (of models in metres) or a Model loaded from `marrow match build`'s file.")
       .def(
           "reset",
-          [](Matcher& self, std::size_t row, const std::array<float, 3>& position, float yaw) {
-            if (row >= self.matcher->clips().database().size()) throw py::index_error("MotionMatcher: row " + std::to_string(row) + " is not a database row");
-            self.matcher->reset(row, vec3_of(position), yaw);
+          [](Matcher& self, long long row, const std::array<float, 3>& position, float yaw) {
+            self.matcher->reset(checked_index(row, self.matcher->clips().database().size(), "MotionMatcher: row"), vec3_of(position), yaw);
           },
           py::arg("row") = 0, py::arg("position") = std::array<float, 3>{0.f, 0.f, 0.f}, py::arg("yaw") = 0.f,
           "Plays `row` at once, the character at `position` facing `yaw` (radians about +Y, 0 = +Z).")
@@ -211,9 +210,8 @@ desired velocity in, the database's frames played with inertialized switches out
       .def("yaw", [](const Matcher& self) { return self.matcher->yaw(); }, "The character's facing (radians about +Y, 0 = +Z).")
       .def("simulation_position", [](const Matcher& self) { return tuple_of(self.matcher->simulation_position()); },
            "The desired (simulated) position the character is pulled toward.")
-      .def("foot_locked", [](const Matcher& self, std::size_t foot) {
-            if (foot > 1) throw py::index_error("MotionMatcher: foot is 0 (left) or 1 (right)");
-            return self.matcher->foot_locked(foot);
+      .def("foot_locked", [](const Matcher& self, long long foot) {
+            return self.matcher->foot_locked(checked_index(foot, 2, "MotionMatcher: foot (0 left, 1 right)"));
           }, py::arg("foot"))
       .def_property_readonly("searches", [](const Matcher& self) { return self.matcher->searches(); })
       .def_property_readonly("switches", [](const Matcher& self) { return self.matcher->switches(); });

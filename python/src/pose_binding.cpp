@@ -18,11 +18,12 @@ void bind_pose(py::module_& m) {
       "pose",
       [](const std::shared_ptr<LoadedModel>& loaded, const std::optional<ClipArg>& clip, double time, bool normals) {
         const int index = clip ? animation_index(loaded->model(), *clip) : -1;
+        const double seconds = checked_time(time, "pose: time");
         loaded->freeze();
         PoseReport report;
         {
           py::gil_scoped_release unlocked;
-          report = pose_at(loaded->model(), index, time);
+          report = pose_at(loaded->model(), index, seconds);
         }
         return pose_dict(loaded->path(), report, normals, std::nullopt);
       },

@@ -81,7 +81,7 @@ void bind_render(py::module_& m) {
          const std::array<int, 2>& size, const std::string& view, std::optional<float> yaw, std::optional<float> pitch,
          bool skeleton, bool bounds, int samples, const std::string& caption) {
         const int index = clip ? animation_index(loaded->model(), *clip) : -1;
-        const Ticks t = checked_ticks(time, "render: time");
+        const Ticks t = ticks_from_seconds(checked_time(time, "render: time"));
         const Picture p = picture(size, view, yaw, pitch, skeleton, samples, caption);
         const auto compiled = loaded->compiled();
         py::array_t<std::uint8_t> out = new_image(p);

@@ -32,8 +32,9 @@ def test_MM3_frame_of_names_the_clip_and_time(db, bandai):
     assert clip == bandai[0].animations[0] and seconds == 0
     clip, seconds = db.frame_of(30)
     assert seconds == pytest.approx(0.5)
-    with pytest.raises(IndexError):
-        db.frame_of(len(db))
+    for bad in (len(db), -1):
+        with pytest.raises(IndexError, match="row"):
+            db.frame_of(bad)
 
 
 def test_MM1_MM2_search_equals_brute_force_and_finds_a_frame_itself(db):
@@ -140,5 +141,10 @@ def test_a_matcher_on_a_database_and_refusals(assets, tmp_path):
         marrow.MotionMatcher("walks.marrow")
     with pytest.raises(ValueError, match="dt"):
         m.update(0, (0, 0, 1))
-    with pytest.raises(IndexError):
-        m.reset(len(db))
+    for bad in (len(db), -1):
+        with pytest.raises(IndexError, match="row"):
+            m.reset(bad)
+    with pytest.raises(IndexError, match="foot"):
+        m.foot_locked(-1)
+    with pytest.raises(ValueError, match="velocity"):
+        m.update(1 / 60, (float("nan"), 0, 1))

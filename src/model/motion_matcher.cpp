@@ -137,6 +137,9 @@ void MotionMatcher::reset(std::size_t row, const glm::vec3& position, float yaw)
 
 void MotionMatcher::update(float dt, const MotionInput& input) {
   if (!(dt > 0.f) || !std::isfinite(dt)) throw std::invalid_argument("MotionMatcher::update: dt " + std::to_string(dt) + " is not positive");
+  const auto finite = [](const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.z); };  // y is ignored
+  if (!finite(input.velocity)) throw std::invalid_argument("MotionMatcher::update: the input velocity is not finite");
+  if (!finite(input.facing)) throw std::invalid_argument("MotionMatcher::update: the input facing is not finite");
   searched_ = switched_ = false;
   read_input(input);
   simulate(dt);
@@ -156,7 +159,6 @@ void MotionMatcher::update(float dt, const MotionInput& input) {
 
 void MotionMatcher::read_input(const MotionInput& input) {
   desired_velocity_ = ground(input.velocity);
-  if (!std::isfinite(desired_velocity_.x) || !std::isfinite(desired_velocity_.z)) desired_velocity_ = glm::vec3(0.f);
   const glm::vec3 facing = ground(input.facing);
   // The desired yaw is kept within pi of the simulation's: the spring turns the short way.
   if (glm::length(facing) > 1e-6f) {

@@ -188,7 +188,8 @@ class MotionMatcher {
   // Plays `row` at once with the character at `position` (on the ground) facing `yaw` (radians
   // about +Y, 0 = +Z); the simulation starts there at rest; the next update searches.
   void reset(std::size_t row, const glm::vec3& position, float yaw);
-  // One frame (dt > 0 s): the steps of the header.
+  // One frame (dt > 0 s): the steps of the header. Throws std::invalid_argument for a dt that is
+  // not a positive finite number, or an input velocity or facing with a non-finite x or z.
   void update(float dt, const MotionInput& input);
 
   // The row played (the frame of the pose shown, in its clip), and this frame's decisions.
