@@ -65,8 +65,8 @@ class GraphCompiler {
     throw std::invalid_argument("graph field \"" + field + "\": " + what);
   }
   [[noreturn]] void fail(int node, const std::string& field, const std::string& what) const {
-    throw std::invalid_argument("graph node " + quoted(g_.description_.nodes[static_cast<std::size_t>(node)].name) + ", field \"" +
-                                field + "\": " + what);
+    const std::string where = field.empty() ? "" : ", field \"" + field + "\"";  // a cycle is no one field's
+    throw std::invalid_argument("graph node " + quoted(g_.description_.nodes[static_cast<std::size_t>(node)].name) + where + ": " + what);
   }
 
   int node_ref(int node, const std::string& field, const std::string& name) const {

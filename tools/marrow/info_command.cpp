@@ -91,7 +91,9 @@ void write_json(const LoadedFile& f, const InfoReport& r) {
 void print_tree(const Model& model, const InfoReport& r, std::size_t bone, int depth) {
   const ModelNode& b = model.nodes[bone];
   std::printf("  %*s%s", depth * 2, "", bone == 0 ? "(synthetic root)" : (b.name.empty() ? "(unnamed)" : b.name.c_str()));
-  if (bone > 0) std::printf("  [node %d, bone %zu]", b.source_node, bone);
+  // The node's index in the model (what pose reports, the humanoid map and Python's arrays
+  // count), then its index in the file.
+  if (bone > 0) std::printf("  [node %zu, file node %d]", bone, b.source_node);
   if (r.bones[bone].joint) std::printf(" joint");
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     if (model.meshes[m].node == static_cast<int>(bone)) {

@@ -12,7 +12,11 @@ namespace marrow::cli {
 
 ModelFileOptions take_load_options(Args& args) {
   ModelFileOptions options;
-  if (const auto scene = take_option(args, "--scene")) options.import.scene = static_cast<int>(parse_number(*scene, "--scene"));
+  if (const auto scene = take_option(args, "--scene")) {
+    const double n = parse_number(*scene, "--scene");
+    if (n < 0 || n > 1e6 || n != std::floor(n)) throw UsageError("--scene '" + *scene + "' must be a scene number from 0");
+    options.import.scene = static_cast<int>(n);
+  }
   if (const auto p = take_option(args, "--max-palette")) {
     const double joints = parse_number(*p, "--max-palette");
     // Joint indices are 16-bit; 0 would refuse every skin.

@@ -55,6 +55,8 @@ void write_json(const std::string& file, const PoseReport& r, bool normals, cons
   if (r.clip >= 0) {
     j.key("clip").begin_object().key("index").value(r.clip).key("name").name(r.clip_name).key("duration").value(r.duration).end_object();
     j.key("time").value(r.time).key("sampledTime").value(r.sampled_time);
+  } else if (r.graph) {
+    j.key("clip").null().key("time").value(r.time).key("sampledTime").null();  // the graph's time; it samples many clips
   } else {
     j.key("clip").null().key("time").null().key("sampledTime").null();
   }
@@ -173,7 +175,7 @@ PoseReport graph_pose(const Model& model, const GraphFlags& graph, double second
   ScriptedGraph player(model, load_graph(graph, model), graph.script);
   player.advance_to(ticks_from_seconds(seconds));
   PoseReport report = make_pose_report(model, player.animator());
-  report.time = seconds;  // for the text summary; the JSON's clip, time and sampledTime stay null
+  report.time = seconds;  // the JSON's time; its clip and sampledTime stay null
   report.graph = describe_graph(player.instance());
   return report;
 }
