@@ -37,6 +37,9 @@ Picture picture(const std::array<int, 2>& size, const std::string& view, std::op
   p.settings.skeleton = skeleton;
   p.caption = caption;
   p.view = render::view_angles(render::view_preset_from_name(view));
+  // The command line's ranges (--yaw, --pitch); NaN is outside both.
+  if (yaw && !(*yaw >= -360.f && *yaw <= 360.f)) throw py::value_error("yaw=" + std::to_string(*yaw) + ": from -360 to 360 degrees");
+  if (pitch && !(*pitch >= -90.f && *pitch <= 90.f)) throw py::value_error("pitch=" + std::to_string(*pitch) + ": from -90 to 90 degrees");
   if (yaw) p.view.yaw_degrees = *yaw;
   if (pitch) p.view.pitch_degrees = *pitch;
   return p;

@@ -35,7 +35,13 @@ BoneMapEntries map_argument(const py::object& map) {
   if (map.is_none()) return {};
   if (py::isinstance<py::dict>(map)) {
     BoneMapEntries entries;
-    for (const auto& [key, value] : map.cast<py::dict>()) entries.emplace_back(py::str(key), py::str(value));
+    for (const auto& [key, value] : map.cast<py::dict>()) {
+      // Names only, as in a map file: a number is not quietly taken as the name "3".
+      if (!py::isinstance<py::str>(key) || !py::isinstance<py::str>(value))
+        throw py::type_error("retarget: map entries are {name: name} strings, not " + std::string(py::str(py::repr(key))) + ": " +
+                             std::string(py::str(py::repr(value))));
+      entries.emplace_back(key.cast<std::string>(), value.cast<std::string>());
+    }
     if (entries.empty()) throw py::value_error("retarget: map is an empty dict (None or \"auto\": found from the names)");
     return entries;
   }

@@ -15,7 +15,7 @@ using marrow::cli::Args;
 int run(const std::string& command, const Args& args) {
   using namespace marrow::cli;
   if (command == "help" || command == "--help" || command == "-h") {
-    if (args.empty()) {
+    if (args.empty() || (args.size() == 1 && (args[0] == "--help" || args[0] == "-h"))) {
       std::fputs(general_usage().data(), stdout);
       return 0;
     }
