@@ -233,7 +233,7 @@ check "convert: unknown --format" 2 "$marrow" convert "$work/demo.glb" "$work/a/
 check "convert: bad --jobs" 2 "$marrow" convert "$work/demo.glb" "$work/a/demo.glb" "$work/conv" --jobs 0
 check "convert: OUT over IN" 2 "$marrow" convert "$work/a/tentacle.glb" "$work/a" --format glb
 cp "$work/demo.glb" "$work/kept.glb"
-check "retarget: OUT over the target" 2 "$marrow" retarget "$work/a/tentacle.glb" "$work/demo.glb" "$work/./demo.glb"
+check "W1 retarget: OUT over the target" 2 "$marrow" retarget "$work/a/tentacle.glb" "$work/demo.glb" "$work/./demo.glb"
 cmp -s "$work/demo.glb" "$work/kept.glb" && grep -q "would replace it" "$work/err" || fail "retarget refuses OUT over an input"
 check "an option given twice" 2 "$marrow" pose "$work/demo.glb" --json --json
 grep -q "given twice" "$work/err" || fail "a repeated option is named as given twice"
@@ -345,7 +345,7 @@ if [ -d "$bandai" ]; then
   grep -q "wrote .*walks.marrow: 4 clips.*candidate frames at 60 Hz" "$work/out" && grep -q "unit scale 0.01" "$work/out" ||
     fail "match build reports its clips, frames and unit scale: $(cat "$work/out")"
   cp "$work/walks.marrow" "$work/walks_kept.marrow"
-  check "match build over its own input" 2 "$marrow" match build "$work/walks.marrow" --out "$work/walks.marrow"
+  check "W1 match build over its own input" 2 "$marrow" match build "$work/walks.marrow" --out "$work/walks.marrow"
   grep -q "would replace it" "$work/err" && cmp -s "$work/walks.marrow" "$work/walks_kept.marrow" ||
     fail "match build refuses to write over an input, before writing"
   check "match build --mirror" 0 "$marrow" match build "$bandai"/dataset-2_walk-turn-left_normal_001.bvh --mirror --out "$work/mirrored.marrow"

@@ -103,7 +103,9 @@ def test_convert_round_trips(fox, fox_path, tmp_path):
         marrow.convert(tmp_path / "missing.fbx", tmp_path / "out.glb")
     with pytest.raises(ValueError):
         marrow.convert(fox, tmp_path / "bad.glb", unit_scale=-1.0)
-    # A source file is never written over, whichever way the destination names it.
+
+
+def test_W1_convert_never_writes_over_its_source(fox_path, tmp_path):
     copy = tmp_path / "copy.gltf"
     marrow.convert(fox_path, copy)
     before = copy.read_bytes()
