@@ -42,6 +42,17 @@ TEST(BlendSpace, AG1_WeightsAreLinearBetweenNeighboursAndClampedAtTheEnds) {
   }
 }
 
+TEST(BlendSpace, AG1_PositionsFartherApartThanTheLargestFloatStillWeighLinearly) {
+  // -2e38 and 2e38 are finite floats whose difference is not (the span is taken in double).
+  const std::vector<float> positions = {-2e38f, 2e38f};
+  std::vector<float> w(2);
+  ASSERT_TRUE(blend1d_weights(positions, 0.f, w));
+  EXPECT_FLOAT_EQ(w[0], 0.5f);
+  EXPECT_FLOAT_EQ(w[1], 0.5f);
+  ASSERT_TRUE(blend1d_weights(positions, 1e38f, w));
+  EXPECT_FLOAT_EQ(w[0], 0.25f);
+}
+
 TEST(BlendSpace, AG1_RefusesPositionsThatAreNotIncreasing) {
   std::vector<float> w(3);
   EXPECT_STREQ(validate_blend1d(std::vector<float>{0.f, 1.f, 1.f}, w).field, "positions");

@@ -39,7 +39,9 @@ bool blend1d_weights(std::span<const float> positions, float value, std::span<fl
     weights[lo] = 1.f;
     return true;
   }
-  const float w = (positions[hi] - value) / (positions[hi] - positions[lo]);
+  // In double: two finite floats can lie more than FLT_MAX apart (-2e38 and 2e38).
+  const double a = positions[lo], b = positions[hi];
+  const auto w = static_cast<float>((b - static_cast<double>(value)) / (b - a));
   weights[lo] = w;
   weights[hi] = 1.f - w;
   return true;
