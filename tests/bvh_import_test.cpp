@@ -272,6 +272,19 @@ TEST(BvhImport, LimitsAreCheckedBeforeAllocating) {
   EXPECT_THROW((void)bvh_model(kHandBvh, small_file), ImportError);
 }
 
+TEST(BvhImport, AJointAtTheDepthLimitMayStillCloseWithAnEndSite) {
+  // kMaxBvhDepth counts joints (ROOT is 1); the End Site below the deepest joint is not one.
+  std::string chain = "HIERARCHY\nROOT J0\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n";
+  for (int i = 1; i < kMaxBvhDepth; ++i) chain += "JOINT J" + std::to_string(i) + "\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n";
+  chain += "End Site\n{\nOFFSET 0 1 0\n}\n";
+  for (int i = 0; i < kMaxBvhDepth; ++i) chain += "}\n";
+  chain += "MOTION\nFrames: 1\nFrame Time: 0.1\n";
+  for (int i = 0; i < kMaxBvhDepth; ++i) chain += "0 0 0 ";
+  chain += "\n";
+  const Model model = bvh_model(chain);
+  EXPECT_EQ(model.nodes.size(), static_cast<std::size_t>(kMaxBvhDepth) + 2);  // the synthetic root and the End Site
+}
+
 TEST(BvhImport, LoadModelFilePicksBvhByExtensionAndByContent) {
   const fs::path dir = fs::temp_directory_path() / "marrow_bvh_pick";
   fs::create_directories(dir);

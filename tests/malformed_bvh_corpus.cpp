@@ -53,6 +53,8 @@ void append_malformed_bvh(std::vector<MalformedFile>& out) {
   add("bvh_frame_time_zero.bvh", with_motion("Frames: 1\nFrame Time: 0\n1 2 3\n"), C::InvalidAnimation, "Frame Time 0");
   add("bvh_frame_time_negative.bvh", with_motion("Frames: 1\nFrame Time: -0.1\n1 2 3\n"), C::InvalidAnimation,
       "Frame Time -0.1");
+  add("bvh_frame_time_below_a_tick.bvh", with_motion("Frames: 2\nFrame Time: 0.00000004\n1 2 3\n4 5 6\n"), C::InvalidAnimation,
+      "Frame Time 4e-8 s: two frames on one tick");
   add("bvh_frame_time_inf.bvh", with_motion("Frames: 1\nFrame Time: inf\n1 2 3\n"), C::InvalidAnimation, "Frame Time inf");
   std::string deep = "HIERARCHY\nROOT Hips\n{\nOFFSET 0 0 0\n";
   for (int i = 0; i < kMaxBvhDepth; ++i) deep += "JOINT J" + std::to_string(i) + "\n{\nOFFSET 0 1 0\n";

@@ -110,7 +110,8 @@ class HierarchyReader {
         top.channels = true;
       } else if (t == "JOINT" || t == "End") {
         if (joint.end_site) fail(C::InvalidDocument, line, quoted(t) + in + " (an End Site has only an OFFSET)");
-        if (stack.size() >= static_cast<std::size_t>(kMaxBvhDepth)) {
+        // The depth counts joints (ROOT is 1): a joint at the limit may still close with an End Site.
+        if (stack.size() >= static_cast<std::size_t>(kMaxBvhDepth) + (t == "End" ? 1 : 0)) {
           fail(C::LimitExceeded, line, "joints nested deeper than " + std::to_string(kMaxBvhDepth) + " levels" + in);
         }
         stack.push_back(open_joint(t, top.joint));
@@ -231,6 +232,9 @@ int read_motion_header(BvhText& text, Document& doc) {
     fail(C::InvalidAnimation, text.line(), "Frame Time " + quoted(t) + " is not a finite number above 0");
   }
   std::from_chars(t.data() + (t.starts_with('+') ? 1 : 0), t.data() + t.size(), doc.frame_time);  // keep the double
+  if (doc.frame_count > 1 && doc.frame_time * 1e7 < 1.0) {  // frames a tick apart at least: distinct key times
+    fail(C::InvalidAnimation, text.line(), "Frame Time " + quoted(t) + " is below one tick (100 ns): frames would share a time");
+  }
   if (doc.frame_count > 1 && static_cast<double>(doc.frame_count - 1) * doc.frame_time * 1e7 >= kMaxDurationTicks) {
     fail(C::InvalidAnimation, text.line(),
          "Frames " + std::to_string(doc.frame_count) + " * Frame Time " + std::string(t) + " span 2^52 ticks (14 years) or more");
