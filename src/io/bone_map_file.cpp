@@ -6,17 +6,14 @@
 #include <simdjson.h>
 
 #include "marrow/core/import_error.hpp"
+#include "marrow/core/quoted_name.hpp"
 #include "marrow/io/file_bytes.hpp"
 
 namespace marrow {
 namespace {
 
 
-// Names are quoted in messages cut to a readable length (a hostile file's names may be huge).
-std::string quoted(std::string_view name) {
-  constexpr std::size_t kShown = 60;
-  return "\"" + std::string(name.substr(0, kShown)) + (name.size() > kShown ? "...\"" : "\"");
-}
+std::string quoted(std::string_view name) { return quoted_name(name); }
 
 }  // namespace
 

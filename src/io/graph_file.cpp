@@ -15,6 +15,7 @@
 #include <simdjson.h>
 
 #include "marrow/core/import_error.hpp"
+#include "marrow/core/quoted_name.hpp"
 #include "marrow/io/file_bytes.hpp"
 
 namespace marrow {
@@ -34,7 +35,7 @@ std::string cut(std::string_view name) {
   return std::string(name.substr(0, end)) + "...";
 }
 
-std::string quote_name(std::string_view name) { return "\"" + cut(name) + "\""; }
+std::string quote_name(std::string_view name) { return quoted_name(name); }
 
 // The shortest text that reads back as the value.
 std::string number_text(double value) {

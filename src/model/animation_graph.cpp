@@ -6,17 +6,14 @@
 #include <string>
 #include <unordered_map>
 
+#include "marrow/core/quoted_name.hpp"
 #include "marrow/runtime/joint_mask.hpp"
 
 namespace marrow {
 
 namespace {
 
-// Names in messages are cut to a readable length (a hostile file's names may be huge).
-std::string quoted(std::string_view name) {
-  constexpr std::size_t kShown = 60;
-  return "\"" + std::string(name.substr(0, kShown)) + (name.size() > kShown ? "...\"" : "\"");
-}
+std::string quoted(std::string_view name) { return quoted_name(name); }
 
 std::string kind_name(GraphParameterType type) {
   switch (type) {

@@ -24,6 +24,7 @@
 
 #include "humanoid_names.hpp"
 #include "humanoid_rig.hpp"
+#include "marrow/core/quoted_name.hpp"
 #include "marrow/model/model.hpp"
 
 namespace marrow {
@@ -36,18 +37,9 @@ using humanoid_names::Side;
 using humanoid_rig::Rig;
 using B = HumanoidBone;
 
-// How a node is shown in notes and messages: its name (shortened, bytes outside printable ASCII
-// as '?') and index: `LeftArm (node 12)`.
+// How a node is shown in notes and messages: its name (quoted_name) and index: `"LeftArm" (node 12)`.
 std::string label(const Model& model, int node) {
-  constexpr std::size_t kShown = 64;
-  const std::string& name = model.nodes[static_cast<std::size_t>(node)].name;
-  std::string out;
-  for (std::size_t i = 0; i < name.size() && i < kShown; ++i) {
-    const char c = name[i];
-    out.push_back(c >= ' ' && c <= '~' ? c : '?');
-  }
-  if (name.size() > kShown) out += "...";
-  return "\"" + out + "\" (node " + std::to_string(node) + ")";
+  return quoted_name(model.nodes[static_cast<std::size_t>(node)].name) + " (node " + std::to_string(node) + ")";
 }
 
 std::string bone_name(B bone) { return std::string(to_string(bone)); }
@@ -429,7 +421,7 @@ void validate(const HumanoidMap& map, const Model& model) {
   const auto named = [&](B bone) {
     const int node = map.node(bone);
     const std::string& name = model.nodes[static_cast<std::size_t>(node)].name;
-    return bone_name(bone) + " (node " + std::to_string(node) + " \"" + name + "\")";
+    return bone_name(bone) + " (node " + std::to_string(node) + " " + quoted_name(name) + ")";
   };
   for (std::size_t b = 0; b < kHumanoidBoneCount; ++b) {
     const auto bone = static_cast<B>(b);

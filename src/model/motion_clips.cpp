@@ -8,6 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "marrow/core/quoted_name.hpp"
 #include "marrow/core/trs.hpp"
 #include "marrow/model/humanoid_map.hpp"
 #include "marrow/model/motion_matcher.hpp"
@@ -40,7 +41,7 @@ MatcherJoints find_joints(const Model& model, const MotionClipsOptions& o) {
       nodes[i] = map.node(bones[i]);
     } else {
       nodes[i] = model.find_node(*names[i]);
-      if (nodes[i] < 0) throw std::invalid_argument("MotionClips: the model has no node named '" + *names[i] + "'");
+      if (nodes[i] < 0) throw std::invalid_argument("MotionClips: the model has no node named " + quoted_name(*names[i]));
     }
     if (nodes[i] < 0) throw std::invalid_argument("MotionClips: the humanoid map lacks a leg joint or the hips");
   }

@@ -7,6 +7,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "marrow/core/quoted_name.hpp"
 #include "marrow/core/trs.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/model/humanoid_map.hpp"
@@ -31,7 +32,7 @@ MotionJoints find_joints(const Model& model, const MotionDatabaseOptions& o) {
   const auto named = [&](const std::string& name, int fallback, const char* what) {
     if (name.empty()) return fallback;
     const int node = model.find_node(name);
-    if (node < 0) throw std::invalid_argument(std::string("MotionDatabase: ") + what + ": the model has no node named '" + name + "'");
+    if (node < 0) throw std::invalid_argument(std::string("MotionDatabase: ") + what + ": the model has no node named " + quoted_name(name));
     return node;
   };
   const bool all_named = !o.hips.empty() && !o.left_foot.empty() && !o.right_foot.empty() && !o.left_upper_leg.empty() &&

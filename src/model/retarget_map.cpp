@@ -7,6 +7,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 
+#include "marrow/core/quoted_name.hpp"
 #include "marrow/core/trs.hpp"
 #include "marrow/model/absolute_bone_transforms.hpp"
 #include "marrow/model/model.hpp"
@@ -86,20 +87,20 @@ std::vector<RetargetPair> explicit_pairs(const Model& source, const Model& targe
   std::vector<RetargetPair> pairs;
   for (const auto& [target_name, source_name] : entries) {
     const int t = target.find_node(target_name);
-    if (t < 0) throw std::invalid_argument("retarget map: the target has no node named \"" + target_name + "\"");
+    if (t < 0) throw std::invalid_argument("retarget map: the target has no node named " + quoted_name(target_name));
     int s = source.find_node(source_name);
     if (s < 0) {
       const std::optional<HumanoidBone> bone = humanoid_bone_named(source_name);
       if (!bone)
-        throw std::invalid_argument("retarget map: \"" + target_name + "\" -> \"" + source_name +
-                                    "\": the source has no node of that name and it is no humanoid bone");
+        throw std::invalid_argument("retarget map: " + quoted_name(target_name) + " -> " + quoted_name(source_name) +
+                                    ": the source has no node of that name and it is no humanoid bone");
       s = source_map.node(*bone);
       if (s < 0)
-        throw std::invalid_argument("retarget map: \"" + target_name + "\" -> \"" + source_name +
-                                    "\": the source's humanoid map has no " + source_name);
+        throw std::invalid_argument("retarget map: " + quoted_name(target_name) + " -> " + quoted_name(source_name) +
+                                    ": the source's humanoid map has no " + source_name);
     }
     for (const RetargetPair& p : pairs)
-      if (p.target_node == t) throw std::invalid_argument("retarget map: the target node \"" + target_name + "\" is mapped twice");
+      if (p.target_node == t) throw std::invalid_argument("retarget map: the target node " + quoted_name(target_name) + " is mapped twice");
     pairs.push_back({t, s});
   }
   return pairs;
