@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -94,14 +95,24 @@ Animator::Animator(std::shared_ptr<const CompiledModel> compiled)
   evaluate_morphs(true);
 }
 
+namespace {
+
+// A fade is a duration: %g of its seconds, so that a fade of a few ticks shows as one.
+void refuse_negative_fade(Ticks fade, const char* call) {
+  if (fade >= Ticks{0}) return;
+  char text[48];
+  std::snprintf(text, sizeof text, "%g", seconds_from_ticks(fade));
+  throw std::invalid_argument(std::string("Animator::") + call + ": fade " + text + " s is negative");
+}
+
+}  // namespace
+
 void Animator::play(int index, const PlayOptions& options) {
   if (index < -1 || index >= static_cast<int>(model_.animations.size())) {
     throw std::out_of_range("Animator::play: animation " + std::to_string(index) + " of " +
                             std::to_string(model_.animations.size()));
   }
-  if (options.fade < Ticks{0}) {
-    throw std::invalid_argument("Animator::play: fade " + std::to_string(seconds_from_ticks(options.fade)) + " s is negative");
-  }
+  refuse_negative_fade(options.fade, "play");
   if (!std::isfinite(options.rate)) {
     throw std::invalid_argument("Animator::play: rate " + std::to_string(options.rate) + " is not finite");
   }
@@ -173,7 +184,8 @@ void Animator::play(std::string_view name, const PlayOptions& options) {
 }
 
 void Animator::stop(std::size_t layer, Ticks fade) {
-  if (layer >= layers_.size() || layers_[layer].actions.empty()) return;
+  refuse_negative_fade(fade, "stop");
+  if (layer >= layers_.size() || layers_[layer].actions.empty()) return;  // nothing plays there
   PlayOptions options;
   options.layer = layer;
   options.fade = fade;
