@@ -147,9 +147,10 @@ void GraphInstance::advance(std::size_t index, Ticks dt) {
   } else if (place.kind == GraphNodeKind::Clip) {
     if (place.sync_root >= 0) return;
     Slot& slot = slots_[static_cast<std::size_t>(place.slot)];
-    slot.clock.advance(dt, slot.step);
+    const Ticks delta = scaled_ticks(dt, slot.clock.rate());  // what advance(dt) moves, taken once
+    slot.clock.advance_ticks(delta, slot.clock.mode(), slot.step);
     if (slot.clock.duration() > Ticks{0}) {
-      const double moved = std::abs(static_cast<double>(scaled_ticks(dt, slot.clock.rate()).count()));
+      const double moved = std::abs(static_cast<double>(delta.count()));
       slot.progress += moved / static_cast<double>(slot.clock.duration().count());
       if (place.loop == LoopMode::Once) slot.progress = std::min(slot.progress, 1.0);
     } else {
