@@ -109,6 +109,26 @@ std::vector<std::byte> morph() {
   return f.glb();
 }
 
+// The tentacle drawn a second time by another node with its own transform and morph weights,
+// through the same mesh and skin: a skin several mesh nodes use (the oracle's `perNode`).
+std::vector<std::byte> shared_skin() {
+  gltf::GltfAsset asset = model_to_gltf(make_demo_character());
+  gltf::Document& doc = asset.document;
+  std::uint32_t drawn = gltf::kNone;
+  for (std::uint32_t i = 0; i < doc.nodes.size() && drawn == gltf::kNone; ++i)
+    if (doc.nodes[i].mesh != gltf::kNone && doc.nodes[i].skin != gltf::kNone) drawn = i;
+  gltf::Node copy;
+  copy.name = "TentacleAgain";
+  copy.mesh = doc.nodes.at(drawn).mesh;
+  copy.skin = doc.nodes[drawn].skin;
+  copy.translation = {3.f, 0.5f, -1.f};
+  copy.rotation = {0.f, 0.38268343f, 0.f, 0.92387953f};  // 45 degrees about +Y
+  copy.weights.assign(doc.meshes.at(copy.mesh).primitives.at(0).targets.size(), 0.25f);
+  doc.nodes.push_back(copy);
+  doc.scenes.at(0).nodes.push_back(static_cast<std::uint32_t>(doc.nodes.size() - 1));
+  return gltf::write_glb_asset(asset);
+}
+
 }  // namespace
 
 std::vector<ConformanceFixture> conformance_fixtures() {
@@ -116,6 +136,7 @@ std::vector<ConformanceFixture> conformance_fixtures() {
   out.push_back({"interpolation.glb", interpolation()});
   out.push_back({"morph_skin.glb", morph()});
   out.push_back({"tentacle.glb", gltf::write_glb_asset(model_to_gltf(make_demo_character()))});
+  out.push_back({"shared_skin.glb", shared_skin()});
   return out;
 }
 

@@ -141,6 +141,20 @@ Errors compare_asset(const fs::path& reference, const fs::path& assets) {
       for (simdjson::dom::element m : skin["jointMatrices"]) {
         e.matrix = std::max(e.matrix, matrix_error(numbers(m), gs.joint_matrices.at(j++), diagonal));
       }
+      // Several mesh nodes on one skin: each node's joint matrices (perNode).
+      simdjson::dom::array per_node;
+      const bool has_per_node = skin["perNode"].get(per_node) == simdjson::SUCCESS;
+      EXPECT_EQ(has_per_node ? per_node.size() : 0, gs.per_node.size()) << where << ": skin " << gs.index << " perNode";
+      if (has_per_node && per_node.size() == gs.per_node.size()) {
+        std::size_t u = 0;
+        for (simdjson::dom::element user : per_node) {
+          const PoseReport::Skin::NodeMatrices& got_user = gs.per_node[u++];
+          EXPECT_EQ(uint64_t(user["node"]), got_user.node) << where;
+          std::size_t k = 0;
+          for (simdjson::dom::element m : user["jointMatrices"])
+            e.matrix = std::max(e.matrix, matrix_error(numbers(m), got_user.joint_matrices.at(k++), diagonal));
+        }
+      }
     }
     EXPECT_EQ(pose["skins"].get_array().size(), got.skins.size()) << where;
     std::size_t k = 0;

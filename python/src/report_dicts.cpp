@@ -129,6 +129,16 @@ py::dict pose_skin(const PoseReport::Skin& s) {
   d["meshNode"] = s.mesh_node ? py::object(py::int_(*s.mesh_node)) : py::object(py::none());
   d["jointMatrices"] = matrices(s.joint_matrices);
   d["globalJointMatrices"] = matrices(s.global_joint_matrices);
+  if (!s.per_node.empty()) {  // several mesh nodes draw with the skin
+    py::list per_node;
+    for (const PoseReport::Skin::NodeMatrices& p : s.per_node) {
+      py::dict entry;
+      entry["node"] = p.node;
+      entry["jointMatrices"] = matrices(p.joint_matrices);
+      per_node.append(entry);
+    }
+    d["perNode"] = per_node;
+  }
   return d;
 }
 

@@ -86,6 +86,15 @@ void write_json(const std::string& file, const PoseReport& r, bool normals, cons
     j.key("globalJointMatrices").begin_array();
     for (const glm::mat4& m : s.global_joint_matrices) write_mat(j, m);
     j.end_array();
+    if (!s.per_node.empty()) {  // several mesh nodes draw with the skin (the oracle's schema)
+      j.key("perNode").begin_array();
+      for (const PoseReport::Skin::NodeMatrices& p : s.per_node) {
+        j.begin_object().key("node").value(p.node).key("jointMatrices").begin_array();
+        for (const glm::mat4& m : p.joint_matrices) write_mat(j, m);
+        j.end_array().end_object();
+      }
+      j.end_array();
+    }
     j.end_object();
   }
   j.end_array();

@@ -40,21 +40,33 @@ void report_skins(const Model& model, const Animator& animator, PoseReport& out)
     r.index = static_cast<std::uint32_t>(std::max(skin.source_skin, 0));
     r.name = skin.name;
     for (int bone : joint_bone) r.joints.push_back(static_cast<std::uint32_t>(node_of(model, bone)));
-    // The first mesh node (by file index) that draws with this file skin.
-    int mesh_bone = -1;
+    // The mesh nodes that draw with this file skin, by file index (the oracle's schema): the
+    // first is meshNode; when several do, each gets its own joint matrices (perNode).
+    std::vector<std::pair<int, int>> users;  // (file node, bone)
     for (const Skin& other : model.skins) {
       if (other.source_skin != skin.source_skin) continue;
       for (int m : other.meshes) {
         const int bone = model.meshes[static_cast<std::size_t>(m)].node;
-        if (mesh_bone < 0 || node_of(model, bone) < node_of(model, mesh_bone)) mesh_bone = bone;
+        users.emplace_back(node_of(model, bone), bone);
       }
     }
-    if (mesh_bone >= 0) r.mesh_node = static_cast<std::uint32_t>(node_of(model, mesh_bone));
-    const glm::mat4 mesh_inverse = mesh_bone >= 0 ? glm::inverse(world[static_cast<std::size_t>(mesh_bone)]) : glm::mat4(1.f);
-    for (std::size_t j = 0; j < n; ++j) {
-      const glm::mat4 global = world[static_cast<std::size_t>(joint_bone[j])] * inverse_bind[j];
-      r.global_joint_matrices.push_back(global);
-      r.joint_matrices.push_back(mesh_inverse * global);
+    std::sort(users.begin(), users.end());
+    users.erase(std::unique(users.begin(), users.end()), users.end());
+    for (std::size_t j = 0; j < n; ++j) r.global_joint_matrices.push_back(world[static_cast<std::size_t>(joint_bone[j])] * inverse_bind[j]);
+    const auto relative_to = [&](int bone) {
+      const glm::mat4 inverse = glm::inverse(world[static_cast<std::size_t>(bone)]);
+      std::vector<glm::mat4> out;
+      for (const glm::mat4& global : r.global_joint_matrices) out.push_back(inverse * global);
+      return out;
+    };
+    if (users.empty()) {
+      r.joint_matrices = r.global_joint_matrices;
+    } else {
+      r.mesh_node = static_cast<std::uint32_t>(users[0].first);
+      r.joint_matrices = relative_to(users[0].second);
+    }
+    if (users.size() > 1) {
+      for (const auto& [node, bone] : users) r.per_node.push_back({static_cast<std::uint32_t>(node), relative_to(bone)});
     }
     out.skins.push_back(std::move(r));
   }

@@ -35,6 +35,11 @@ struct PoseReport {
     std::optional<std::uint32_t> mesh_node;
     std::vector<glm::mat4> joint_matrices;         // inverse(W_meshNode) * W_joint * IBM
     std::vector<glm::mat4> global_joint_matrices;  // W_joint * IBM
+    struct NodeMatrices {
+      std::uint32_t node = 0;
+      std::vector<glm::mat4> joint_matrices;       // inverse(W_node) * W_joint * IBM
+    };
+    std::vector<NodeMatrices> per_node;            // every mesh node drawing with the skin, when several do
   };
   struct Mesh {
     std::uint32_t node = 0, mesh = 0, primitive = 0;

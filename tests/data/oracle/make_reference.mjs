@@ -29,7 +29,11 @@ for (const file of files) {
       clip: p.clip ? p.clip.index : null,
       time: p.time,
       nodes: p.nodes.map((n) => ({ index: n.index, world: round(n.world) })),
-      skins: p.skins.map((s) => ({ index: s.index, jointMatrices: s.jointMatrices.map(round) })),
+      skins: p.skins.map((s) => ({
+        index: s.index, jointMatrices: s.jointMatrices.map(round),
+        // A skin several mesh nodes use: each node's joint matrices.
+        ...(s.perNode ? { perNode: s.perNode.map((u) => ({ node: u.node, jointMatrices: u.jointMatrices.map(round) })) } : {}),
+      })),
       meshes: p.meshes.map((m) => ({
         node: m.node, primitive: m.primitive, positions: round(m.positions),
         // Normals for the rest pose only, to keep the committed data small.
