@@ -178,6 +178,24 @@ TEST(AimIkJob, K2_ATargetInsideTheOffsetSphereIsNotReachedButFinite) {
 // ---------------------------------------------------------------------------------------------
 // X3: every bad field refused by validate(), named, and nothing written.
 
+TEST(AimIkJob, K2_AMatrixWithParallelColumnsGivesAFiniteCorrection) {
+  // Every column (4, 4, 4): no frame can be made from them, so the decomposition's rotation is
+  // used (a fuzzer's input: a Gram-Schmidt that left rounding noise in place of the second
+  // column made a NaN here).
+  glm::mat4 all_fours;
+  for (int c = 0; c < 4; ++c) all_fours[c] = glm::vec4(4.f);
+  glm::quat correction;
+  AimIkJob job;
+  job.joint = &all_fours;
+  job.target = {4.f, 4.f, 3.97790527f};
+  job.offset = {0.141176701f, 0.141235352f, 4.f};
+  job.pole = {4.f, 4.f, 4.f};
+  job.correction = &correction;
+  ASSERT_TRUE(job.validate().ok());
+  ASSERT_TRUE(job.run());
+  EXPECT_TRUE(finite_unit(correction));
+}
+
 TEST(AimIkJob, X3_RefusesEachBadFieldWithoutWriting) {
   const IkRig rig = neck();
   const glm::mat4 nan_matrix(NAN);

@@ -33,14 +33,12 @@ inline Frame frame_of(const glm::mat4& m) {
   Vec x(m[0]), y(m[1]);
   const Vec z(m[2]);
   const double xx = glm::dot(x, x);
-  if (xx > 1e-30) {
-    x *= 1.0 / std::sqrt(xx);  // one division, not three
-    y -= glm::dot(y, x) * x;
-  }
+  if (xx > 1e-30) y -= (glm::dot(y, x) / xx) * x;
   const double yy = glm::dot(y, y);
   if (!(xx > 1e-30 && yy > 1e-30 && glm::dot(z, z) > 1e-30)) {
     return Frame{glm::dmat3(glm::mat3_cast(decompose_trs(m).rotation)), 1.0};
   }
+  x *= 1.0 / std::sqrt(xx);  // one division each, not three
   y *= 1.0 / std::sqrt(yy);
   const double det = glm::dot(glm::cross(x, y), z) < 0.0 ? -1.0 : 1.0;
   return Frame{glm::dmat3(x, y, det * glm::cross(x, y)), det};
