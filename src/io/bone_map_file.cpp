@@ -13,7 +13,6 @@ namespace marrow {
 namespace {
 
 
-std::string quoted(std::string_view name) { return quoted_name(name); }
 
 }  // namespace
 
@@ -43,10 +42,10 @@ BoneMapEntries parse_bone_map(std::span<const std::byte> json, const ImportLimit
     const std::string_view key = field.key;
     std::string_view value;
     if (field.value.get_string().get(value) != simdjson::SUCCESS)
-      refuse(ImportErrorCode::InvalidDocument, quoted(key) + ": the value is not a string (a source node or humanoid bone name)");
-    if (key.empty() || value.empty()) refuse(ImportErrorCode::InvalidDocument, "an empty name (" + quoted(key) + ": " + quoted(value) + ")");
+      refuse(ImportErrorCode::InvalidDocument, quoted_name(key) + ": the value is not a string (a source node or humanoid bone name)");
+    if (key.empty() || value.empty()) refuse(ImportErrorCode::InvalidDocument, "an empty name (" + quoted_name(key) + ": " + quoted_name(value) + ")");
     if (std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.first == key; }))
-      refuse(ImportErrorCode::InvalidDocument, quoted(key) + " is mapped twice");
+      refuse(ImportErrorCode::InvalidDocument, quoted_name(key) + " is mapped twice");
     entries.emplace_back(std::string(key), std::string(value));
   }
   if (entries.empty()) refuse(ImportErrorCode::InvalidDocument, "the object maps no bone");

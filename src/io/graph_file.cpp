@@ -25,18 +25,6 @@ using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::object;
 
-// Names in messages are cut to a readable length (a hostile file's names may be huge), at the
-// start of a UTF-8 character.
-std::string cut(std::string_view name) {
-  constexpr std::size_t kShown = 60;
-  if (name.size() <= kShown) return std::string(name);
-  std::size_t end = kShown;
-  while (end > 0 && (static_cast<unsigned char>(name[end]) & 0xC0u) == 0x80u) --end;
-  return std::string(name.substr(0, end)) + "...";
-}
-
-std::string quote_name(std::string_view name) { return quoted_name(name); }
-
 // The shortest text that reads back as the value.
 std::string number_text(double value) {
   char text[32];
@@ -68,7 +56,7 @@ struct Field {
   std::string owner{};
   std::string path{};
 
-  Field operator/(std::string_view member) const { return {owner, path.empty() ? cut(member) : path + "." + cut(member)}; }
+  Field operator/(std::string_view member) const { return {owner, path.empty() ? shown_name(member) : path + "." + shown_name(member)}; }
   Field operator[](std::size_t index) const { return {owner, path + "[" + std::to_string(index) + "]"}; }
   std::string str() const {
     if (path.empty()) return owner;
@@ -173,7 +161,7 @@ class GraphReader {
     for (const Word<E>& w : words) {
       if (w.text == s) return w.value;
     }
-    invalid(f, quote_name(s) + " is not one of " + list);
+    invalid(f, quoted_name(s) + " is not one of " + list);
   }
   // A list of distinct names: sync markers.
   std::vector<std::string> markers(element e, const Field& f) const;
@@ -225,8 +213,8 @@ void GraphReader::read_parameters(element e, GraphDescription& out) const {
   std::unordered_set<std::string_view> names;
   for (const auto entry : parameters) {
     if (entry.key.empty()) invalid(f, "a parameter has an empty name");
-    if (!names.insert(entry.key).second) invalid(f, "parameter " + quote_name(entry.key) + " is named twice");
-    const Field p{"parameter " + quote_name(entry.key), {}};
+    if (!names.insert(entry.key).second) invalid(f, "parameter " + quoted_name(entry.key) + " is named twice");
+    const Field p{"parameter " + quoted_name(entry.key), {}};
     const object o = as_object(entry.value, p, "{\"type\": \"float\" | \"bool\" | \"trigger\", \"default\": ...}");
     only(o, p, {"type", "default"}, "a parameter");
     GraphParameter parameter{.name = std::string(entry.key)};
@@ -253,13 +241,13 @@ void GraphReader::read_nodes(element e, GraphDescription& out) const {
   out.nodes.reserve(nodes.size());
   for (const auto entry : nodes) {
     if (entry.key.empty()) invalid(f, "a node has an empty name");
-    if (!names.insert(entry.key).second) invalid(f, "node " + quote_name(entry.key) + " is defined twice");
+    if (!names.insert(entry.key).second) invalid(f, "node " + quoted_name(entry.key) + " is defined twice");
     out.nodes.push_back(read_node(entry.key, entry.value));
   }
 }
 
 GraphNode GraphReader::read_node(std::string_view node_name, element e) const {
-  const Field f{"node " + quote_name(node_name), {}};
+  const Field f{"node " + quoted_name(node_name), {}};
   const object o = as_object(e, f, "a node: {\"type\": ...}");
   GraphNode node{.name = std::string(node_name)};
   node.kind = word<GraphNodeKind>(required(o, f, "type"), f / "type",
@@ -348,7 +336,7 @@ std::vector<std::string> GraphReader::markers(element e, const Field& f) const {
   for (const element m : list) {
     std::string marker = name(m, f[i++]);
     for (const std::string& earlier : out) {
-      if (earlier == marker) invalid(f, "marker " + quote_name(marker) + " is named twice");
+      if (earlier == marker) invalid(f, "marker " + quoted_name(marker) + " is named twice");
     }
     out.push_back(std::move(marker));
   }
@@ -398,7 +386,7 @@ void GraphReader::read_mask(element e, const Field& f, GraphLayerEntry& out) con
   std::unordered_set<std::string_view> names;
   for (const auto entry : weights) {
     if (entry.key.empty()) invalid(f, "a mask entry has an empty node name");
-    if (!names.insert(entry.key).second) invalid(f, "node " + quote_name(entry.key) + " is named twice");
+    if (!names.insert(entry.key).second) invalid(f, "node " + quoted_name(entry.key) + " is named twice");
     out.mask_weights.emplace_back(std::string(entry.key), non_negative(entry.value, f / entry.key));
   }
 }
@@ -421,7 +409,7 @@ void GraphReader::read_state_machine(object o, const Field& f, GraphStateMachine
   for (const auto entry : states) {
     if (entry.key.empty()) invalid(sf, "a state has an empty name");
     if (entry.key == "*") invalid(sf, "\"*\" is not a state name (a transition from \"*\" leaves any state)");
-    if (!names.insert(entry.key).second) invalid(sf, "state " + quote_name(entry.key) + " is named twice");
+    if (!names.insert(entry.key).second) invalid(sf, "state " + quoted_name(entry.key) + " is named twice");
     out.states.emplace_back(std::string(entry.key), name(entry.value, sf / entry.key));
   }
   if (const auto transitions = member(o, "transitions")) {

@@ -13,7 +13,6 @@ namespace marrow {
 
 namespace {
 
-std::string quoted(std::string_view name) { return quoted_name(name); }
 
 std::string kind_name(GraphParameterType type) {
   switch (type) {
@@ -40,17 +39,17 @@ class GraphCompiler {
       const GraphParameter& p = d.parameters[i];
       const std::string field = "parameters[" + std::to_string(i) + "]";
       if (p.name.empty()) fail_graph(field, "a parameter has no name");
-      if (!parameters_.emplace(p.name, static_cast<int>(i)).second) fail_graph(field, "parameter " + quoted(p.name) + " is declared twice");
-      if (!std::isfinite(p.default_value)) fail_graph(field, "the default of " + quoted(p.name) + " is not finite");
+      if (!parameters_.emplace(p.name, static_cast<int>(i)).second) fail_graph(field, "parameter " + quoted_name(p.name) + " is declared twice");
+      if (!std::isfinite(p.default_value)) fail_graph(field, "the default of " + quoted_name(p.name) + " is not finite");
     }
     for (std::size_t i = 0; i < d.nodes.size(); ++i) {
       const GraphNode& n = d.nodes[i];
       if (n.name.empty()) fail_graph("nodes[" + std::to_string(i) + "]", "a node has no name");
-      if (!nodes_.emplace(n.name, static_cast<int>(i)).second) fail_graph("nodes", "node " + quoted(n.name) + " is declared twice");
+      if (!nodes_.emplace(n.name, static_cast<int>(i)).second) fail_graph("nodes", "node " + quoted_name(n.name) + " is declared twice");
     }
     if (d.root.empty()) fail_graph("root", "no root node is named");
     const auto root = nodes_.find(d.root);
-    if (root == nodes_.end()) fail_graph("root", "no node is named " + quoted(d.root));
+    if (root == nodes_.end()) fail_graph("root", "no node is named " + quoted_name(d.root));
     unfold(root->second, -1, 0);
     if (g_.slot_places_.empty()) fail_graph("root", "the graph plays no clip");
     assign_sync_roots();
@@ -63,28 +62,28 @@ class GraphCompiler {
   }
   [[noreturn]] void fail(int node, const std::string& field, const std::string& what) const {
     const std::string where = field.empty() ? "" : ", field \"" + field + "\"";  // a cycle is no one field's
-    throw std::invalid_argument("graph node " + quoted(g_.description_.nodes[static_cast<std::size_t>(node)].name) + where + ": " + what);
+    throw std::invalid_argument("graph node " + quoted_name(g_.description_.nodes[static_cast<std::size_t>(node)].name) + where + ": " + what);
   }
 
   int node_ref(int node, const std::string& field, const std::string& name) const {
     const auto it = nodes_.find(name);
-    if (it == nodes_.end()) fail(node, field, "no node is named " + quoted(name));
+    if (it == nodes_.end()) fail(node, field, "no node is named " + quoted_name(name));
     return it->second;
   }
 
   // A parameter of one of the allowed types.
   int parameter_ref(int node, const std::string& field, const std::string& name, bool float_only) const {
     const auto it = parameters_.find(name);
-    if (it == parameters_.end()) fail(node, field, "no parameter is named " + quoted(name));
+    if (it == parameters_.end()) fail(node, field, "no parameter is named " + quoted_name(name));
     const GraphParameterType type = g_.description_.parameters[static_cast<std::size_t>(it->second)].type;
     if (float_only && type != GraphParameterType::Float)
-      fail(node, field, "parameter " + quoted(name) + " is " + kind_name(type) + ", not a float");
+      fail(node, field, "parameter " + quoted_name(name) + " is " + kind_name(type) + ", not a float");
     return it->second;
   }
 
   int scene_node_ref(int node, const std::string& field, const std::string& name) const {
     const int found = model_.find_node(name);
-    if (found < 0) fail(node, field, "the model has no node named " + quoted(name));
+    if (found < 0) fail(node, field, "the model has no node named " + quoted_name(name));
     return found;
   }
 
@@ -96,8 +95,8 @@ class GraphCompiler {
     if (std::find(path_.begin(), path_.end(), node) != path_.end()) {
       std::string cycle;
       for (auto it = std::find(path_.begin(), path_.end(), node); it != path_.end(); ++it)
-        cycle += quoted(g_.description_.nodes[static_cast<std::size_t>(*it)].name) + " -> ";
-      fail(path_.back(), "", "the nodes make a cycle: " + cycle + quoted(g_.description_.nodes[static_cast<std::size_t>(node)].name));
+        cycle += quoted_name(g_.description_.nodes[static_cast<std::size_t>(*it)].name) + " -> ";
+      fail(path_.back(), "", "the nodes make a cycle: " + cycle + quoted_name(g_.description_.nodes[static_cast<std::size_t>(node)].name));
     }
     const auto index = static_cast<std::uint32_t>(g_.places_.size());
     g_.places_.emplace_back();
@@ -136,9 +135,9 @@ class GraphCompiler {
     place.animation = model_.find_animation(clip.clip);
     if (place.animation < 0) {
       std::string names;
-      for (std::size_t i = 0; i < model_.animations.size() && i < 8; ++i) names += (i > 0 ? ", " : "") + quoted(model_.animations[i].name);
+      for (std::size_t i = 0; i < model_.animations.size() && i < 8; ++i) names += (i > 0 ? ", " : "") + quoted_name(model_.animations[i].name);
       if (model_.animations.size() > 8) names += ", ...";
-      fail(node, "clip", "the model has no animation named " + quoted(clip.clip) + " (it has " + (names.empty() ? "none" : names) + ")");
+      fail(node, "clip", "the model has no animation named " + quoted_name(clip.clip) + " (it has " + (names.empty() ? "none" : names) + ")");
     }
     if (!std::isfinite(clip.rate)) fail(node, "rate", "is not finite");
     place.duration = model_.animations[static_cast<std::size_t>(place.animation)].duration;
@@ -161,7 +160,7 @@ class GraphCompiler {
     for (std::size_t i = 0; i < sync.markers.size(); ++i) {
       if (sync.markers[i].empty()) fail(node, field + "[" + std::to_string(i) + "]", "a marker name is empty");
       for (std::size_t k = 0; k < i; ++k)
-        if (sync.markers[k] == sync.markers[i]) fail(node, field, "marker " + quoted(sync.markers[i]) + " is named twice");
+        if (sync.markers[k] == sync.markers[i]) fail(node, field, "marker " + quoted_name(sync.markers[i]) + " is named twice");
     }
     place.marker_set = static_cast<int>(g_.marker_sets_.size());
     g_.marker_sets_.push_back(GraphMarkerSet{sync.markers});
@@ -221,7 +220,7 @@ class GraphCompiler {
         layer.mask.assign(model_.nodes.size(), 0.f);
         for (const auto& [name, weight] : e.mask_weights) {
           const int scene = scene_node_ref(node, field + ".mask", name);
-          if (!(weight >= 0.f && weight <= 1.f)) fail(node, field + ".mask", "the weight of " + quoted(name) + " is not in [0, 1]");
+          if (!(weight >= 0.f && weight <= 1.f)) fail(node, field + ".mask", "the weight of " + quoted_name(name) + " is not in [0, 1]");
           layer.mask[static_cast<std::size_t>(scene)] = weight;
         }
       }
@@ -235,15 +234,15 @@ class GraphCompiler {
     if (m.states.empty()) fail(node, "states", "a state machine needs at least one state");
     for (const auto& [state, target] : m.states) {
       const std::string field = "states." + std::string(state.substr(0, 60));
-      if (state.empty() || state == "*") fail(node, "states", "a state is named " + quoted(state));
+      if (state.empty() || state == "*") fail(node, "states", "a state is named " + quoted_name(state));
       if (std::find(machine.state_names.begin(), machine.state_names.end(), state) != machine.state_names.end())
-        fail(node, "states", "state " + quoted(state) + " is declared twice");
+        fail(node, "states", "state " + quoted_name(state) + " is declared twice");
       machine.state_names.push_back(state);
       children.emplace_back(node_ref(node, field, target), field);
     }
     const auto state_index = [&](const std::string& field, const std::string& name) {
       const auto it = std::find(machine.state_names.begin(), machine.state_names.end(), name);
-      if (it == machine.state_names.end()) fail(node, field, "no state is named " + quoted(name));
+      if (it == machine.state_names.end()) fail(node, field, "no state is named " + quoted_name(name));
       return static_cast<int>(it - machine.state_names.begin());
     };
     machine.initial = state_index("initial", m.initial);
@@ -272,8 +271,8 @@ class GraphCompiler {
     const GraphParameterType type = g_.description_.parameters[static_cast<std::size_t>(p)].type;
     const bool trigger_op = c.op == GraphConditionOp::Trigger;
     if ((type == GraphParameterType::Trigger) != trigger_op)
-      fail(node, field, trigger_op ? "parameter " + quoted(c.parameter) + " is " + kind_name(type) + ", not a trigger"
-                                   : "trigger " + quoted(c.parameter) + " can only be fired, not compared");
+      fail(node, field, trigger_op ? "parameter " + quoted_name(c.parameter) + " is " + kind_name(type) + ", not a trigger"
+                                   : "trigger " + quoted_name(c.parameter) + " can only be fired, not compared");
     if (type == GraphParameterType::Bool && c.op != GraphConditionOp::Equal && c.op != GraphConditionOp::NotEqual)
       fail(node, field + ".op", "a bool is compared with == or != only");
     if (!std::isfinite(c.value)) fail(node, field + ".value", "is not finite");
@@ -309,13 +308,13 @@ class GraphCompiler {
       for (const AnimationMarker& m : clip.markers) {
         if (std::find(names.begin(), names.end(), m.name) != names.end()) found.push_back(&m);
       }
-      const std::string where = "marker sync of clip " + quoted(clip.name);
+      const std::string where = "marker sync of clip " + quoted_name(clip.name);
       if (found.size() != names.size())
         fail(root.node, "sync.markers", where + ": it holds " + std::to_string(found.size()) + " of the " + std::to_string(names.size()) +
                                             " markers (each once)");
       std::size_t first = 0;
       while (first < found.size() && found[first]->name != names[0]) ++first;
-      if (first == found.size()) fail(root.node, "sync.markers", where + ": it has no marker " + quoted(names[0]));
+      if (first == found.size()) fail(root.node, "sync.markers", where + ": it has no marker " + quoted_name(names[0]));
       std::vector<Ticks>& times = g_.slot_markers_[slot];
       for (std::size_t k = 0; k < names.size(); ++k) {
         const AnimationMarker& m = *found[(first + k) % found.size()];

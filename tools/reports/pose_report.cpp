@@ -66,7 +66,9 @@ void report_skins(const Model& model, const Animator& animator, PoseReport& out)
       r.joint_matrices = relative_to(users[0].second);
     }
     if (users.size() > 1) {
-      for (const auto& [node, bone] : users) r.per_node.push_back({static_cast<std::uint32_t>(node), relative_to(bone)});
+      r.per_node.push_back({*r.mesh_node, r.joint_matrices});  // the first is meshNode's, made above
+      for (std::size_t u = 1; u < users.size(); ++u)
+        r.per_node.push_back({static_cast<std::uint32_t>(users[u].first), relative_to(users[u].second)});
     }
     out.skins.push_back(std::move(r));
   }

@@ -7,8 +7,10 @@
 
 namespace marrow {
 
-// In double quotes; cut to `shown` bytes at the start of a UTF-8 character, then "..."; control
-// bytes (NUL, newline, DEL, ...) written as \xNN. Other bytes, UTF-8 included, as they are.
+// Cut to `shown` bytes at the start of a UTF-8 character, then "..."; control bytes (NUL,
+// newline, DEL, ...) written as \xNN. Other bytes, UTF-8 included, as they are.
+std::string shown_name(std::string_view name, std::size_t shown = 60);
+// shown_name in double quotes.
 std::string quoted_name(std::string_view name, std::size_t shown = 60);
 
 }  // namespace marrow

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "accessor_layout.hpp"
+#include "marrow/core/quoted_name.hpp"
 
 namespace marrow::gltf::json_values {
 
@@ -27,11 +28,7 @@ std::string describe(element e) {
       std::snprintf(text, sizeof text, "%.9g", double(e));
       return text;
     }
-    case element_type::STRING: {
-      std::string_view s = std::string_view(e);
-      if (s.size() > 40) return "\"" + std::string(s.substr(0, 40)) + "...\"";
-      return "\"" + std::string(s) + "\"";
-    }
+    case element_type::STRING: return quoted_name(std::string_view(e), 40);
     case element_type::BOOL: return "a boolean";
     case element_type::NULL_VALUE: return "null";
   }

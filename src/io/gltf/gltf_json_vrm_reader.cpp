@@ -10,6 +10,7 @@
 
 #include "gltf_json_document_reader.hpp"
 #include "gltf_json_values.hpp"
+#include "marrow/core/quoted_name.hpp"
 
 namespace marrow::gltf {
 
@@ -23,11 +24,6 @@ std::optional<object> object_member(object o, std::string_view key) {
   object out;
   if (!e || e->get_object().get(out) != simdjson::SUCCESS) return std::nullopt;
   return out;
-}
-
-// A file's text in a message: at most 40 bytes, quoted (describe's rule for strings).
-std::string quoted_text(std::string_view text) {
-  return "\"" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...\"" : "\"");
 }
 
 }  // namespace
@@ -60,10 +56,10 @@ void DocumentReader::read_vrm_humanoid(object root) {
       object entry;
       const std::string name(field.key);
       if (field.value.get_object().get(entry) != simdjson::SUCCESS) {
-        ignore_vrm_entry(where + "." + quoted_text(name) + " is " + describe(field.value) + ", not an object");
+        ignore_vrm_entry(where + "." + quoted_name(name, 40) + " is " + describe(field.value) + ", not an object");
         continue;
       }
-      read_vrm_entry(entry, name, where + "." + quoted_text(name), out);
+      read_vrm_entry(entry, name, where + "." + quoted_name(name, 40), out);
     }
   } else {
     array entries;

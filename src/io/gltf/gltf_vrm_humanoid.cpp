@@ -4,15 +4,11 @@
 #include <string>
 #include <string_view>
 
+#include "marrow/core/quoted_name.hpp"
+
 namespace marrow::gltf {
 
 namespace {
-
-// A file's text in a message: at most 40 bytes, quoted.
-std::string quoted_text(std::string_view text) {
-  return "\"" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...\"" : "\"");
-}
-
 
 // The entries in model nodes: the first of a bone or a node wins.
 HumanoidMap read_entries(const VrmHumanoid& vrm, const Model& model, std::vector<Diagnostic>& diagnostics) {
@@ -22,7 +18,7 @@ HumanoidMap read_entries(const VrmHumanoid& vrm, const Model& model, std::vector
   };
   HumanoidMap map;
   for (const VrmHumanBone& entry : vrm.bones) {
-    const std::string what = "bone " + quoted_text(entry.bone);
+    const std::string what = "bone " + quoted_name(entry.bone, 40);
     const std::optional<HumanoidBone> bone = humanoid_bone_named(entry.bone, vrm0);
     if (!bone) {
       ignore(what + " is not a VRM " + (vrm0 ? "0.x" : "1.0") + " bone name");
