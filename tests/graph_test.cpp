@@ -175,6 +175,25 @@ TEST(Graph, AG2_Blend2dWeightsAreTheBlendSpacesAtRandomPointsOnSamplesOnTheHullA
   }
 }
 
+// The instance keeps a blend's shares while its parameters are unchanged: a change of either
+// parameter alone, and a return to an earlier point, still give the space's weights.
+TEST(Graph, AG2_WeightsFollowEachParameterAloneAndReturnWithIt) {
+  NEED_FOX();
+  GraphDescription g = fox_graph();
+  g.root = "steer";
+  GraphCharacter c(model, g);
+  const BlendSpace2d space(std::vector<glm::vec2>{{0.f, 0.f}, {0.f, 1.5f}, {1.f, 4.f}, {-1.f, 4.f}});
+  const std::vector<glm::vec2> path = {{0.2f, 2.f}, {0.2f, 2.f}, {-0.4f, 2.f}, {-0.4f, 3.5f}, {0.2f, 3.5f}, {0.2f, 2.f}, {0.f, 0.f}};
+  for (const glm::vec2& p : path) {
+    c.instance.set("turn", p.x);
+    c.instance.set("speed", p.y);
+    c.instance.update(kFrame);
+    std::vector<float> expected(4);
+    ASSERT_TRUE(space.weights(p, expected));
+    for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(c.instance.clip_weights()[s].weight, expected[s]) << p.x << ", " << p.y << " sample " << s;
+  }
+}
+
 // --- AG3: state machines --------------------------------------------------------------------------
 
 TEST(Graph, AG3_ATriggerSwitchesAtOnceAndIsConsumed) {

@@ -57,9 +57,7 @@ void compile_live(const Model& model, const LiveRetarget& live, CompiledAnimatio
 
 }  // namespace
 
-bool CompiledAnimation::drives_skin(std::size_t s) const noexcept {
-  return skin_clips[s].has_value() || (live != nullptr && !live->skin_writes[s].empty());
-}
+bool CompiledAnimation::live_drives_skin(std::size_t s) const noexcept { return !live->skin_writes[s].empty(); }
 
 bool CompiledAnimation::drives_joint(std::size_t s, std::size_t p) const noexcept {
   if (live != nullptr) return live->skin_joint_driven[s][p] != 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -50,6 +51,7 @@ GraphInstance::GraphInstance(std::shared_ptr<const AnimationGraph> graph, Animat
     reported_[s].animation = place.animation;
   }
   child_weights_.assign(graph_->children().size(), 0.f);
+  blend_inputs_.assign(places.size(), glm::vec2(std::numeric_limits<float>::quiet_NaN()));
   playing_.assign(places.size(), 0);
   if (graph_->has_inertialization()) animator.enable_inertialization();
   enter(0);
@@ -83,7 +85,7 @@ float GraphInstance::get(std::string_view name) const { return values_[static_ca
 
 void GraphInstance::update(Ticks dt) noexcept {
   if (dt < Ticks{0}) dt = Ticks{0};
-  for (Slot& slot : slots_) clear_step(slot.step);
+  for (DrivenClip& d : driven_) clear_step(d.step);  // each clock writes its step there (advance)
   inertialize_ = 0.f;
   take_transitions(0);
   if (inertialize_ > 0.f) {
@@ -103,11 +105,7 @@ void GraphInstance::drive(Ticks dt, bool still) {
     const Slot& slot = slots_[s];
     DrivenClip& d = driven_[s];
     d.time = slot.clock.time();
-    if (still) {
-      clear_step(d.step);
-    } else if (slot.weight > 0.f) {  // the Animator reads no step of weight 0 (driven_clip.hpp)
-      copy_step(d.step, slot.step);
-    }
+    if (still) clear_step(d.step);  // else the step advance() wrote
     d.weight = slot.weight;
     d.additive = slot.additive;
     d.node_weights = slot.masked ? std::span<const float>(slot.mask) : std::span<const float>();
@@ -130,7 +128,7 @@ void GraphInstance::enter(std::size_t index) {
     Slot& slot = slots_[static_cast<std::size_t>(place.slot)];
     slot.clock = PlaybackClock(place.duration, place.rate, place.loop, place.start);
     slot.progress = 0.0;
-    clear_step(slot.step);
+    clear_step(driven_[static_cast<std::size_t>(place.slot)].step);
   } else if (place.kind == GraphNodeKind::StateMachine) {
     Machine& m = machines_[static_cast<std::size_t>(place.machine)];
     const int initial = graph_->machines()[static_cast<std::size_t>(place.machine)].initial;

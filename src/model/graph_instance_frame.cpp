@@ -1,6 +1,7 @@
 // A GraphInstance's frame after its transitions: each place's weight, then the clocks (plain,
 // phase-synced and marker-synced), in the order graph_instance.hpp gives.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <utility>
 
@@ -61,11 +62,16 @@ void GraphInstance::weigh(std::size_t index, float weight, float reported, bool 
     case GraphNodeKind::Blend1d:
     case GraphNodeKind::Blend2d: {
       const std::span<float> shares(child_weights_.data() + place.first_child, place.child_count);
-      const float x = values_[static_cast<std::size_t>(place.parameters[0])];
-      if (place.kind == GraphNodeKind::Blend1d) {
-        blend1d_weights(place.positions, x, shares);  // AG1
-      } else {
-        place.space->weights({x, values_[static_cast<std::size_t>(place.parameters[1])]}, shares);  // AG2
+      const bool two = place.kind == GraphNodeKind::Blend2d;
+      const glm::vec2 at{values_[static_cast<std::size_t>(place.parameters[0])], two ? values_[static_cast<std::size_t>(place.parameters[1])] : 0.f};
+      // The shares are a function of the parameters: kept while they are unchanged, bit for bit.
+      if (std::bit_cast<std::uint64_t>(at) != std::bit_cast<std::uint64_t>(blend_inputs_[index])) {
+        if (two) {
+          place.space->weights(at, shares);  // AG2
+        } else {
+          blend1d_weights(place.positions, at.x, shares);  // AG1
+        }
+        blend_inputs_[index] = at;
       }
       for (std::size_t c = 0; c < children.size(); ++c) weigh(children[c], weight * shares[c], reported * shares[c], additive, mask_depth, playing);
       return;
@@ -148,7 +154,7 @@ void GraphInstance::advance(std::size_t index, Ticks dt) {
     if (place.sync_root >= 0) return;
     Slot& slot = slots_[static_cast<std::size_t>(place.slot)];
     const Ticks delta = scaled_ticks(dt, slot.clock.rate());  // what advance(dt) moves, taken once
-    slot.clock.advance_ticks(delta, slot.clock.mode(), slot.step);
+    slot.clock.advance_ticks(delta, slot.clock.mode(), driven_[static_cast<std::size_t>(place.slot)].step);
     if (slot.clock.duration() > Ticks{0}) {
       const double moved = std::abs(static_cast<double>(delta.count()));
       slot.progress += moved / static_cast<double>(slot.clock.duration().count());
@@ -230,7 +236,7 @@ void GraphInstance::advance_sync(std::size_t index, Ticks dt) {
     const double d = static_cast<double>(slot.clock.duration().count());
     Ticks step = phase_step(slot.clock.duration(), cycles, before * d, after * d);
     if (slot.clock.rate() < 0.f) step = -step;
-    slot.clock.advance_ticks(step, slot.clock.mode(), slot.step);
+    slot.clock.advance_ticks(step, slot.clock.mode(), driven_[s].step);
   }
   sync.phase = after - std::floor(after);
   sync.cycles += moved;
@@ -275,7 +281,7 @@ void GraphInstance::advance_marker_sync(std::size_t index, double seconds) {
     const std::span<const Ticks> m = graph_->slot_markers(slot_index);
     slot.clock.advance_ticks(phase_step(slot.clock.duration(), static_cast<double>(wraps), marker_position(m, slot.clock.duration(), before),
                                         marker_position(m, slot.clock.duration(), p)),
-                             slot.clock.mode(), slot.step);
+                             slot.clock.mode(), driven_[slot_index].step);
   }
   sync.phase = p;
   sync.cycles += static_cast<double>(wraps) + (p - before) / static_cast<double>(k);

@@ -33,11 +33,13 @@ struct CompiledAnimation {
   const LiveRetarget* live = nullptr;
 
   // Whether the animation moves skin s (a clip of it, or live joints of it).
-  bool drives_skin(std::size_t s) const noexcept;
+  bool drives_skin(std::size_t s) const noexcept { return skin_clips[s].has_value() || (live != nullptr && live_drives_skin(s)); }
   // Whether it moves palette entry p of skin s.
   bool drives_joint(std::size_t s, std::size_t p) const noexcept;
   // Whether it moves scene node i (a rigid track, or a live node of no skin).
   bool drives_node(std::size_t i) const noexcept;
+  // drives_skin's live part (out of line: LiveRetarget is incomplete here).
+  bool live_drives_skin(std::size_t s) const noexcept;
 };
 
 struct CompiledAnimations {

@@ -102,8 +102,7 @@ class GraphInstance {
 
  private:
   struct Slot {
-    PlaybackClock clock;
-    ClockStep step;
+    PlaybackClock clock;            // its path this update goes to driven_'s step
     double progress = 0.0;          // normalized time since entered (loops counted)
     float weight = 0.f;             // to the Animator (masked layers' factors in `mask`)
     float reported = 0.f;           // with every mask taken as 1
@@ -149,6 +148,7 @@ class GraphInstance {
   std::vector<Sync> syncs_;                  // per sync place (sync_index_)
   std::vector<int> sync_index_;              // per place: its Sync, or -1
   std::vector<float> child_weights_;         // per entry of AnimationGraph::children(): its share
+  std::vector<glm::vec2> blend_inputs_;      // per place: the parameters a blend's shares are for (NaN: none)
   std::vector<std::uint8_t> playing_;        // per place: under playing states
   std::vector<std::vector<float>> masks_;    // per mask depth: the product of masks so far
   std::vector<ClipWeight> reported_;
