@@ -12,11 +12,11 @@ namespace marrow {
 
 struct DrivenClip {
   int animation = -1;                     // into Model::animations
-  Ticks time{};                           // its position in the clip now, in [0, duration]
-  ClockStep step{};                       // the path since the last update (empty: none); unread at weight 0
   float weight = 0.f;                     // finite, >= 0
+  Ticks time{};                           // its position in the clip now, in [0, duration]
   std::span<const float> node_weights{};  // a mask per scene node (each finite, >= 0); empty: none
   bool additive = false;                  // a delta from the clip's first frame (B3)
+  ClockStep step{};                       // the path since the last update (empty: none); unread at weight 0
 };
 
 }  // namespace marrow

@@ -46,10 +46,11 @@ struct ClockRun {
   std::int64_t repeat = 1;     // the run taken this many times in a row
 };
 
+// The count first: with the first run it is what a frame reads, in one cache line.
 struct ClockStep {
-  std::array<ClockRun, 4> runs{};
   std::size_t run_count = 0;
   bool finished = false;       // Once: the end in the play direction is reached (now or before)
+  std::array<ClockRun, 4> runs{};
 };
 
 // An empty step (no path), written in place: no run past run_count is read. (A ClockStep{}
