@@ -319,6 +319,35 @@ TEST(AnimationLayers, R1_RootMotionIsTakenOutOfThePoseAndSumsToTheClipsDisplacem
   EXPECT_TRUE(test::same_rotation(glm::quat_cast(glm::mat3(t.absolute_bone_transforms()[kHips])), glm::quat(1, 0, 0, 0)));
 }
 
+// The same rig turned Z-up (its root node a quarter turn about +X) and read with up = +Z moves
+// as the Y-up rig does, turned: the same delta turned, the same yaw, the pose turned.
+TEST(AnimationLayers, R1_AZUpSceneReadWithItsUpAxisMovesAsTheYUpScene) {
+  const Model y_up = make_rig();
+  Model z_up = make_rig();
+  const glm::mat4 turn = glm::rotate(glm::mat4(1.f), glm::radians(90.f), glm::vec3(1.f, 0.f, 0.f));  // +Y to +Z
+  z_up.nodes[0].transform = turn;
+  for (const char* clip : {"Walk", "Turn"}) {
+    Animator a(y_up), b(z_up);
+    a.enable_root_motion({.joint = "Hips", .yaw = true});
+    b.enable_root_motion({.joint = "Hips", .yaw = true, .up = {0.f, 0.f, 1.f}});
+    a.play(clip);
+    b.play(clip);
+    for (int frame = 0; frame < 40; ++frame) {
+      a.update(secs(1.0 / 60));
+      b.update(secs(1.0 / 60));
+      ASSERT_TRUE(near(b.root_motion().translation, glm::mat3(turn) * a.root_motion().translation, 1e-5f)) << clip << " " << frame;
+      ASSERT_NEAR(b.root_motion().yaw, a.root_motion().yaw, 1e-5f) << clip << " " << frame;
+      for (const int node : {kHips, kHead}) {
+        ASSERT_TRUE(near(world_position(b, node), glm::vec3(turn * glm::vec4(world_position(a, node), 1.f)), 1e-5f)) << clip << " " << frame;
+      }
+    }
+    EXPECT_GT(glm::length(a.accumulated_root_motion().translation), 0.3f) << clip << ": it moved";
+  }
+  Animator c(z_up);
+  EXPECT_THROW(c.enable_root_motion({.up = {0.f, 0.f, 0.f}}), std::invalid_argument);
+  EXPECT_THROW(c.enable_root_motion({.up = {0.f, std::nanf(""), 1.f}}), std::invalid_argument);
+}
+
 TEST(AnimationLayers, K1_TwoBoneIkPlacesTheHeadOnAReachableTarget) {
   const Model model = make_rig();
   Animator a(model);

@@ -164,6 +164,12 @@ PY
 check "pose --root-motion" 0 "$marrow" pose "$work/demo.glb" --clip Wave --time 1 --root-motion --json
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rootMotion"]; assert isinstance(r["node"], int) and len(r["translation"]) == 3 and r["translation"][1] == 0 and "yaw" in r' "$work/out" ||
   { echo "FAIL: pose --root-motion"; failures=$((failures + 1)); }
+check "pose --root-up" 0 "$marrow" pose "$work/demo.glb" --clip Wave --time 1 --root-motion-yaw --root-up 0,0,1 --json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rootMotion"]; assert r["translation"][2] == 0, r' "$work/out" ||
+  { echo "FAIL: pose --root-up: nothing along the up axis"; failures=$((failures + 1)); }
+check "pose: --root-up without --root-motion" 2 "$marrow" pose "$work/demo.glb" --clip 0 --root-up 0,0,1
+check "pose: a zero --root-up" 2 "$marrow" pose "$work/demo.glb" --clip 0 --root-motion --root-up 0,0,0
+check "pose: an infinite --root-up" 2 "$marrow" pose "$work/demo.glb" --clip 0 --root-motion --root-up 0,1e39,1
 check "pose: negative layer weight" 2 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=-1
 check "pose: NaN layer weight" 2 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=nan
 check "pose: every layer weight zero" 2 "$marrow" pose "$work/demo.glb" --layer Wave@0.5=0 --layer Curl@1=0

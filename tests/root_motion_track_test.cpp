@@ -7,6 +7,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
+#define GLM_ENABLE_EXPERIMENTAL
+#include <glm/gtx/quaternion.hpp>
 #include <gtest/gtest.h>
 
 #include "marrow/model/root_motion.hpp"
@@ -49,6 +51,30 @@ TEST(RootMotionTrack, R1_APlaceBetweenKeysIsTheLerpOfThePositionsAndTheYawUnwrap
   EXPECT_LT(m.yaw, std::max(a.yaw, b.yaw));
   // Unwrapped: the whole 8.3 radians of the clip's twist about +Y, not folded into (-pi, pi].
   EXPECT_NEAR(end.yaw - track.place(Ticks{0}, cursor).yaw, 8.f + 0.3f * std::sin(14.f), 1e-4f);
+}
+
+// The up axis names the ground and the yaw's axis: a track in a scene turned so that +Y goes to
+// `up`, read with that up, gives the places of the unturned scene read with +Y, turned the same
+// way; the yaw moves by the same angles.
+TEST(RootMotionTrack, R1_TheUpAxisChoosesTheGroundAndTheYawAxis) {
+  const std::vector<Keyframe> keys = wandering_keys();
+  const RootMotionTrack y_up(keys, Trs{}, glm::mat4(1.f));
+  for (const glm::vec3& up : {glm::vec3(0.f, 0.f, 1.f), glm::vec3(-1.f, 0.f, 0.f), glm::normalize(glm::vec3(1.f, 2.f, -3.f)),
+                              glm::vec3(0.f, -1.f, 0.f)}) {
+    const glm::quat turn = glm::dot(up, glm::vec3(0.f, 1.f, 0.f)) < -0.5f ? glm::angleAxis(glm::radians(180.f), glm::vec3(0.f, 0.f, 1.f))
+                                                                          : glm::rotation(glm::vec3(0.f, 1.f, 0.f), up);
+    const RootMotionTrack turned(keys, Trs{}, glm::mat4_cast(turn), up);
+    TrackCursor a, b;
+    // The yaw's zero is where the turn to +Y puts it; what is reported, the yaw since a time, is the same.
+    const float p0 = y_up.place(Ticks{0}, a).yaw, q0 = turned.place(Ticks{0}, b).yaw;
+    for (int i = 0; i <= 50; ++i) {
+      const Ticks t = ticks_from_seconds(0.041 * i);
+      const RootPlace p = y_up.place(t, a), q = turned.place(t, b);
+      EXPECT_LT(glm::distance(q.position, turn * p.position), 2e-6f) << up.x << " " << up.y << " " << up.z << " at " << i;
+      EXPECT_NEAR(glm::dot(q.position, up), 0.f, 2e-6f) << "on the ground";
+      EXPECT_NEAR(q.yaw - q0, p.yaw - p0, 2e-5f) << up.x << " " << up.y << " " << up.z << " at " << i;
+    }
+  }
 }
 
 TEST(RootMotionTrack, R1_TheMemoNeverChangesTheMotion) {

@@ -26,9 +26,9 @@ py::dict motion_dict(const RootMotion& motion) {
   return d;
 }
 
-void enable_root_motion(Animator& animator, const std::optional<std::string>& joint, bool yaw) {
+void enable_root_motion(Animator& animator, const std::optional<std::string>& joint, bool yaw, const std::array<float, 3>& up) {
   by_name([&] {
-    animator.enable_root_motion(RootMotionOptions{joint.value_or(""), yaw});
+    animator.enable_root_motion(RootMotionOptions{joint.value_or(""), yaw, glm::vec3(up[0], up[1], up[2])});
     return 0;
   });
 }

@@ -1,6 +1,7 @@
 #pragma once
 // What an Animator reports after an update, as Python values: shared by Instance and
 // GraphInstance, which both pose through one (instance_binding.cpp, graph_binding.cpp).
+#include <array>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -31,7 +32,7 @@ auto by_name(F&& call) {
   }
 }
 
-// Animator::enable_root_motion for a node name (None: the first skin's root joint).
-void enable_root_motion(Animator& animator, const std::optional<std::string>& joint, bool yaw);
+// Animator::enable_root_motion for a node name (None: the first skin's root joint) and an up axis.
+void enable_root_motion(Animator& animator, const std::optional<std::string>& joint, bool yaw, const std::array<float, 3>& up);
 
 }  // namespace marrow::python

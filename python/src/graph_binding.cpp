@@ -188,12 +188,14 @@ sample(..., skin=None).)")
           "The markers the last update crossed (as Instance.events(); 'layer' is the clip's slot).")
       .def(
           "enable_root_motion",
-          [](GraphPlayer& self, const std::optional<std::string>& joint, bool yaw) { enable_root_motion(self.animator, joint, yaw); },
-          py::arg("joint") = py::none(), py::arg("yaw") = false,
+          [](GraphPlayer& self, const std::optional<std::string>& joint, bool yaw, const std::array<float, 3>& up) {
+            enable_root_motion(self.animator, joint, yaw, up);
+          },
+          py::arg("joint") = py::none(), py::arg("yaw") = false, py::arg("up") = std::array<float, 3>{0.f, 1.f, 0.f},
           "As Instance.enable_root_motion: the joint's horizontal motion leaves the pose for root_motion().")
       .def(
           "root_motion", [](const GraphPlayer& self) { return motion_dict(self.animator.root_motion()); },
-          "The last update's root motion: {'translation': (x, 0, z), 'yaw': radians}.")
+          "The last update's root motion: {'translation': (x, y, z) across the up axis ((x, 0, z) for +Y), 'yaw': radians about it}.")
       .def("__repr__", [](const GraphPlayer& self) {
         const std::string_view state = self.instance.state();
         return "<marrow.GraphInstance of '" + self.model->path() + "'" + (state.empty() ? "" : ", state '" + std::string(state) + "'") + ">";

@@ -160,10 +160,14 @@ animation (its name), layer, time (the marker's, seconds) and weight (the clip's
       .def_property_readonly("events_dropped", [](const Instance& self) { return self.animator.events_dropped(); })
       .def(
           "enable_root_motion",
-          [](Instance& self, const std::optional<std::string>& joint, bool yaw) { enable_root_motion(self.animator, joint, yaw); },
-          py::arg("joint") = py::none(), py::arg("yaw") = false,
+          [](Instance& self, const std::optional<std::string>& joint, bool yaw, const std::array<float, 3>& up) {
+            enable_root_motion(self.animator, joint, yaw, up);
+          },
+          py::arg("joint") = py::none(), py::arg("yaw") = false, py::arg("up") = std::array<float, 3>{0.f, 1.f, 0.f},
           R"(Takes a joint's horizontal motion (and its yaw, when asked) out of the pose, to move the
-character by instead (root_motion()). joint: a node name; None: the first skin's root joint.)")
+character by instead (root_motion()). joint: a node name; None: the first skin's root joint.
+up: the scene's up axis, (0, 1, 0) for glTF, (0, 0, 1) for a Z-up file: the motion is what lies
+across it, the yaw the turn about it. ValueError when it is zero or not finite.)")
       .def("disable_root_motion", [](Instance& self) { self.animator.disable_root_motion(); })
       .def(
           "bounds",
@@ -178,7 +182,7 @@ vertex of every mesh, in the space positions() uses; None for a model without ve
 O(joints) for linearly skinned meshes (per-joint boxes made at load), for culling each frame.)")
       .def(
           "root_motion", [](const Instance& self) { return motion_dict(self.animator.root_motion()); },
-          "The last update's root motion: {'translation': (x, 0, z) in scene space, 'yaw': radians}.")
+          "The last update's root motion: {'translation': (x, y, z) in scene space, across the up axis ((x, 0, z) for +Y), 'yaw': radians about it}.")
       .def(
           "accumulated_root_motion", [](const Instance& self) { return motion_dict(self.animator.accumulated_root_motion()); },
           "The sum of root_motion() since root motion was enabled (or play() on layer 0).")

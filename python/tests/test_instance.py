@@ -259,6 +259,28 @@ def test_root_motion_moves_the_character(fox):
         a.enable_root_motion(joint="NoSuchBone")
 
 
+def test_R1_a_z_up_file_moves_across_its_up_axis(assets):
+    # AnimatedDrawings' jump is Z-up: read with up=(0, 0, 1) its motion has no z, its jump stays
+    # in the pose; read as Y-up (the default) the jump would count as ground motion.
+    m = marrow.load(str(assets / "bvh" / "animateddrawings" / "jumping.bvh"))
+    a = m.instance()
+    a.enable_root_motion(yaw=True, up=(0, 0, 1))
+    a.play(0)
+    for _ in range(60):
+        a.update(1 / 30)
+        assert a.root_motion()["translation"][2] == 0.0
+    assert abs(a.accumulated_root_motion()["translation"][1]) > 1.0  # it jumps forward (-y)
+    b = m.instance()
+    b.enable_root_motion(yaw=True)
+    b.play(0)
+    b.update(2.0)
+    assert b.accumulated_root_motion()["translation"][1] == 0.0
+    with pytest.raises(ValueError, match="up axis"):
+        a.enable_root_motion(up=(0, 0, 0))
+    with pytest.raises(ValueError, match="up axis"):
+        a.enable_root_motion(up=(float("nan"), 0, 1))
+
+
 def test_two_bone_ik_reaches_a_target(fox):
     a = fox.instance()
     a.play("Walk")

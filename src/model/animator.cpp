@@ -278,6 +278,11 @@ void Animator::assign_mask(Layer& l, std::span<const float> node_weights) {
 }
 
 void Animator::enable_root_motion(const RootMotionOptions& options) {
+  const glm::vec3& up = options.up;
+  if (!std::isfinite(up.x) || !std::isfinite(up.y) || !std::isfinite(up.z) || !(glm::length(up) > 0.f) || !std::isfinite(glm::length(up))) {
+    throw std::invalid_argument("Animator::enable_root_motion: the up axis (" + std::to_string(up.x) + ", " + std::to_string(up.y) +
+                                ", " + std::to_string(up.z) + ") is not a finite non-zero direction");
+  }
   int node = -1;
   if (!options.joint.empty()) {
     node = node_named(options.joint, "enable_root_motion: joint");
@@ -292,6 +297,7 @@ void Animator::enable_root_motion(const RootMotionOptions& options) {
   root_ = RootMotionState{};
   root_.enabled = true;
   root_.yaw = options.yaw;
+  root_.up = glm::normalize(up);
   root_.node = node;
   for (std::size_t s = 0; s < skins_.size() && root_.skin < 0; ++s) {
     const int p = skins_[s].shared->scene_to_joint[static_cast<std::size_t>(node)];
@@ -401,11 +407,11 @@ void Animator::attach_root_motion(Action& action) {
     }
   }
   if (action.live) {
-    action.live_root = RootMotionTrack(live_root_keys(action), rest, root_.parent_world);
+    action.live_root = RootMotionTrack(live_root_keys(action), rest, root_.parent_world, root_.up);
     action.root = &action.live_root;
     return;
   }
-  root_tracks_[a] = std::make_unique<const RootMotionTrack>(keys, rest, root_.parent_world);
+  root_tracks_[a] = std::make_unique<const RootMotionTrack>(keys, rest, root_.parent_world, root_.up);
   action.root = root_tracks_[a].get();
 }
 

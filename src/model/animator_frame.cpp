@@ -371,7 +371,7 @@ void Animator::remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) c
   trs.translation -= root_.parent_inverse * offset.translation;
   if (root_.yaw && offset.yaw != 0.f) {
     const glm::quat& parent = root_.parent_rotation;
-    const glm::quat turn = glm::angleAxis(-offset.yaw, glm::vec3(0.f, 1.f, 0.f));
+    const glm::quat turn = glm::angleAxis(-offset.yaw, root_.up);
     trs.rotation = glm::normalize(glm::inverse(parent) * turn * parent * trs.rotation);
   }
   set_pose_joint(pose, joint, trs);

@@ -31,8 +31,20 @@ float wrap(float angle) {
 
 }  // namespace
 
-RootMotionTrack::RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest, const glm::mat4& parent_world)
+RootMotionTrack::RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest, const glm::mat4& parent_world, const glm::vec3& up)
     : keys_(keys), parent_(parent_world), parent_rotation_(decompose_trs(parent_world).rotation) {
+  if (up != glm::vec3(0.f, 1.f, 0.f)) {
+    // The shortest turn taking up to +Y (half a turn about +X for -Y), put in front of the parent.
+    const glm::vec3 y(0.f, 1.f, 0.f);
+    const glm::vec3 axis = glm::cross(up, y);
+    const glm::quat to_y = glm::dot(up, y) < -0.999999f ? glm::quat(0.f, 1.f, 0.f, 0.f)
+                                                         : glm::normalize(glm::quat(1.f + glm::dot(up, y), axis.x, axis.y, axis.z));
+    parent_ = glm::mat4_cast(to_y) * parent_world;
+    parent_rotation_ = to_y * parent_rotation_;
+    from_y_ = glm::mat3_cast(glm::conjugate(to_y));
+    up_ = up;
+    turned_ = true;
+  }
   // Unwrapped yaw per key: each step between keys taken as the shorter turn, so whole turns
   // over a clip add up.
   key_yaw_.reserve(keys_.size());
@@ -43,13 +55,21 @@ RootMotionTrack::RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest
   }
   if (keys_.empty()) {
     const glm::vec4 p = parent_ * glm::vec4(rest.translation, 1.f);
-    first_ = last_ = {{p.x, 0.f, p.z}, yaw_of(parent_rotation_ * rest.rotation)};
+    first_ = last_ = {ground(p), yaw_of(parent_rotation_ * rest.rotation)};
     return;
   }
   first_ = at_key(0);
   last_ = at_key(keys_.size() - 1);
   TrackCursor cursor;
   start_ = place(Ticks{0}, cursor);
+}
+
+// A point of the up-is-+Y frame on the ground, in the scene.
+glm::vec3 RootMotionTrack::ground(const glm::vec4& p) const noexcept {
+  const glm::vec3 g(p.x, 0.f, p.z);
+  if (!turned_) return g;
+  const glm::vec3 v = from_y_ * g;
+  return v - glm::dot(v, up_) * up_;  // the turn's rounding taken off: nothing along up (none at all for an axis)
 }
 
 RootPlace RootMotionTrack::place(Ticks t, TrackCursor& cursor) const noexcept {
@@ -69,12 +89,12 @@ RootPlace RootMotionTrack::place(Ticks t, TrackCursor& cursor) const noexcept {
   const glm::vec4 at = parent_ * glm::vec4(translation, 1.f);
   // The turn from key k, the shorter way, on top of the key's unwrapped yaw.
   const float yaw = yaw_of(parent_rotation_ * slerp_shortest(a.rotation, b.rotation, p));
-  return {{at.x, 0.f, at.z}, key_yaw_[k].unwrapped + wrap(yaw - key_yaw_[k].wrapped)};
+  return {ground(at), key_yaw_[k].unwrapped + wrap(yaw - key_yaw_[k].wrapped)};
 }
 
 RootPlace RootMotionTrack::at_key(std::size_t k) const noexcept {
   const glm::vec4 at = parent_ * glm::vec4(keys_[k].translation, 1.f);
-  return {{at.x, 0.f, at.z}, key_yaw_[k].unwrapped};
+  return {ground(at), key_yaw_[k].unwrapped};
 }
 
 const RootPlace* RootMotionTrack::remembered(Ticks t, const RootMotionMemo& memo) const noexcept {

@@ -58,6 +58,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kHelp{{
      "  --two-bone-ik START,MID,END=X,Y,Z[,PX,PY,PZ]   a two-bone IK chain, target and pole in scene space\n"
      "  --root-motion | --root-motion-yaw      take the root joint's motion out of the pose, report it\n"
      "  --root-joint NODE        the root joint for --root-motion (default: the first skin's root)\n"
+     "  --root-up X,Y,Z          the scene's up axis for --root-motion (default 0,1,0; 0,0,1 for a Z-up file)\n"
      "  --graph G.json           an animation graph (docs/graph.md) played from 0 to --time instead\n"
      "                           of a clip, in steps of 1/60 s; the report adds its state and the\n"
      "                           weight of each clip it plays (JSON: \"state\", \"clip_weights\")\n"

@@ -85,6 +85,13 @@ PoseFlags take_pose_flags(Args& args) {
     if (!flags.root_motion) throw UsageError("--root-joint goes with --root-motion");
     flags.root_joint = *joint;
   }
+  if (auto up = take_option(args, "--root-up")) {
+    if (!flags.root_motion) throw UsageError("--root-up goes with --root-motion");
+    const std::vector<std::string> parts = split(*up, ',');
+    if (parts.size() != 3) throw UsageError("--root-up '" + *up + "' is not X,Y,Z");
+    for (int i = 0; i < 3; ++i) flags.root_up[i] = static_cast<float>(parse_number(parts[static_cast<std::size_t>(i)], "--root-up"));
+    if (flags.root_up == glm::vec3(0.f)) throw UsageError("--root-up '" + *up + "' is the zero vector: it names no direction");
+  }
   return flags;
 }
 
@@ -101,7 +108,7 @@ void resolve_pose_flags(PoseFlags& flags, const Model& model) {
 
 void pose_animator(Animator& animator, const PoseFlags& flags, int clip, double seconds) {
   try {
-    if (flags.root_motion) animator.enable_root_motion({.joint = flags.root_joint, .yaw = flags.root_motion_yaw});
+    if (flags.root_motion) animator.enable_root_motion({.joint = flags.root_joint, .yaw = flags.root_motion_yaw, .up = flags.root_up});
     std::size_t layer = 0;
     const auto play = [&](int index, double at) {
       PlayOptions options;

@@ -3,8 +3,8 @@
 // contract): --layer CLIP@SECONDS=WEIGHT[/NODE] (repeated), --additive CLIP@SECONDS=WEIGHT[/NODE]
 // (repeated), --two-bone-ik START,MID,END=X,Y,Z[,PX,PY,PZ] (repeated), --root-motion (the root
 // joint's horizontal motion taken out; its yaw measured), --root-motion-yaw (the yaw taken out
-// too) and --root-joint NODE (default: the first skin's root joint), checked against the model
-// and applied to an Animator.
+// too), --root-joint NODE (default: the first skin's root joint) and --root-up X,Y,Z (default
+// 0,1,0), checked against the model and applied to an Animator.
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +36,7 @@ struct PoseFlags {
   bool root_motion = false;
   bool root_motion_yaw = false;
   std::string root_joint;  // empty: the default
+  glm::vec3 root_up{0.f, 1.f, 0.f};  // --root-up X,Y,Z: the scene's up axis (0,0,1 for a Z-up file)
 
   bool blends() const noexcept { return !layers.empty() || !additive.empty(); }
 };

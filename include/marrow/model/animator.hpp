@@ -194,7 +194,8 @@ class Animator {
   // Root motion (R1). enable_root_motion takes the joint's horizontal motion (and its yaw, when
   // asked) out of the pose from then on; root_motion() is the last update's delta in scene
   // space, for the game to move the character by. Throws std::out_of_range for an unknown
-  // joint name, std::invalid_argument when the model has no skin to take a default from.
+  // joint name, std::invalid_argument when the model has no skin to take a default from or
+  // the up axis is zero or not finite.
   void enable_root_motion(const RootMotionOptions& options = {});
   void disable_root_motion();
   const RootMotion& root_motion() const noexcept { return root_.delta; }
@@ -345,6 +346,7 @@ class Animator {
     glm::mat4 parent_world{1.f};
     glm::mat3 parent_inverse{1.f};                    // of parent_world's 3x3, made once
     glm::quat parent_rotation{1.f, 0.f, 0.f, 0.f};    // parent_world's, decomposed once
+    glm::vec3 up{0.f, 1.f, 0.f};                      // unit
     RootMotion delta, total;
   };
 

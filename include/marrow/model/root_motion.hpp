@@ -4,9 +4,10 @@
 //
 // For a clip, the joint's scene-space position p(t) = W_parent * T(t) (W_parent: the joint's
 // parent at its loaded pose, T(t) the joint's sampled local translation) and its yaw(t), the
-// angle of its scene-space rotation about +Y (the twist of a swing-twist split; glTF is +Y
-// up), unwrapped along the clip's keys so that whole turns add up. Extraction takes the
-// horizontal part (the scene's X and Z) and, when asked, the yaw:
+// angle of its scene-space rotation about the up axis (the twist of a swing-twist split),
+// unwrapped along the clip's keys so that whole turns add up. The up axis is +Y (glTF's) unless
+// the options name another (+Z for a Z-up BVH file). Extraction takes the horizontal part (p
+// less its part along up: the scene's X and Z when up is +Y) and, when asked, the yaw:
 //   - the pose: the joint's motion since time 0 is removed (it stays above its start point,
 //     facing its start direction; vertical motion stays in the pose);
 //   - the delta of one update: the sum over the clock's path (playback_clock.hpp) of
@@ -32,14 +33,15 @@
 namespace marrow {
 
 struct RootMotion {
-  glm::vec3 translation{0.f};  // scene space, y = 0
-  float yaw = 0.f;             // radians about +Y (measured whether or not it leaves the pose)
+  glm::vec3 translation{0.f};  // scene space, perpendicular to up (y = 0 when up is +Y)
+  float yaw = 0.f;             // radians about up (measured whether or not it leaves the pose)
 };
 
 struct RootMotionOptions {
   std::string joint{};         // node name; empty: the root joint of the model's first skin
-  bool yaw = false;            // also take the rotation about +Y out of the pose (the yaw is
+  bool yaw = false;            // also take the rotation about up out of the pose (the yaw is
                                // measured and reported either way)
+  glm::vec3 up{0.f, 1.f, 0.f};  // the scene's up axis: finite, not zero (its direction is taken)
 };
 
 // The root's place at one clip time: its horizontal scene position and unwrapped yaw.
@@ -69,7 +71,9 @@ struct RootMotionMemo {
 class RootMotionTrack {
  public:
   RootMotionTrack() = default;
-  RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest, const glm::mat4& parent_world);
+  // up: a unit vector (RootMotionOptions::up, normalised).
+  RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest, const glm::mat4& parent_world,
+                  const glm::vec3& up = glm::vec3(0.f, 1.f, 0.f));
 
   // Horizontal scene position and unwrapped yaw at clip time t: one sample of the track (the
   // cursor as the track sampler's).
@@ -90,11 +94,17 @@ class RootMotionTrack {
   };
   const RootPlace* remembered(Ticks t, const RootMotionMemo& memo) const noexcept;
   RootPlace at_key(std::size_t k) const noexcept;
+  glm::vec3 ground(const glm::vec4& p) const noexcept;
 
   std::span<const Keyframe> keys_;
   std::vector<KeyYaw> key_yaw_;   // per key
+  // The work is done up-is-+Y: parent_ is W_parent turned so that up is +Y (to_y_ first), and a
+  // place's ground position is turned back (from_y_) into the scene.
   glm::mat4 parent_{1.f};
   glm::quat parent_rotation_{1.f, 0.f, 0.f, 0.f};  // parent_'s, decomposed once
+  glm::mat3 from_y_{1.f};
+  glm::vec3 up_{0.f, 1.f, 0.f};
+  bool turned_ = false;                            // up is not +Y: from_y_ is applied
   RootPlace first_, last_;                         // at and before the first key, at and after the last
   RootPlace start_;                                // at time 0, for since_start
 };
