@@ -108,6 +108,16 @@ struct GraphCharacter {
   GraphInstance instance;
 };
 
+// Sets the steer's two parameters to p and updates; the space's own weights at p.
+std::vector<float> steer_to(GraphCharacter& c, const BlendSpace2d& space, const glm::vec2& p) {
+  c.instance.set("turn", p.x);
+  c.instance.set("speed", p.y);
+  c.instance.update(kFrame);
+  std::vector<float> expected(4);
+  EXPECT_TRUE(space.weights(p, expected));
+  return expected;
+}
+
 // --- AG1, AG2: blend spaces ---------------------------------------------------------------------
 
 TEST(Graph, AG1_Blend1dWeightsAreLinearBetweenNeighboursAndClampedAtTheEnds) {
@@ -159,11 +169,7 @@ TEST(Graph, AG2_Blend2dWeightsAreTheBlendSpacesAtRandomPointsOnSamplesOnTheHullA
   points.push_back({3.f, -1.f});   // outside
   for (int i = 0; i < 200; ++i) points.push_back({u(rng) * 0.5f, u(rng)});
   for (const glm::vec2& p : points) {
-    c.instance.set("turn", p.x);
-    c.instance.set("speed", p.y);
-    c.instance.update(kFrame);
-    std::vector<float> expected(4);
-    ASSERT_TRUE(space.weights(p, expected));
+    const std::vector<float> expected = steer_to(c, space, p);
     std::span<const GraphInstance::ClipWeight> w = c.instance.clip_weights();
     ASSERT_EQ(w.size(), 4u);  // one slot per sample: walk is played in two places
     float sum = 0.f;
@@ -185,11 +191,7 @@ TEST(Graph, AG2_WeightsFollowEachParameterAloneAndReturnWithIt) {
   const BlendSpace2d space(std::vector<glm::vec2>{{0.f, 0.f}, {0.f, 1.5f}, {1.f, 4.f}, {-1.f, 4.f}});
   const std::vector<glm::vec2> path = {{0.2f, 2.f}, {0.2f, 2.f}, {-0.4f, 2.f}, {-0.4f, 3.5f}, {0.2f, 3.5f}, {0.2f, 2.f}, {0.f, 0.f}};
   for (const glm::vec2& p : path) {
-    c.instance.set("turn", p.x);
-    c.instance.set("speed", p.y);
-    c.instance.update(kFrame);
-    std::vector<float> expected(4);
-    ASSERT_TRUE(space.weights(p, expected));
+    const std::vector<float> expected = steer_to(c, space, p);
     for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(c.instance.clip_weights()[s].weight, expected[s]) << p.x << ", " << p.y << " sample " << s;
   }
 }
