@@ -19,22 +19,15 @@ ModelFileOptions take_load_options(Args& args) {
   }
   if (const auto p = take_option(args, "--max-palette")) {
     const double joints = parse_number(*p, "--max-palette");
-    // Joint indices are 16-bit; 0 would refuse every skin.
-    if (joints < 1 || joints > 65536 || joints != std::floor(joints)) {
-      throw UsageError("--max-palette '" + *p + "' must be a whole number of joints from 1 to 65536");
+    if (joints < 1 || joints > kMaxPaletteJoints || joints != std::floor(joints)) {
+      throw UsageError("--max-palette '" + *p + "' must be a whole number of joints from 1 to " + std::to_string(kMaxPaletteJoints));
     }
     options.import.max_palette = static_cast<int>(joints);
   }
   if (const auto policy = take_option(args, "--palette")) {
-    if (*policy == "refuse") {
-      options.import.palette_policy = PalettePolicy::Refuse;
-    } else if (*policy == "static") {
-      options.import.palette_policy = PalettePolicy::LoadStatic;
-    } else if (*policy == "split") {
-      options.import.palette_policy = PalettePolicy::Split;
-    } else {
-      throw UsageError("--palette '" + *policy + "' must be refuse, static or split");
-    }
+    const std::optional<PalettePolicy> named = palette_policy_named(*policy);
+    if (!named) throw UsageError("--palette '" + *policy + "' must be refuse, static or split");
+    options.import.palette_policy = *named;
   }
   if (const auto tps = take_option(args, "--ticks-per-second")) {
     const double value = parse_number(*tps, "--ticks-per-second");

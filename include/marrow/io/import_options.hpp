@@ -58,6 +58,19 @@ enum class PalettePolicy {
                // most max_palette joints each (S4, split_skin_palettes)
 };
 
+// A policy by the name the command line (--palette) and Python (palette=) give it: "refuse",
+// "static" or "split"; none for another name.
+inline std::optional<PalettePolicy> palette_policy_named(std::string_view name) noexcept {
+  if (name == "refuse") return PalettePolicy::Refuse;
+  if (name == "static") return PalettePolicy::LoadStatic;
+  if (name == "split") return PalettePolicy::Split;
+  return std::nullopt;
+}
+
+// The largest ImportOptions::max_palette a tool offers: joint indices are 16-bit (and 0 would
+// refuse every skin).
+inline constexpr int kMaxPaletteJoints = 65536;
+
 // The end of a palette-limit refusal (ImportErrorCode::PaletteLimit) naming what lifts it; the
 // CLI says its own flags instead (--max-palette N, --palette split).
 inline constexpr std::string_view kPaletteLimitRemedy = "ImportOptions::max_palette or PalettePolicy::Split lifts it";
