@@ -10,11 +10,6 @@
 #include "marrow/io/file_bytes.hpp"
 
 namespace marrow {
-namespace {
-
-
-
-}  // namespace
 
 BoneMapEntries parse_bone_map(std::span<const std::byte> json, const ImportLimits& limits, std::string_view where) {
   const auto refuse = [&](ImportErrorCode code, const std::string& message) {

@@ -13,7 +13,6 @@ namespace marrow {
 
 namespace {
 
-
 std::string kind_name(GraphParameterType type) {
   switch (type) {
     case GraphParameterType::Float: return "a float";

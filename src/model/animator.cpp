@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "marrow/core/finite.hpp"
 #include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/runtime/joint_mask.hpp"
 
@@ -279,7 +280,7 @@ void Animator::assign_mask(Layer& l, std::span<const float> node_weights) {
 
 void Animator::enable_root_motion(const RootMotionOptions& options) {
   const glm::vec3& up = options.up;
-  if (!std::isfinite(up.x) || !std::isfinite(up.y) || !std::isfinite(up.z) || !(glm::length(up) > 0.f) || !std::isfinite(glm::length(up))) {
+  if (!is_finite(up) || !(glm::length(up) > 0.f)) {
     throw std::invalid_argument("Animator::enable_root_motion: the up axis (" + std::to_string(up.x) + ", " + std::to_string(up.y) +
                                 ", " + std::to_string(up.z) + ") is not a finite non-zero direction");
   }

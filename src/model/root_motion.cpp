@@ -8,6 +8,8 @@
 #include "marrow/core/slerp.hpp"
 #include "marrow/runtime/track_sampler.hpp"
 
+#include "runtime/ik_geometry.hpp"
+
 namespace marrow {
 
 namespace {
@@ -32,19 +34,10 @@ float wrap(float angle) {
 }  // namespace
 
 RootMotionTrack::RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest, const glm::mat4& parent_world, const glm::vec3& up)
-    : keys_(keys), parent_(parent_world), parent_rotation_(decompose_trs(parent_world).rotation) {
-  if (up != glm::vec3(0.f, 1.f, 0.f)) {
-    // The shortest turn taking up to +Y (half a turn about +X for -Y), put in front of the parent.
-    const glm::vec3 y(0.f, 1.f, 0.f);
-    const glm::vec3 axis = glm::cross(up, y);
-    const glm::quat to_y = glm::dot(up, y) < -0.999999f ? glm::quat(0.f, 1.f, 0.f, 0.f)
-                                                         : glm::normalize(glm::quat(1.f + glm::dot(up, y), axis.x, axis.y, axis.z));
-    parent_ = glm::mat4_cast(to_y) * parent_world;
-    parent_rotation_ = to_y * parent_rotation_;
-    from_y_ = glm::mat3_cast(glm::conjugate(to_y));
-    up_ = up;
-    turned_ = true;
-  }
+    : keys_(keys), parent_(parent_world), up_(up) {
+  // The yaw is the twist about +Y after the shortest turn of up onto +Y (none for +Y itself).
+  const glm::quat to_y(detail::ik::shortest_arc(detail::ik::Vec(up), detail::ik::Vec(0, 1, 0), detail::ik::Vec(1, 0, 0)));
+  parent_rotation_ = to_y * decompose_trs(parent_world).rotation;
   // Unwrapped yaw per key: each step between keys taken as the shorter turn, so whole turns
   // over a clip add up.
   key_yaw_.reserve(keys_.size());
@@ -64,12 +57,10 @@ RootMotionTrack::RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest
   start_ = place(Ticks{0}, cursor);
 }
 
-// A point of the up-is-+Y frame on the ground, in the scene.
+// A scene point less its part along up: on the ground (for +Y exactly (x, 0, z)).
 glm::vec3 RootMotionTrack::ground(const glm::vec4& p) const noexcept {
-  const glm::vec3 g(p.x, 0.f, p.z);
-  if (!turned_) return g;
-  const glm::vec3 v = from_y_ * g;
-  return v - glm::dot(v, up_) * up_;  // the turn's rounding taken off: nothing along up (none at all for an axis)
+  const glm::vec3 v(p);
+  return v - glm::dot(v, up_) * up_;
 }
 
 RootPlace RootMotionTrack::place(Ticks t, TrackCursor& cursor) const noexcept {

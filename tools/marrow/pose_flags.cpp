@@ -90,7 +90,7 @@ PoseFlags take_pose_flags(Args& args) {
     const std::vector<std::string> parts = split(*up, ',');
     if (parts.size() != 3) throw UsageError("--root-up '" + *up + "' is not X,Y,Z");
     for (int i = 0; i < 3; ++i) flags.root_up[i] = static_cast<float>(parse_number(parts[static_cast<std::size_t>(i)], "--root-up"));
-    if (flags.root_up == glm::vec3(0.f)) throw UsageError("--root-up '" + *up + "' is the zero vector: it names no direction");
+    // A zero or overflowing axis: Animator::enable_root_motion refuses it, naming it.
   }
   return flags;
 }

@@ -98,13 +98,11 @@ class RootMotionTrack {
 
   std::span<const Keyframe> keys_;
   std::vector<KeyYaw> key_yaw_;   // per key
-  // The work is done up-is-+Y: parent_ is W_parent turned so that up is +Y (to_y_ first), and a
-  // place's ground position is turned back (from_y_) into the scene.
   glm::mat4 parent_{1.f};
-  glm::quat parent_rotation_{1.f, 0.f, 0.f, 0.f};  // parent_'s, decomposed once
-  glm::mat3 from_y_{1.f};
   glm::vec3 up_{0.f, 1.f, 0.f};
-  bool turned_ = false;                            // up is not +Y: from_y_ is applied
+  // parent_'s rotation, decomposed once, after the shortest turn of up onto +Y: the yaw is its
+  // twist about +Y.
+  glm::quat parent_rotation_{1.f, 0.f, 0.f, 0.f};
   RootPlace first_, last_;                         // at and before the first key, at and after the last
   RootPlace start_;                                // at time 0, for since_start
 };
