@@ -452,7 +452,7 @@ TEST(CompressedClip, X1_TheImportOptionCompressesClipsAndTheAnimatorPlaysThem) {
   }
   EXPECT_TRUE(plain.skins[0].compressed_clips.empty());
   const auto compiled = compile_animations(model);
-  ASSERT_TRUE(compiled->animations[0].skin_clips[0].has_value());
+  ASSERT_NE(compiled->animations[0].skin_clips[0], nullptr);
   EXPECT_TRUE(compiled->animations[0].skin_clips[0]->compressed());
   EXPECT_EQ(compiled->animations[0].skin_clips[0]->id(), model.skins[0].compressed_clips.begin()->second.id());
   Animator a(plain), b(model, compiled);

@@ -377,6 +377,7 @@ Animator::Action* Animator::take_action(int animation) {
   action->root = nullptr;
   action->live.reset();
   action->live_root_keys.clear();
+  std::fill(action->morph_driven.begin(), action->morph_driven.end(), std::uint8_t{0});
   return action;
 }
 

@@ -271,13 +271,14 @@ void Animator::sample_actions() {
       for (std::size_t s = 0; s < skins_.size(); ++s) {
         if (!c.drives_skin(s)) continue;
         std::vector<TrsBlock>& pose = a->skin_poses[s];
-        if (!a->live) SamplingJob{&*c.skin_clips[s], t, &a->skin_contexts[s], pose}.run();
+        if (!a->live) SamplingJob{c.skin_clips[s].get(), t, &a->skin_contexts[s], pose}.run();
         if (layer.additive) make_additive_pose(pose, c.skin_references[s], static_cast<std::size_t>(model_.skins[s].data.bone_count), pose);
       }
       if (c.has_scene_tracks) {
         if (!a->live) SamplingJob{&c.scene_clip, t, &a->scene_context, a->scene_pose}.run();
         if (layer.additive) make_additive_pose(a->scene_pose, c.scene_reference, model_.nodes.size(), a->scene_pose);
       }
+      if (!c.has_morphs) continue;  // its morph_driven stays all 0 (take_action)
       std::fill(a->morph_driven.begin(), a->morph_driven.end(), std::uint8_t{0});
       const std::vector<MorphWeightChannel>& channels = model_.animations[static_cast<std::size_t>(a->animation)].morph_channels;
       for (std::size_t ch = 0; ch < channels.size(); ++ch) {

@@ -61,7 +61,7 @@ bool CompiledAnimation::live_drives_skin(std::size_t s) const noexcept { return 
 
 bool CompiledAnimation::drives_joint(std::size_t s, std::size_t p) const noexcept {
   if (live != nullptr) return live->skin_joint_driven[s][p] != 0;
-  return skin_clips[s].has_value() && skin_clips[s]->animated(p);
+  return skin_clips[s] != nullptr && skin_clips[s]->animated(p);
 }
 
 bool CompiledAnimation::drives_node(std::size_t i) const noexcept {
@@ -76,6 +76,7 @@ std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model)
   out->animations.reserve(model.animations.size());
   for (const ModelAnimation& animation : model.animations) {
     CompiledAnimation& compiled = out->animations.emplace_back();
+    compiled.has_morphs = !animation.morph_channels.empty();
     if (animation.live) {
       compile_live(model, *animation.live, compiled);
       for (const AnimationMarker& marker : animation.markers) compiled.marker_times.push_back(marker.time);
@@ -91,13 +92,13 @@ std::shared_ptr<const CompiledAnimations> compile_animations(const Model& model)
         // A compressed clip of the skin (compress_model_clips) plays instead of the authored one.
         const auto compressed = skin.compressed_clips.find(animation.name);
         if (compressed == skin.compressed_clips.end()) {
-          compiled.skin_clips.emplace_back(compile_clip(it->second, skin.data));
+          compiled.skin_clips.push_back(std::make_unique<const RuntimeClip>(compile_clip(it->second, skin.data)));
         } else if (compressed->second.joint_count() != static_cast<std::size_t>(skin.data.bone_count)) {
           throw std::invalid_argument("compile_animations: compressed clip '" + animation.name + "' has " +
                                       std::to_string(compressed->second.joint_count()) + " joints, its skin " +
                                       std::to_string(skin.data.bone_count));
         } else {
-          compiled.skin_clips.emplace_back(compressed->second);
+          compiled.skin_clips.push_back(std::make_unique<const RuntimeClip>(compressed->second));
         }
         compiled.skin_sources.push_back(&it->second);
         compiled.skin_references.push_back(pose_at_zero(*compiled.skin_clips.back()));

@@ -129,7 +129,7 @@ void LiveRetargetSampler::sample(Ticks t, std::span<std::vector<TrsBlock>> skin_
   const LiveRetarget& live = *live_;
   const CompiledAnimation& clip = live.source_animations->animations[static_cast<std::size_t>(live.source_animation)];
   for (std::size_t k = 0; k < skin_poses_.size(); ++k)
-    if (clip.skin_clips[k]) SamplingJob{&*clip.skin_clips[k], t, &skin_contexts_[k], skin_poses_[k]}.run();
+    if (clip.skin_clips[k]) SamplingJob{clip.skin_clips[k].get(), t, &skin_contexts_[k], skin_poses_[k]}.run();
   SamplingJob{&clip.scene_clip, t, &scene_context_, scene_pose_}.run();
   for (std::size_t j = 0; j < live.reads.size(); ++j) {
     const LiveRetarget::Read& r = live.reads[j];

@@ -304,32 +304,35 @@ class Animator {
   };
 
   // One clip playing on one layer: its clock, fade weight and what it sampled this frame.
-  struct Action {
+  // What a frame reads of an action (its animation, weight, clock, live, poses and contexts)
+  // lies in its first two lines, of a layer its weight and actions in its first: the frame's
+  // sampling pushes them out of L1 before the next frame reads them again.
+  struct alignas(64) Action {
     int animation = -1;
-    PlaybackClock clock;
     float weight = 0.f;       // its part of the layer now (cross-fades)
     float fade_from = 0.f;    // its weight when its fade-out began
-    bool fading_out = false;
     int sync_group = -1;
-    ClockStep step;           // the last update's path
+    bool fading_out = false;
+    PlaybackClock clock;
+    const RootMotionTrack* root = nullptr;             // of the root-motion joint (root_tracks_ or live_root)
+    alignas(64) std::vector<std::vector<TrsBlock>> skin_poses;  // per skin, palette order
     std::vector<SamplingContext> skin_contexts;       // per skin
-    std::vector<std::vector<TrsBlock>> skin_poses;    // per skin, palette order
+    std::unique_ptr<LiveRetargetSampler> live;         // a live retargeted animation's scratch
+    ClockStep step;           // the last update's path
+    std::vector<std::uint8_t> morph_driven;           // per mesh: the animation has its channel
+    std::vector<std::vector<float>> morph_weights;    // per mesh (deltas on an additive layer)
     SamplingContext scene_context;
     std::vector<TrsBlock> scene_pose;                 // per scene node
-    std::vector<std::vector<float>> morph_weights;    // per mesh (deltas on an additive layer)
-    std::vector<std::uint8_t> morph_driven;           // per mesh: the animation has its channel
-    const RootMotionTrack* root = nullptr;             // of the root-motion joint (root_tracks_ or live_root)
     RootMotionTrack live_root;                         // a live retargeted animation's own
     RootMotionMemo root_memo;                          // root's places sampled last (move_root writes it)
-    std::unique_ptr<LiveRetargetSampler> live;         // a live retargeted animation's scratch
     std::vector<Keyframe> live_root_keys;              // its root-motion joint's keys (root's view)
   };
-  struct Layer {
+  struct alignas(64) Layer {
+    std::vector<Action*> actions;                     // fading out first, the current one last
     float weight = 1.f;
     bool additive = false;
     std::vector<float> node_mask;                     // per scene node; empty: none
     std::vector<std::vector<float>> skin_masks;       // per skin, palette order (from node_mask)
-    std::vector<Action*> actions;                     // fading out first, the current one last
     double fade_elapsed = 0.0, fade_duration = 0.0;
     FadeCurve curve = FadeCurve::Linear;
   };

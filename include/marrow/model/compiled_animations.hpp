@@ -4,7 +4,6 @@
 // instances hold one copy of the key data.
 #include <cstddef>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "marrow/model/model.hpp"
@@ -13,27 +12,32 @@
 
 namespace marrow {
 
-struct CompiledAnimation {
-  // Per skin: the skeletal clip of this animation's name (none when the skin has no such clip),
+// What a frame reads of it (the skin clips' table, live, has_scene_tracks, has_morphs) lies in
+// its first 64 bytes: a frame visits a few animations, each after the last frame's sampling has
+// pushed them out of L1.
+struct alignas(64) CompiledAnimation {
+  // Per skin: the skeletal clip of this animation's name (null when the skin has no such clip),
   // and the authored clip it came from.
-  std::vector<std::optional<RuntimeClip>> skin_clips;
-  std::vector<const AnimationClip*> skin_sources;
-  // The rigid scene-node clip over every bone (rest: the model's bone transforms);
-  // has_scene_tracks is false when it animates no node.
-  RuntimeClip scene_clip;
+  std::vector<std::unique_ptr<const RuntimeClip>> skin_clips;
+  // A live retargeted animation (ModelAnimation::live): no clips of its own; its Animator actions
+  // sample the source through the map. References (additive) are its pose at 0.
+  const LiveRetarget* live = nullptr;
+  // has_scene_tracks: scene_clip animates a node; has_morphs: the animation has a morph channel
+  // (ModelAnimation::morph_channels).
   bool has_scene_tracks = false;
+  bool has_morphs = false;
+  std::vector<const AnimationClip*> skin_sources;
+  // The rigid scene-node clip over every bone (rest: the model's bone transforms).
+  RuntimeClip scene_clip;
   // Additive layers (B3) take each part's delta from its first frame: the pose at time 0 per
   // skin (palette order) and of the scene nodes, and each morph channel's weights at 0.
   std::vector<std::vector<TrsBlock>> skin_references;
   std::vector<TrsBlock> scene_reference;
   std::vector<std::vector<float>> morph_references;  // parallel to ModelAnimation::morph_channels
   std::vector<Ticks> marker_times;                    // of ModelAnimation::markers
-  // A live retargeted animation (ModelAnimation::live): no clips of its own; its Animator actions
-  // sample the source through the map. References (additive) are its pose at 0.
-  const LiveRetarget* live = nullptr;
 
   // Whether the animation moves skin s (a clip of it, or live joints of it).
-  bool drives_skin(std::size_t s) const noexcept { return skin_clips[s].has_value() || (live != nullptr && live_drives_skin(s)); }
+  bool drives_skin(std::size_t s) const noexcept { return skin_clips[s] != nullptr || (live != nullptr && live_drives_skin(s)); }
   // Whether it moves palette entry p of skin s.
   bool drives_joint(std::size_t s, std::size_t p) const noexcept;
   // Whether it moves scene node i (a rigid track, or a live node of no skin).
