@@ -106,7 +106,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kHelp{{
      "  --meshopt                glTF output compressed with EXT_meshopt_compression\n"
      "  --unit-scale S           scale translations, translation keys and morph position deltas (G18)\n"
      "  --compress TOL           compress skeletal clips (lossy): points 100 TOL from every joint move\n"
-     "                           at most TOL, in the model's units (0.001: 1 mm at 10 cm in metres)\n"
+     "                           at most TOL, in the model's units (1 mm at 10 cm: 0.001 in metres,\n"
+     "                           0.1 in centimetres, as BVH and FBX files often are)\n"
      "  --jobs N                 convert N files at a time (default: one per core)\n"
      "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
      "Progress is shown on stderr when it is a terminal.\n"

@@ -204,9 +204,11 @@ int run_convert(const Args& arguments) {
   progress.finish();
 
   int failures = 0;
+  bool unmet = false;  // a clip whose keys, all kept at the most bits, still miss the tolerance
   for (const Job& job : work) {
     for (const std::string& w : job.warnings) {
       std::fprintf(stderr, "marrow convert: warning: %s: clip not compressed: %s\n", job.in.string().c_str(), w.c_str());
+      unmet |= w.find("cannot be met") != std::string::npos;
     }
     if (job.error.empty()) {
       if (!p.folder) std::printf("%s -> %s\n", job.in.string().c_str(), job.out.string().c_str());
@@ -214,6 +216,12 @@ int run_convert(const Args& arguments) {
     }
     ++failures;
     std::fprintf(stderr, "marrow convert: error: %s\n", job.error.c_str());
+  }
+  if (unmet) {
+    // Most often a file in centimetres (BVH and FBX usually are) given a tolerance meant in metres.
+    std::fprintf(stderr,
+                 "marrow convert: note: --compress TOL is in the model's units: 1 mm at 10 cm is 0.001 in metres, "
+                 "0.1 in centimetres (or --unit-scale 0.01 with 0.001)\n");
   }
   if (p.folder) {
     std::printf("converted %zu of %zu files into %s (%s)\n", work.size() - static_cast<std::size_t>(failures), work.size(),
