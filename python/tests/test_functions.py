@@ -105,6 +105,22 @@ def test_convert_round_trips(fox, fox_path, tmp_path):
         marrow.convert(fox, tmp_path / "bad.glb", unit_scale=-1.0)
 
 
+def test_convert_compresses_clips_to_a_tolerance_in_the_model_units(assets, tmp_path):
+    walk = assets / "bvh" / "bandai-locomotion" / "dataset-1_walk-right_normal_001.bvh"  # centimetres
+    # 0.001 is 10 um here, finer than the keys' most bits: the clip is written as it was, and why.
+    with pytest.warns(UserWarning, match="clip not compressed: .*cannot be met.*in the model's units"):
+        marrow.convert(walk, tmp_path / "tight.marrow", compress=0.001)
+    assert "compressed_bytes" not in marrow.load(tmp_path / "tight.marrow").info()["clips"][0]
+    marrow.convert(walk, tmp_path / "walk.marrow", compress=0.1)  # 1 mm at 10 cm, in centimetres
+    source, small = marrow.load(walk), marrow.load(tmp_path / "walk.marrow")
+    assert small.info()["clips"][0]["compressed_bytes"] > 0
+    a, b = marrow.sample(source, 0, fps=30), marrow.sample(small, 0, fps=30)
+    assert a.shape == b.shape and np.abs(a[..., :3, 3] - b[..., :3, 3]).max() <= 0.1  # every joint within TOL
+    for bad in (0.0, -0.001, float("nan"), float("inf")):
+        with pytest.raises(ValueError):
+            marrow.convert(walk, tmp_path / "bad.marrow", compress=bad)
+
+
 def test_W1_convert_never_writes_over_its_source(fox_path, tmp_path):
     copy = tmp_path / "copy.gltf"
     marrow.convert(fox_path, copy)

@@ -33,4 +33,12 @@ void compress_model_clips(Model& model, const ClipCompression& options) {
   }
 }
 
+std::string uncompressed_clips(const Model& model) {
+  for (const Diagnostic& d : model.diagnostics) {
+    if (d.code != DiagnosticCode::ClipNotCompressed) continue;
+    return "clip not compressed: " + d.message + (d.count > 1 ? " (and " + std::to_string(d.count - 1) + " more clips)" : "");
+  }
+  return {};
+}
+
 }  // namespace marrow

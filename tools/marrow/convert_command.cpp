@@ -61,7 +61,7 @@ std::optional<Format> format_named(std::string name) {
 struct Job {
   fs::path in, out;
   std::string error;
-  std::vector<std::string> warnings;  // clips --compress left as they were, and why
+  std::string warning;  // clips --compress left as they were, and why (empty: none)
 };
 
 void convert_one(Job& job, Format format, const ModelFileOptions& options, float unit_scale, const GltfWriteOptions& gltf,
@@ -73,10 +73,7 @@ void convert_one(Job& job, Format format, const ModelFileOptions& options, float
       compress_model_clips(model, *compression);
       // A clip left uncompressed is no error (the file is written, the clip plays exactly), but
       // whoever asked for compression must see it: stderr, not only the file's diagnostics.
-      for (const Diagnostic& d : model.diagnostics) {
-        if (d.code != DiagnosticCode::ClipNotCompressed) continue;
-        job.warnings.push_back(d.message + (d.count > 1 ? " (and " + std::to_string(d.count - 1) + " more clips)" : ""));
-      }
+      job.warning = uncompressed_clips(model);
     }
     if (format == Format::Marrow) {
       write_native_file(model, job.out);
@@ -204,24 +201,14 @@ int run_convert(const Args& arguments) {
   progress.finish();
 
   int failures = 0;
-  bool unmet = false;  // a clip whose keys, all kept at the most bits, still miss the tolerance
   for (const Job& job : work) {
-    for (const std::string& w : job.warnings) {
-      std::fprintf(stderr, "marrow convert: warning: %s: clip not compressed: %s\n", job.in.string().c_str(), w.c_str());
-      unmet |= w.find("cannot be met") != std::string::npos;
-    }
+    if (!job.warning.empty()) std::fprintf(stderr, "marrow convert: warning: %s: %s\n", job.in.string().c_str(), job.warning.c_str());
     if (job.error.empty()) {
       if (!p.folder) std::printf("%s -> %s\n", job.in.string().c_str(), job.out.string().c_str());
       continue;
     }
     ++failures;
     std::fprintf(stderr, "marrow convert: error: %s\n", job.error.c_str());
-  }
-  if (unmet) {
-    // Most often a file in centimetres (BVH and FBX usually are) given a tolerance meant in metres.
-    std::fprintf(stderr,
-                 "marrow convert: note: --compress TOL is in the model's units: 1 mm at 10 cm is 0.001 in metres, "
-                 "0.1 in centimetres (or --unit-scale 0.01 with 0.001)\n");
   }
   if (p.folder) {
     std::printf("converted %zu of %zu files into %s (%s)\n", work.size() - static_cast<std::size_t>(failures), work.size(),

@@ -1,6 +1,8 @@
 #pragma once
 // A model's skeletal clips compressed (offline/clip_compression.hpp), as the import option
 // ImportOptions::compression and `marrow convert --compress` do it.
+#include <string>
+
 #include "marrow/model/model.hpp"
 #include "marrow/runtime/offline/clip_compression.hpp"
 
@@ -15,5 +17,10 @@ namespace marrow {
 // Throws std::invalid_argument for options compress_clip refuses (a tolerance that is not
 // positive, a negative distance).
 void compress_model_clips(Model& model, const ClipCompression& options);
+
+// What a front end that asked for compression tells its user (the command line's warnings,
+// Python's UserWarning): the model's clip-not-compressed diagnostic as a line, the first clip's
+// message and how many more; empty when every clip was compressed.
+std::string uncompressed_clips(const Model& model);
 
 }  // namespace marrow

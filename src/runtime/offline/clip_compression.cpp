@@ -506,7 +506,9 @@ RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleto
     }
     if (!shrunk || pass == kMaxPasses) {
       refuse(clip, "the tolerance " + number(tolerance) + " cannot be met (joint " + std::to_string(r.max_error_joint) +
-                       " moves " + number(r.max_error) + " with every key kept)");
+                       " moves " + number(r.max_error) +
+                       " with every key kept at the most bits; the tolerance is in the model's units: 1 mm at 10 cm is 0.001"
+                       " in metres, 0.1 in centimetres)");
     }
   }
   r.kept_keys = best.key_count();
