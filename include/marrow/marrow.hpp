@@ -7,6 +7,7 @@
 #include "marrow/core/finite.hpp"
 #include "marrow/core/import_error.hpp"
 #include "marrow/core/quoted_name.hpp"
+#include "marrow/core/shown_number.hpp"
 #include "marrow/core/slerp.hpp"
 #include "marrow/core/strided_span.hpp"
 #include "marrow/core/ticks.hpp"

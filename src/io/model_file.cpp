@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "marrow/core/import_error.hpp"
+#include "marrow/core/shown_number.hpp"
 #include "marrow/io/assimp/assimp_importer.hpp"
 #include "marrow/io/bvh/bvh_importer.hpp"
 #include "marrow/io/file_bytes.hpp"
@@ -71,8 +74,22 @@ void refuse_foreign_bytes(std::span<const std::byte> head, bool empty, ModelForm
 
 }  // namespace
 
+namespace {
+
+// G22, before a byte is read; ticks_per_second whatever the format (an override that is no rate).
+void check_options(const ModelFileOptions& options) {
+  check_import_options(options.import);
+  if (options.ticks_per_second && !(*options.ticks_per_second > 0.0 && std::isfinite(*options.ticks_per_second))) {
+    throw std::invalid_argument("ModelFileOptions::ticks_per_second " + shown_number(*options.ticks_per_second) +
+                                " is not positive and finite");
+  }
+}
+
+}  // namespace
+
 Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extension, const ModelFileOptions& options,
                        const std::filesystem::path* base_dir) {
+  check_options(options);
   const ModelFormat format = detect_model_format(bytes, extension);
   refuse_foreign_bytes(bytes, bytes.empty(), format, extension);
   switch (format) {
@@ -85,6 +102,7 @@ Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extens
 }
 
 Model load_model_file(const std::filesystem::path& path, const ModelFileOptions& options) {
+  check_options(options);
   // The first bytes are enough to recognise GLB and native files and the usual impostors.
   const std::vector<std::byte> head = read_file_head(path, 32);
   const ModelFormat format = detect_model_format(head, path.extension().string());

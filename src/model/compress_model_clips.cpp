@@ -10,11 +10,7 @@
 namespace marrow {
 
 void compress_model_clips(Model& model, const ClipCompression& options) {
-  if (!(options.tolerance > 0.f) || !std::isfinite(options.tolerance) || !(options.distance >= 0.f) ||
-      !std::isfinite(options.distance)) {
-    throw std::invalid_argument("compress_model_clips: tolerance " + std::to_string(options.tolerance) + " and distance " +
-                                std::to_string(options.distance) + " must be finite, the tolerance positive, the distance not negative");
-  }
+  if (const std::string why = compression_refusal(options); !why.empty()) throw std::invalid_argument("compress_model_clips: " + why);
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
     Skin& skin = model.skins[s];
     const auto rest = compressed_rest_pose(skin.data.bind_pose);  // shared by the skin's clips

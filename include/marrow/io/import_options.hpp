@@ -98,4 +98,10 @@ struct ImportOptions {
   ImportLimits limits;
 };
 
+// Throws std::invalid_argument naming the first field out of its range, before an importer
+// reads a byte (every importer calls it): scene below -1, max_palette outside
+// [1, kMaxPaletteJoints], curve_tolerance or unit_scale not positive and finite, compression
+// refused by compression_refusal. The limits take any value (0 refuses everything).
+void check_import_options(const ImportOptions& options);
+
 }  // namespace marrow

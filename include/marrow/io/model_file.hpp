@@ -26,7 +26,9 @@ struct ModelFileOptions {
 
 ModelFormat detect_model_format(std::span<const std::byte> bytes, std::string_view extension) noexcept;
 
-// Throws ImportError (the code of whichever reader refused the file; the message names it).
+// Throws ImportError (the code of whichever reader refused the file; the message names it), and
+// std::invalid_argument for options out of range before reading (G22: check_import_options, and
+// a ticks_per_second that is not positive and finite).
 Model load_model_file(const std::filesystem::path& path, const ModelFileOptions& options = {});
 Model load_model_bytes(std::span<const std::byte> bytes, std::string_view extension, const ModelFileOptions& options = {},
                        const std::filesystem::path* base_dir = nullptr);

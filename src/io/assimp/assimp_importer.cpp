@@ -52,10 +52,7 @@ void check_options(const AssimpOptions& options) {
     throw std::invalid_argument("AssimpOptions::ticks_per_second must be finite and positive, not " +
                                 std::to_string(*options.ticks_per_second));
   }
-  if (!(std::isfinite(options.import.unit_scale) && options.import.unit_scale > 0.f)) {
-    throw std::invalid_argument("ImportOptions::unit_scale must be finite and positive, not " +
-                                std::to_string(options.import.unit_scale));
-  }
+  check_import_options(options.import);
   if (options.import.scene < -1 || options.import.scene > 0) {
     throw ImportError(ImportErrorCode::IndexOutOfRange,
                       "scene " + std::to_string(options.import.scene) + " requested; Assimp gives one scene (0)");

@@ -99,6 +99,7 @@ void add_clip(const bvh::Document& doc, std::string_view clip_name, ImportBudget
 }  // namespace
 
 Model import_bvh(std::span<const std::byte> bytes, const ImportOptions& options, std::string_view clip_name) {
+  check_import_options(options);
   check_file_size(bytes.size(), options.limits, "");
   if (bytes.empty()) throw ImportError(ImportErrorCode::EmptyFile, "empty file");
   ImportBudget budget(options.limits);  // the one account of this import (bytes, keys)
@@ -119,6 +120,7 @@ Model import_bvh(std::span<const std::byte> bytes, const ImportOptions& options,
 }
 
 Model import_bvh(const std::filesystem::path& path, const ImportOptions& options) {
+  check_import_options(options);
   const FileBytes bytes = read_file(path, options.limits);  // names the path in its own refusals
   try {
     return import_bvh(bytes.bytes(), options, path.stem().string());

@@ -84,6 +84,7 @@ std::vector<float> initial_weights(const gltf::Document& doc, std::uint32_t node
 }  // namespace
 
 Model import_gltf(const gltf::GltfAsset& asset, const ImportOptions& options) {
+  check_import_options(options);
   const gltf::Document& doc = asset.document;
   Model model;
   std::vector<Diagnostic>& diagnostics = model.diagnostics;
@@ -208,10 +209,12 @@ gltf::GltfAsset load_asset(std::span<const std::byte> bytes, const ImportOptions
 
 gltf::GltfAsset load_gltf_asset(std::span<const std::byte> bytes, const ImportOptions& options,
                                 const std::filesystem::path* base_dir, std::vector<Diagnostic>& diagnostics) {
+  check_import_options(options);
   return load_asset(bytes, options, base_dir, false, diagnostics);
 }
 
 Model import_gltf(std::span<const std::byte> bytes, const ImportOptions& options, const std::filesystem::path* base_dir) {
+  check_import_options(options);
   std::vector<Diagnostic> diagnostics;
   // The asset lives only inside this call, so the GLB's binary chunk is read in place.
   const gltf::GltfAsset asset = load_asset(bytes, options, base_dir, true, diagnostics);
@@ -224,6 +227,7 @@ Model import_gltf(std::span<const std::byte> bytes, const ImportOptions& options
 }
 
 Model import_gltf(const std::filesystem::path& path, const ImportOptions& options) {
+  check_import_options(options);
   // Mapped, not copied: the bytes live only for this call and the Model keeps none of them.
   const FileBytes bytes = read_file(path, options.limits);
   const std::filesystem::path base_dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();

@@ -515,6 +515,7 @@ bool is_native(std::span<const std::byte> bytes) noexcept {
 }
 
 Model read_native(std::span<const std::byte> bytes, const ImportOptions& options) {
+  check_import_options(options);
   const ImportLimits& limits = options.limits;
   check_file_size(bytes.size(), limits, "native");
   const std::array<Found, kSections.size()> found = scan_sections(bytes);
@@ -550,7 +551,7 @@ Model read_native(std::span<const std::byte> bytes, const ImportOptions& options
     refuse(ImportErrorCode::InvalidDocument, e.what());
   }
   // Validated, the model cannot make finishing fail (every joint, palette and mesh index it reads
-  // is in range): what finishing throws is the caller's (a compression tolerance out of range).
+  // is in range), and the options were checked before the first byte.
   finish_import(model, options, ImportSource::NativeFile);
   return model;
 }
@@ -562,6 +563,7 @@ Model read_native(std::span<const std::byte> bytes, const ImportLimits& limits) 
 }
 
 Model read_native_file(const std::filesystem::path& path, const ImportOptions& options) {
+  check_import_options(options);
   const FileBytes bytes = read_file(path, options.limits);
   try {
     return read_native(bytes.bytes(), options);

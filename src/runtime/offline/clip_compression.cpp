@@ -11,6 +11,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "marrow/core/finite.hpp"
+#include "marrow/core/shown_number.hpp"
 #include "marrow/core/trs.hpp"
 #include "marrow/runtime/offline/compressed_clip_data.hpp"
 #include "marrow/runtime/sampling_job.hpp"
@@ -25,14 +26,6 @@
 namespace marrow {
 
 namespace {
-
-// A length in messages: six significant digits (std::to_string's fixed six decimals print a
-// tolerance of 1e-9 as 0.000000).
-std::string number(double x) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%g", x);
-  return text;
-}
 
 using detail::ChannelKind;
 
@@ -410,17 +403,18 @@ std::vector<double> measure(const Source& s, const SkinningData& skeleton, const
 
 }  // namespace
 
+std::string compression_refusal(const ClipCompression& options) {
+  if (!(options.tolerance > 0.f) || !std::isfinite(options.tolerance)) return "tolerance " + shown_number(options.tolerance) + " is not positive and finite";
+  if (!(options.distance >= 0.f) || !std::isfinite(options.distance)) return "distance " + shown_number(options.distance) + " is not a finite length";
+  return {};
+}
+
 RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleton, const ClipCompression& options,
                           CompressionReport* report, std::shared_ptr<const CompressedRestPose> rest) {
   if (clip.target_space != ClipTargetSpace::JointPalette) {
     throw std::invalid_argument("compress_clip: clip '" + clip.name + "' targets scene nodes, not a skeleton");
   }
-  if (!(options.tolerance > 0.f) || !std::isfinite(options.tolerance)) {
-    throw std::invalid_argument("compress_clip: tolerance " + number(options.tolerance) + " is not positive and finite");
-  }
-  if (!(options.distance >= 0.f) || !std::isfinite(options.distance)) {
-    throw std::invalid_argument("compress_clip: distance " + std::to_string(options.distance) + " is not a finite length");
-  }
+  if (const std::string why = compression_refusal(options); !why.empty()) throw std::invalid_argument("compress_clip: " + why);
   validate(skeleton);
   validate_clip(clip);
   const Source s = sample_source(clip, skeleton);
@@ -505,8 +499,8 @@ RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleto
       }
     }
     if (!shrunk || pass == kMaxPasses) {
-      refuse(clip, "the tolerance " + number(tolerance) + " cannot be met (joint " + std::to_string(r.max_error_joint) +
-                       " moves " + number(r.max_error) +
+      refuse(clip, "the tolerance " + shown_number(tolerance) + " cannot be met (joint " + std::to_string(r.max_error_joint) +
+                       " moves " + shown_number(r.max_error) +
                        " with every key kept at the most bits; the tolerance is in the model's units: 1 mm at 10 cm is 0.001"
                        " in metres, 0.1 in centimetres)");
     }

@@ -22,6 +22,7 @@
 // The sampling job plays a compressed clip by the one sampler's rule on its reconstructed keys
 // (reconstructed_channels), within 1e-6 (X1).
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "marrow/runtime/animation_clip.hpp"
@@ -37,6 +38,11 @@ struct ClipCompression {
   float distance = 0.1f;     // from each joint, in the joint's frame
 };
 
+// Why these options cannot compress (a tolerance that is not positive and finite, a distance
+// that is negative or not finite), or empty: the one check compress_clip, compress_model_clips
+// and the importers (ImportOptions::compression) make.
+std::string compression_refusal(const ClipCompression& options);
+
 // What compress_clip found.
 struct CompressionReport {
   double max_error = 0;       // the largest displacement measured (model units)
@@ -50,7 +56,7 @@ struct CompressionReport {
 // SceneNode clip), for a tolerance that is not positive and finite or a negative or non-finite
 // distance, for a clip beyond what a compressed clip holds (more than 65535 distinct key times,
 // or joints times key times above 2^23: the compression's work), for rotation keys that are not
-// unit quaternions, and when even keeping every key cannot meet the tolerance (the 16-bit
+// unit quaternions, and when even keeping every key cannot meet the tolerance (the 18-bit
 // quantisation is too coarse for it). A constant channel within its share of the tolerance of the
 // joint's rest (else of the identity) is stored as that, exactly; the clip refers to `rest`
 // (compressed_rest_pose(skeleton.bind_pose); one of its own when null) for the blocks that equal it.
