@@ -10,7 +10,9 @@
 namespace marrow {
 
 void compress_model_clips(Model& model, const ClipCompression& options) {
-  if (const std::string why = compression_refusal(options); !why.empty()) throw std::invalid_argument("compress_model_clips: " + why);
+  if (const std::string why = compression_refusal(options); !why.empty()) {
+    throw std::invalid_argument("compress_model_clips: " + why);
+  }
   for (std::size_t s = 0; s < model.skins.size(); ++s) {
     Skin& skin = model.skins[s];
     const auto rest = compressed_rest_pose(skin.data.bind_pose);  // shared by the skin's clips

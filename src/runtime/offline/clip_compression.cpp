@@ -404,8 +404,12 @@ std::vector<double> measure(const Source& s, const SkinningData& skeleton, const
 }  // namespace
 
 std::string compression_refusal(const ClipCompression& options) {
-  if (!(options.tolerance > 0.f) || !std::isfinite(options.tolerance)) return "tolerance " + shown_number(options.tolerance) + " is not positive and finite";
-  if (!(options.distance >= 0.f) || !std::isfinite(options.distance)) return "distance " + shown_number(options.distance) + " is not a finite length";
+  if (!(options.tolerance > 0.f) || !std::isfinite(options.tolerance)) {
+    return "tolerance " + shown_number(options.tolerance) + " is not positive and finite";
+  }
+  if (!(options.distance >= 0.f) || !std::isfinite(options.distance)) {
+    return "distance " + shown_number(options.distance) + " is not a length (finite and not negative)";
+  }
   return {};
 }
 
