@@ -78,7 +78,7 @@ void Animator::drive(std::span<const DrivenClip> clips, Ticks dt) {
   ready_blending();  // sizes once, then a check
   // AG7: the markers of every clip that shows.
   for (std::size_t l = 0; l < layers_.size(); ++l) {
-    if (layers_[l].weight > 0.f) collect_events(l, *layers_[l].actions[0]);
+    if (shows(layers_[l])) collect_events(l, *layers_[l].actions[0]);
   }
   move_root();
   const double seconds = std::max(0.0, seconds_from_ticks(dt));

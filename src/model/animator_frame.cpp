@@ -262,7 +262,7 @@ void Animator::refresh_action_sets() {
 
 void Animator::sample_actions() {
   for (const Layer& layer : layers_) {
-    if (!(layer.weight > 0.f)) continue;  // its actions show nothing (not read: a graph's idle slots)
+    if (!shows(layer)) continue;
     for (Action* a : layer.actions) {
       if (action_weight(layer, *a) <= 0.f) continue;
       const CompiledAnimation& c = animations_->animations[static_cast<std::size_t>(a->animation)];
@@ -309,7 +309,7 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
   blend_additive_.clear();
   std::span<TrsBlock> sampled;  // the last normal layer's own pose
   for (const Layer& layer : layers_) {
-    if (!(layer.weight > 0.f)) continue;  // its actions show nothing (not read: a graph's idle slots)
+    if (!shows(layer)) continue;
     for (Action* a : layer.actions) {
       const float w = action_weight(layer, *a);
       if (w <= 0.f) continue;
@@ -331,7 +331,7 @@ std::span<TrsBlock> Animator::blend_scene() {
   blend_additive_.clear();
   std::span<TrsBlock> sampled;
   for (const Layer& layer : layers_) {
-    if (!(layer.weight > 0.f)) continue;  // its actions show nothing (not read: a graph's idle slots)
+    if (!shows(layer)) continue;
     for (Action* a : layer.actions) {
       const float w = action_weight(layer, *a);
       if (w <= 0.f) continue;

@@ -392,6 +392,9 @@ class Animator {
   void evaluate_morphs(bool force);
   void pose_frame();
   static float action_weight(const Layer& layer, const Action& action) noexcept { return layer.weight * action.weight; }
+  // A layer of weight 0 shows none of its actions, which a frame then does not read (a graph's
+  // idle slots).
+  static bool shows(const Layer& layer) noexcept { return layer.weight > 0.f; }
   int node_named(std::string_view name, const char* what) const;
 
   // Inertialization's state (allocated by enable_inertialization): per skin, then the scene.
