@@ -46,7 +46,7 @@ void bind_convert(py::module_& m) {
             Model model = loaded ? loaded->model() : load_model_file(in, options);  // a copy: scaling changes it
             if (unit_scale != 1.f) apply_unit_scale(model, unit_scale);
             if (compress) {
-              compress_model_clips(model, ClipCompression{*compress, 100 * *compress});  // ValueError for a bad tolerance
+              compress_model_clips(model, ClipCompression::at_tolerance(*compress));  // ValueError for a bad tolerance
               uncompressed = uncompressed_clips(model);
             }
             write_model_file(model, out);

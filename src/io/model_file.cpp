@@ -72,10 +72,6 @@ void refuse_foreign_bytes(std::span<const std::byte> head, bool empty, ModelForm
   }
 }
 
-}  // namespace
-
-namespace {
-
 // G22, before a byte is read; ticks_per_second whatever the format (an override that is no rate).
 void check_options(const ModelFileOptions& options) {
   check_import_options(options.import);

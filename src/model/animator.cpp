@@ -8,11 +8,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
 #include "marrow/core/finite.hpp"
+#include "marrow/core/shown_number.hpp"
 #include "marrow/runtime/blend_morph_targets.hpp"
 #include "marrow/runtime/joint_mask.hpp"
 
@@ -98,12 +98,10 @@ Animator::Animator(std::shared_ptr<const CompiledModel> compiled)
 
 namespace {
 
-// A fade is a duration: %g of its seconds, so that a fade of a few ticks shows as one.
+// A fade is a duration: shown in seconds to six digits, so that a fade of a few ticks shows as one.
 void refuse_negative_fade(Ticks fade, const char* call) {
   if (fade >= Ticks{0}) return;
-  char text[48];
-  std::snprintf(text, sizeof text, "%g", seconds_from_ticks(fade));
-  throw std::invalid_argument(std::string("Animator::") + call + ": fade " + text + " s is negative");
+  throw std::invalid_argument(std::string("Animator::") + call + ": fade " + shown_number(seconds_from_ticks(fade)) + " s is negative");
 }
 
 }  // namespace

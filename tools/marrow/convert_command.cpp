@@ -157,7 +157,7 @@ int run_convert(const Args& arguments) {
   if (const auto c = take_option(args, "--compress")) {
     const double v = parse_number(*c, "--compress");
     if (!(v > 0 && v < 1e30)) throw UsageError("--compress '" + *c + "' must be a tolerance above 0 and below 1e30 (model units)");
-    compression = ClipCompression{static_cast<float>(v), static_cast<float>(100 * v)};
+    compression = ClipCompression::at_tolerance(static_cast<float>(v));
   }
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   if (const auto j = take_option(args, "--jobs")) {

@@ -36,6 +36,10 @@ struct SkinningData;
 struct ClipCompression {
   float tolerance = 0.001f;  // model units
   float distance = 0.1f;     // from each joint, in the joint's frame
+
+  // The bound `marrow convert --compress TOL` and Python's compress=TOL ask for: points 100
+  // tolerances from each joint (the default's 1 mm at 10 cm, in any unit).
+  static ClipCompression at_tolerance(float tolerance) noexcept { return {tolerance, 100.f * tolerance}; }
 };
 
 // Why these options cannot compress (a tolerance that is not positive and finite, a distance
