@@ -72,7 +72,7 @@ class InertializationState {
   //   x(t) = x0 * (1 - 10 u^2 + 20 u^3 - 15 u^4 + 4 u^5) + v0 * t * (1 - u)^4,
   // two weights the whole frame shares. Per block, per component (translation x y z, rotation
   // x y z): x0 and v0 per lane; per lane 1 when the joint moves.
-  struct Block {
+  struct alignas(32) Block {  // 32: its rows load aligned (448 bytes a block)
     float c[6][2][8];
     float moves[8];
     bool any = false;

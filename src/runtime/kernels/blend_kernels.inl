@@ -295,16 +295,20 @@ void delta(const TrsBlock* pose, const TrsBlock* reference, std::size_t blocks, 
 MARROW_LANES_INLINE void inertialize_block(const TrsBlock& pose, const InertializationState::Block& k, F8 pp, F8 qq,
                                            TrsBlock& out) {
   const Pose8 b = load_pose(pose);
-  F8 x[6];
-  // A block whose translation offsets are all 0 adds nothing to its translations: they pass
-  // untouched, and only the rotations' offsets are evaluated.
-  for (int c = k.translates ? 0 : 3; c < 6; ++c) x[c] = F8::load(k.c[c][0]) * pp + F8::load(k.c[c][1]) * qq;
-  const F8 m = F8::load(k.moves), keep = ones() - m;
+  const auto offset = [&](int c) { return F8::load(k.c[c][0]) * pp + F8::load(k.c[c][1]) * qq; };
   Pose8 o;
-  for (int c = 0; c < 3; ++c) o.t[c] = k.translates ? b.t[c] + x[c] : b.t[c], o.s[c] = b.s[c];
-  const F8 n2 = x[3] * x[3] + x[4] * x[4] + x[5] * x[5], d = ones() / (ones() + n2);
+  for (int c = 0; c < 3; ++c) o.t[c] = b.t[c], o.s[c] = b.s[c];
+  // A block whose translation offsets are all 0 adds nothing to its translations: they pass
+  // untouched, and only the rotations' offsets are evaluated. (Named values, not an array with
+  // a varying start: the array went through the stack.)
+  if (k.translates) {
+    for (int c = 0; c < 3; ++c) o.t[c] = b.t[c] + offset(c);
+  }
+  const F8 x3 = offset(3), x4 = offset(4), x5 = offset(5);
+  const F8 m = F8::load(k.moves), keep = ones() - m;
+  const F8 n2 = x3 * x3 + x4 * x4 + x5 * x5, d = ones() / (ones() + n2);
   const F8 two_d = d + d;
-  const F8 ow = (ones() - n2) * d, ox = x[3] * two_d, oy = x[4] * two_d, oz = x[5] * two_d;
+  const F8 ow = (ones() - n2) * d, ox = x3 * two_d, oy = x4 * two_d, oz = x5 * two_d;
   const F8 bx = b.q[0], by = b.q[1], bz = b.q[2], bw = b.q[3];
   const F8 rx = ow * bx + ox * bw + oy * bz - oz * by;
   const F8 ry = ow * by - ox * bz + oy * bw + oz * bx;
