@@ -52,6 +52,7 @@ class GraphCompiler {
     unfold(root->second, -1, 0);
     if (g_.slot_places_.empty()) fail_graph("root", "the graph plays no clip");
     assign_sync_roots();
+    mark_machines();
     collect_markers();
   }
 
@@ -276,6 +277,15 @@ class GraphCompiler {
       fail(node, field + ".op", "a bool is compared with == or != only");
     if (!std::isfinite(c.value)) fail(node, field + ".value", "is not finite");
     return GraphPlaceCondition{p, c.op, c.value};
+  }
+
+  // Children come after their parents: one backward pass marks every ancestor of a machine.
+  void mark_machines() {
+    for (std::size_t i = g_.places_.size(); i-- > 0;) {
+      GraphPlace& place = g_.places_[i];
+      place.machine_below |= place.kind == GraphNodeKind::StateMachine;
+      if (place.machine_below && place.parent >= 0) g_.places_[static_cast<std::size_t>(place.parent)].machine_below = true;
+    }
   }
 
   void assign_sync_roots() {

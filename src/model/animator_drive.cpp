@@ -33,6 +33,10 @@ void Animator::drive(std::span<const DrivenClip> clips, Ticks dt) {
       if (!std::isfinite(w) || w < 0.f) refuse(i, "mask weight " + std::to_string(w) + " is negative or not finite");
     }
   }
+  pose_driven(clips, dt);
+}
+
+void Animator::pose_driven(std::span<const DrivenClip> clips, Ticks dt) {
   events_.clear();
   events_dropped_ = 0;
   bool changed = layers_.size() != clips.size();

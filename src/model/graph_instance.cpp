@@ -112,11 +112,12 @@ void GraphInstance::drive(Ticks dt, bool still) {
     reported_[s].weight = slot.reported;
     reported_[s].additive = slot.additive;
   }
+  // Every clip was checked when the graph was made, every weight is finite and >= 0 and every
+  // mask is the model's nodes' by construction: drive()'s checks would refuse nothing.
   try {
-    animator_->drive(driven_, dt);
+    animator_->pose_driven(driven_, dt);
   } catch (...) {
-    // Every clip was checked when the graph was made and every weight is finite and >= 0 by
-    // construction; nothing here can be refused.
+    // It allocates only when the layers grow, which the constructor's drive did once for all.
   }
 }
 
@@ -146,6 +147,7 @@ void GraphInstance::enter(std::size_t index) {
 
 void GraphInstance::take_transitions(std::size_t index) {
   const GraphPlace& place = graph_->places()[index];
+  if (!place.machine_below) return;  // no transition down there (a blend's clips, each frame)
   if (place.kind == GraphNodeKind::StateMachine) {
     const GraphMachine& machine = graph_->machines()[static_cast<std::size_t>(place.machine)];
     const Machine& m = machines_[static_cast<std::size_t>(place.machine)];

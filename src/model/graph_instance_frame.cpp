@@ -170,6 +170,7 @@ void GraphInstance::advance(std::size_t index, Ticks dt) {
 // B4: each playing machine's fade moves on with real time; what has faded out stops.
 void GraphInstance::advance_fades(std::size_t index, Ticks dt) {
   const GraphPlace& place = graph_->places()[index];
+  if (!place.machine_below) return;  // nothing fades down there
   if (place.kind != GraphNodeKind::StateMachine) {
     for (std::uint32_t c = 0; c < place.child_count; ++c) advance_fades(graph_->children()[place.first_child + c], dt);
     return;

@@ -40,6 +40,7 @@ struct alignas(64) GraphPlace {
   GraphNodeKind kind = GraphNodeKind::Clip;
   LoopMode loop = LoopMode::Loop;     // Clip
   bool sync = false;                  // Sync (a sync node, or a blend with sync on): its subtree shares one phase
+  bool machine_below = false;         // a state machine in its subtree (itself included): transitions and fades look there
   std::uint32_t first_child = 0;      // into AnimationGraph::children()
   std::uint32_t child_count = 0;
   int slot = -1;                      // Clip: the instance's clip index

@@ -280,6 +280,8 @@ class Animator {
   std::size_t size_in_bytes() const noexcept;
 
  private:
+  friend class GraphInstance;  // drives with clips it checked when the graph was made (pose_driven)
+
   struct PartState {
     std::vector<std::byte> bytes;  // morphed vertices; empty when the part has no targets
     std::uint64_t revision = 0;
@@ -366,6 +368,8 @@ class Animator {
   void advance_sync_groups(Ticks time, bool loop);
   void collect_events(std::size_t layer, const Action& action);
   void move_root();  // root motion along the clips' steps (R1)
+  // drive() after its checks: clips a caller made valid (a graph's, every frame).
+  void pose_driven(std::span<const DrivenClip> clips, Ticks dt);
   void sample_actions();
   void sample_live(Action& action, const CompiledAnimation& compiled, Ticks t);
   std::span<TrsBlock> blend_skin(std::size_t skin);
