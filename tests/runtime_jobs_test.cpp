@@ -434,7 +434,7 @@ TEST(RuntimeJobs, X3_LocalToModelJobRefusesBadInputWithoutWriting) {
   EXPECT_TRUE(gathered(sources, true).run());
 }
 
-// The checks that run on every run() scan whole arrays in vector lanes: one bad index is found
+// The index checks (validate(); run() unless indices_checked) scan whole arrays in vector lanes: one bad index is found
 // wherever it lies (the 3-joint cases above reach only the scalar remainder).
 TEST(RuntimeJobs, X3_ParentAndJointScansFindOneBadIndexAnywhere) {
   constexpr int n = 37;
@@ -465,6 +465,47 @@ TEST(RuntimeJobs, X3_ParentAndJointScansFindOneBadIndexAnywhere) {
   }
   EXPECT_TRUE(compose.validate());
   EXPECT_TRUE(skin.validate());
+}
+
+// A caller that made the indices itself (an Animator's frame) may skip run()'s per-joint scans:
+// validate() still scans them, run() still checks every size, and the output is the same bits.
+TEST(RuntimeJobs, X3_IndicesCheckedSkipsOnlyTheIndexScansOfRun) {
+  constexpr int n = 19;
+  std::vector<int> parents(n), joints(n);
+  std::vector<glm::mat4> locals(n);
+  for (int i = 0; i < n; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    parents[k] = i - 1 - (i % 3 == 2 ? 1 : 0), joints[k] = n - 1 - i;
+    locals[k] = glm::translate(glm::mat4(1.f), glm::vec3(0.1f * static_cast<float>(i), 1.f, -0.5f)) *
+                glm::mat4_cast(glm::angleAxis(0.3f * static_cast<float>(i), glm::normalize(glm::vec3(1.f, 2.f, 3.f))));
+  }
+  std::vector<glm::mat4> scanned(n), trusted(n), palette_scanned(n), palette_trusted(n);
+  LocalToModelJob compose{.parents = parents, .local_matrices = locals, .models = scanned};
+  ASSERT_TRUE(compose.run());
+  compose.models = trusted;
+  compose.indices_checked = true;
+  ASSERT_TRUE(compose.run());
+  EXPECT_EQ(0, std::memcmp(scanned.data(), trusted.data(), sizeof(glm::mat4) * n));
+  SkinPaletteJob skin{.models = trusted, .inverse_binds = locals, .joints = joints, .palette = palette_scanned};
+  ASSERT_TRUE(skin.run());
+  skin.palette = palette_trusted;
+  skin.indices_checked = true;
+  ASSERT_TRUE(skin.run());
+  EXPECT_EQ(0, std::memcmp(palette_scanned.data(), palette_trusted.data(), sizeof(glm::mat4) * n));
+  // validate() scans whatever the flag says.
+  parents[5] = 7;
+  joints[3] = n;
+  EXPECT_STREQ(compose.validate().field, "parents");
+  EXPECT_STREQ(skin.validate().field, "joints");
+  parents[5] = 4;
+  joints[3] = n - 4;
+  // run() still refuses wrong sizes, writing nothing.
+  std::vector<glm::mat4> short_models(n - 1, glm::mat4(7.f));
+  compose.models = short_models;
+  EXPECT_FALSE(compose.run());
+  skin.palette = std::span<glm::mat4>(short_models);
+  EXPECT_FALSE(skin.run());
+  EXPECT_TRUE(unchanged(short_models, std::vector<glm::mat4>(n - 1, glm::mat4(7.f))));
 }
 
 TEST(RuntimeJobs, X3_SkinPaletteJobRefusesBadInputWithoutWriting) {

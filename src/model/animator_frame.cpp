@@ -445,6 +445,7 @@ void Animator::form_palettes() {
     SkinState& state = skins_[s];
     const Skin& skin = model_.skins[s];
     SkinPaletteJob palette;
+    palette.indices_checked = true;  // the skin's joints, checked with the model
     palette.inverse_binds = skin.data.inverse_bind_pose;
     palette.palette = state.pose.palette_;
     if (state.shared->with_scene) {

@@ -69,7 +69,8 @@ void Animator::compose_scene(std::size_t from, std::size_t to) {
   job.models = worlds_;
   job.from = from;
   job.to = to;
-  job.run();  // the sources are the Animator's own, made for this model
+  job.indices_checked = true;  // the model's parents (checked when compiled) and the Animator's own sources
+  job.run();
 }
 
 std::span<const glm::mat4> Animator::bone_transforms() const {

@@ -21,6 +21,7 @@ inline void compose(std::span<const int> parents, std::span<const glm::mat4> loc
   job.models = out;
   job.from = from;
   job.to = to;
+  job.indices_checked = true;  // a validated model's
   job.run();
 }
 

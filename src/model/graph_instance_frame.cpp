@@ -45,20 +45,33 @@ double marker_phase(std::span<const Ticks> markers, Ticks duration, Ticks t) {
 
 // --- Weights ----------------------------------------------------------------------------------
 
+// A clip place's weights, inline where a parent weighs its children (most children are clips:
+// a call each saved).
+inline void GraphInstance::weigh_clip(std::size_t index, float weight, float reported, bool additive, int mask_depth, bool playing) {
+  const GraphPlace& place = graph_->places()[index];
+  playing_[index] = playing ? 1 : 0;
+  Slot& slot = slots_[static_cast<std::size_t>(place.slot)];
+  slot.weight = weight;
+  slot.reported = reported;
+  slot.additive = additive;
+  slot.masked = mask_depth >= 0;
+  if (slot.masked) std::copy(masks_[static_cast<std::size_t>(mask_depth)].begin(), masks_[static_cast<std::size_t>(mask_depth)].end(), slot.mask.begin());
+}
+
+inline void GraphInstance::weigh_child(std::size_t index, float weight, float reported, bool additive, int mask_depth, bool playing) {
+  if (graph_->places()[index].kind == GraphNodeKind::Clip) {
+    weigh_clip(index, weight, reported, additive, mask_depth, playing);
+  } else {
+    weigh(index, weight, reported, additive, mask_depth, playing);
+  }
+}
+
 void GraphInstance::weigh(std::size_t index, float weight, float reported, bool additive, int mask_depth, bool playing) {
   const GraphPlace& place = graph_->places()[index];
   playing_[index] = playing ? 1 : 0;
   const std::span<const std::uint32_t> children = graph_->children().subspan(place.first_child, place.child_count);
   switch (place.kind) {
-    case GraphNodeKind::Clip: {
-      Slot& slot = slots_[static_cast<std::size_t>(place.slot)];
-      slot.weight = weight;
-      slot.reported = reported;
-      slot.additive = additive;
-      slot.masked = mask_depth >= 0;
-      if (slot.masked) std::copy(masks_[static_cast<std::size_t>(mask_depth)].begin(), masks_[static_cast<std::size_t>(mask_depth)].end(), slot.mask.begin());
-      return;
-    }
+    case GraphNodeKind::Clip: weigh_clip(index, weight, reported, additive, mask_depth, playing); return;
     case GraphNodeKind::Blend1d:
     case GraphNodeKind::Blend2d: {
       const std::span<float> shares(child_weights_.data() + place.first_child, place.child_count);
@@ -73,7 +86,7 @@ void GraphInstance::weigh(std::size_t index, float weight, float reported, bool 
         }
         blend_inputs_[index] = at;
       }
-      for (std::size_t c = 0; c < children.size(); ++c) weigh(children[c], weight * shares[c], reported * shares[c], additive, mask_depth, playing);
+      for (std::size_t c = 0; c < children.size(); ++c) weigh_child(children[c], weight * shares[c], reported * shares[c], additive, mask_depth, playing);
       return;
     }
     case GraphNodeKind::StateMachine: {
@@ -83,11 +96,11 @@ void GraphInstance::weigh(std::size_t index, float weight, float reported, bool 
       for (std::size_t c = 0; c < children.size(); ++c) {
         const bool shows = std::any_of(m.active.begin(), m.active.end(), [&](const Active& a) { return a.state == static_cast<int>(c); });
         const float share = child_weights_[place.first_child + c];
-        weigh(children[c], weight * share, reported * share, additive, mask_depth, playing && shows);
+        weigh_child(children[c], weight * share, reported * share, additive, mask_depth, playing && shows);
       }
       return;
     }
-    case GraphNodeKind::Sync: weigh(children[0], weight, reported, additive, mask_depth, playing); return;
+    case GraphNodeKind::Sync: weigh_child(children[0], weight, reported, additive, mask_depth, playing); return;
     case GraphNodeKind::Layer: weigh_layer(index, weight, reported, additive, mask_depth, playing); return;
   }
 }
@@ -139,32 +152,47 @@ void GraphInstance::weigh_layer(std::size_t index, float weight, float reported,
       child_depth = depth;
     }
     const bool add = additive || (own != nullptr && own->mode == GraphLayerMode::Additive);
-    weigh(children[c], weight * scalar, reported * shown, add, child_depth, playing);
+    weigh_child(children[c], weight * scalar, reported * shown, add, child_depth, playing);
   }
 }
 
 // --- Clocks -----------------------------------------------------------------------------------
+
+// A clip place with its own clock (not under a sync place), inline where a parent advances its
+// children.
+inline void GraphInstance::advance_clip(const GraphPlace& place, Ticks dt) {
+  Slot& slot = slots_[static_cast<std::size_t>(place.slot)];
+  const Ticks delta = scaled_ticks(dt, slot.clock.rate());  // what advance(dt) moves, taken once
+  slot.clock.advance_ticks(delta, slot.clock.mode(), driven_[static_cast<std::size_t>(place.slot)].step);
+  if (slot.clock.duration() > Ticks{0}) {
+    const double moved = std::abs(static_cast<double>(delta.count()));
+    slot.progress += moved / static_cast<double>(slot.clock.duration().count());
+    if (place.loop == LoopMode::Once) slot.progress = std::min(slot.progress, 1.0);
+  } else {
+    slot.progress = 1.0;
+  }
+}
 
 void GraphInstance::advance(std::size_t index, Ticks dt) {
   const GraphPlace& place = graph_->places()[index];
   if (playing_[index] == 0) return;
   if (sync_index_[index] >= 0) {
     advance_sync(index, dt);  // its clips follow its phase
-  } else if (place.kind == GraphNodeKind::Clip) {
-    if (place.sync_root >= 0) return;
-    Slot& slot = slots_[static_cast<std::size_t>(place.slot)];
-    const Ticks delta = scaled_ticks(dt, slot.clock.rate());  // what advance(dt) moves, taken once
-    slot.clock.advance_ticks(delta, slot.clock.mode(), driven_[static_cast<std::size_t>(place.slot)].step);
-    if (slot.clock.duration() > Ticks{0}) {
-      const double moved = std::abs(static_cast<double>(delta.count()));
-      slot.progress += moved / static_cast<double>(slot.clock.duration().count());
-      if (place.loop == LoopMode::Once) slot.progress = std::min(slot.progress, 1.0);
-    } else {
-      slot.progress = 1.0;
-    }
     return;
   }
-  for (std::uint32_t c = 0; c < place.child_count; ++c) advance(graph_->children()[place.first_child + c], dt);
+  if (place.kind == GraphNodeKind::Clip) {
+    if (place.sync_root < 0) advance_clip(place, dt);
+    return;
+  }
+  for (std::uint32_t c = 0; c < place.child_count; ++c) {
+    const std::uint32_t child = graph_->children()[place.first_child + c];
+    const GraphPlace& p = graph_->places()[child];
+    if (p.kind == GraphNodeKind::Clip) {  // a clip is never a sync place
+      if (playing_[child] != 0 && p.sync_root < 0) advance_clip(p, dt);
+    } else {
+      advance(child, dt);
+    }
+  }
 }
 
 // B4: each playing machine's fade moves on with real time; what has faded out stops.

@@ -7,7 +7,9 @@
 
 namespace marrow {
 
-JobStatus LocalToModelJob::validate() const noexcept {
+JobStatus LocalToModelJob::validate() const noexcept { return check(true); }
+
+JobStatus LocalToModelJob::check(bool scan_indices) const noexcept {
   const std::size_t n = parents.size();
   if (models.size() != n) return job_error("models", "does not have one matrix per parent");
   const bool gathered = !local_sources.empty();
@@ -23,24 +25,26 @@ JobStatus LocalToModelJob::validate() const noexcept {
   if (from > n) return job_error("from", "is beyond the last joint");
   if (gathered) {
     if (local_sources.size() != n) return job_error("local_sources", "does not have one source per parent");
-    if (const JobStatus s = check_sources(); !s) return s;
+    if (const JobStatus s = check_sources(scan_indices); !s) return s;
   } else if (!source_matrices.empty()) {
     return job_error("source_matrices", "is given without local_sources");
   }
   if (!root_prefix.empty() && root_prefix.size() != n) return job_error("root_prefix", "is neither empty nor one per joint");
-  // A parent at or after its own index would read garbage. The scan runs every run(), over the
-  // joints composed (an IK chain's few, not the scene's), at the kernels' width.
+  // A parent at or after its own index would read garbage. The scan runs in validate() and in
+  // every run() unless the caller checked the indices, over the joints composed (an IK chain's
+  // few, not the scene's), at the kernels' width.
   if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return job_error("parents", "has more joints than an int counts");
-  if (detail::pose_kernels(simd_choice()).late_parent(parents.data(), from, std::min(to, n))) {
+  if (scan_indices && detail::pose_kernels(simd_choice()).late_parent(parents.data(), from, std::min(to, n))) {
     return job_error("parents", "has a parent at or after its own joint");
   }
   return kJobOk;
 }
 
-JobStatus LocalToModelJob::check_sources() const noexcept {
+JobStatus LocalToModelJob::check_sources(bool scan_indices) const noexcept {
   // kLocalMatrix is never a row: rows are counted below it.
   if (source_matrices.size() >= kLocalMatrix) return job_error("source_matrices", "has more rows than a source counts");
-  // Every run(): a row past source_matrices, and whether any joint wants its own matrix.
+  if (!scan_indices) return kJobOk;
+  // A row past source_matrices, and whether any joint wants its own matrix.
   // Over the joints composed, [from, min(to, joints)): the only sources a run reads.
   const std::size_t end = std::min(to, local_sources.size());
   bool matrix = false;
@@ -55,7 +59,7 @@ JobStatus LocalToModelJob::check_sources() const noexcept {
 }
 
 bool LocalToModelJob::run() const noexcept {
-  if (!validate()) return false;
+  if (!check(!indices_checked)) return false;
   const std::size_t n = parents.size();
   const std::size_t end = std::min(to, n);
   if (from >= end) return true;

@@ -7,7 +7,9 @@
 
 namespace marrow {
 
-JobStatus SkinPaletteJob::validate() const noexcept {
+JobStatus SkinPaletteJob::validate() const noexcept { return check(true); }
+
+JobStatus SkinPaletteJob::check(bool scan_indices) const noexcept {
   const std::size_t n = inverse_binds.size();
   if (palette.size() != n) return job_error("palette", "does not have one matrix per inverse bind");
   if (!skin_models.empty() && skin_models.size() != n) {
@@ -18,7 +20,9 @@ JobStatus SkinPaletteJob::validate() const noexcept {
     return kJobOk;
   }
   if (joints.size() != n) return job_error("joints", "is neither empty nor one per inverse bind");
-  // Every run scans this: one unsigned compare per joint (a negative index wraps past the
+  if (models.empty()) return job_error("joints", "has an index outside models");
+  if (!scan_indices) return kJobOk;
+  // validate() scans this (and run(), unless the caller checked the indices): one unsigned compare per joint (a negative index wraps past the
   // limit), at the kernels' width. The scan's skipped index is 0, inside whenever models is not
   // empty.
   const auto limit = static_cast<std::uint32_t>(std::min<std::size_t>(models.size(), std::size_t{1} << 31));
@@ -31,7 +35,7 @@ JobStatus SkinPaletteJob::validate() const noexcept {
 }
 
 bool SkinPaletteJob::run() const noexcept {
-  if (!validate()) return false;
+  if (!check(!indices_checked)) return false;
   if (palette.empty()) return true;
   detail::PaletteArgs args{&models[0][0][0],
                            &inverse_binds[0][0][0],

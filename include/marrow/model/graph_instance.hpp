@@ -131,9 +131,12 @@ class GraphInstance {
   bool transition_holds(const GraphPlaceTransition& t, int current, double source_time) const noexcept;
   void start_transition(std::size_t place, const GraphPlaceTransition& t);
   void weigh(std::size_t place, float weight, float reported, bool additive, int mask_depth, bool playing);
+  void weigh_child(std::size_t place, float weight, float reported, bool additive, int mask_depth, bool playing);
+  void weigh_clip(std::size_t place, float weight, float reported, bool additive, int mask_depth, bool playing);
   void weigh_layer(std::size_t place, float weight, float reported, bool additive, int mask_depth, bool playing);
   void advance_fades(std::size_t place, Ticks dt);
   void advance(std::size_t place, Ticks dt);
+  void advance_clip(const GraphPlace& place, Ticks dt);
   void advance_sync(std::size_t place, Ticks dt);
   void advance_marker_sync(std::size_t place, double seconds);
   double cycle_seconds(const Sync& sync) const noexcept;

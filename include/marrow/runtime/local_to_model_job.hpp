@@ -48,16 +48,23 @@ struct LocalToModelJob {
   std::size_t from = 0;
   std::size_t to = std::numeric_limits<std::size_t>::max();  // clamped to the joint count
   std::span<glm::mat4> models{};                   // one per joint
+  // true: the caller made parents and local_sources itself and keeps them valid (an Animator's
+  // frame: its model's parents, its own sources), so run() checks the sizes only and skips the
+  // per-joint scans below. An index out of order or range is then undefined behaviour.
+  bool indices_checked = false;
 
   // Checks sizes, from <= joint count, and for the joints composed ([from, min(to, joints)),
   // what a run reads) that each parent precedes its joint and each source is within
-  // source_matrices (or kLocalMatrix with local_matrices given). O(joints composed).
+  // source_matrices (or kLocalMatrix with local_matrices given). O(joints composed), whatever
+  // indices_checked says.
   JobStatus validate() const noexcept;
-  // validate(), then composes [from, min(to, joints)); false (and nothing written) when invalid.
+  // validate() (its size checks alone when indices_checked), then composes
+  // [from, min(to, joints)); false (and nothing written) when invalid.
   bool run() const noexcept;
 
  private:
-  JobStatus check_sources() const noexcept;
+  JobStatus check(bool scan_indices) const noexcept;
+  JobStatus check_sources(bool scan_indices) const noexcept;
 };
 
 }  // namespace marrow

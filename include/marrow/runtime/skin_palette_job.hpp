@@ -25,10 +25,19 @@ struct SkinPaletteJob {
   std::span<glm::mat4> palette{};              // one per inverse bind
   std::span<glm::mat4> skin_models{};        // empty, or one per inverse bind: the skeleton in
                                              // the palette's space (AnimationPlayer's worlds)
+  // true: the caller keeps joints within models (an Animator's skin, checked with its model):
+  // run() checks the sizes only, not every index. An index out of range is then undefined
+  // behaviour.
+  bool indices_checked = false;
 
-  // Sizes, and every joint index within models. O(palette).
+  // Sizes, and every joint index within models. O(palette), whatever indices_checked says.
   JobStatus validate() const noexcept;
+  // validate() (its size checks alone when indices_checked), then the palette; false (and
+  // nothing written) when invalid.
   bool run() const noexcept;
+
+ private:
+  JobStatus check(bool scan_indices) const noexcept;
 };
 
 }  // namespace marrow
