@@ -434,8 +434,9 @@ TEST(RuntimeJobs, X3_LocalToModelJobRefusesBadInputWithoutWriting) {
   EXPECT_TRUE(gathered(sources, true).run());
 }
 
-// The index checks (validate(); run() unless indices_checked) scan whole arrays in vector lanes: one bad index is found
-// wherever it lies (the 3-joint cases above reach only the scalar remainder).
+// The index checks (validate(); run() unless indices_checked) scan whole arrays in vector lanes:
+// one bad index is found wherever it lies (the 3-joint cases above reach only the scalar
+// remainder).
 TEST(RuntimeJobs, X3_ParentAndJointScansFindOneBadIndexAnywhere) {
   constexpr int n = 37;
   std::vector<int> parents(n), joints(n);

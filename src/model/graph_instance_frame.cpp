@@ -68,10 +68,14 @@ inline void GraphInstance::weigh_child(std::size_t index, float weight, float re
 
 void GraphInstance::weigh(std::size_t index, float weight, float reported, bool additive, int mask_depth, bool playing) {
   const GraphPlace& place = graph_->places()[index];
+  if (place.kind == GraphNodeKind::Clip) {  // the root alone: clips below are weighed by weigh_child
+    weigh_clip(index, weight, reported, additive, mask_depth, playing);
+    return;
+  }
   playing_[index] = playing ? 1 : 0;
   const std::span<const std::uint32_t> children = graph_->children().subspan(place.first_child, place.child_count);
   switch (place.kind) {
-    case GraphNodeKind::Clip: weigh_clip(index, weight, reported, additive, mask_depth, playing); return;
+    case GraphNodeKind::Clip: return;
     case GraphNodeKind::Blend1d:
     case GraphNodeKind::Blend2d: {
       const std::span<float> shares(child_weights_.data() + place.first_child, place.child_count);
@@ -158,9 +162,15 @@ void GraphInstance::weigh_layer(std::size_t index, float weight, float reported,
 
 // --- Clocks -----------------------------------------------------------------------------------
 
-// A clip place with its own clock (not under a sync place), inline where a parent advances its
-// children.
-inline void GraphInstance::advance_clip(const GraphPlace& place, Ticks dt) {
+// A place's clocks, a clip's inline where a parent advances its children (most children are
+// clips: a call each saved). A clip under a sync place follows the phase (advance_sync) instead.
+inline void GraphInstance::advance_child(std::size_t index, Ticks dt) {
+  const GraphPlace& place = graph_->places()[index];
+  if (place.kind != GraphNodeKind::Clip) {
+    advance(index, dt);
+    return;
+  }
+  if (playing_[index] == 0 || place.sync_root >= 0) return;  // a clip is never a sync place itself
   Slot& slot = slots_[static_cast<std::size_t>(place.slot)];
   const Ticks delta = scaled_ticks(dt, slot.clock.rate());  // what advance(dt) moves, taken once
   slot.clock.advance_ticks(delta, slot.clock.mode(), driven_[static_cast<std::size_t>(place.slot)].step);
@@ -175,24 +185,16 @@ inline void GraphInstance::advance_clip(const GraphPlace& place, Ticks dt) {
 
 void GraphInstance::advance(std::size_t index, Ticks dt) {
   const GraphPlace& place = graph_->places()[index];
+  if (place.kind == GraphNodeKind::Clip) {  // the root alone: clips below are advanced by advance_child
+    advance_child(index, dt);
+    return;
+  }
   if (playing_[index] == 0) return;
   if (sync_index_[index] >= 0) {
     advance_sync(index, dt);  // its clips follow its phase
     return;
   }
-  if (place.kind == GraphNodeKind::Clip) {
-    if (place.sync_root < 0) advance_clip(place, dt);
-    return;
-  }
-  for (std::uint32_t c = 0; c < place.child_count; ++c) {
-    const std::uint32_t child = graph_->children()[place.first_child + c];
-    const GraphPlace& p = graph_->places()[child];
-    if (p.kind == GraphNodeKind::Clip) {  // a clip is never a sync place
-      if (playing_[child] != 0 && p.sync_root < 0) advance_clip(p, dt);
-    } else {
-      advance(child, dt);
-    }
-  }
+  for (std::uint32_t c = 0; c < place.child_count; ++c) advance_child(graph_->children()[place.first_child + c], dt);
 }
 
 // B4: each playing machine's fade moves on with real time; what has faded out stops.

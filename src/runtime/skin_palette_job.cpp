@@ -22,13 +22,13 @@ JobStatus SkinPaletteJob::check(bool scan_indices) const noexcept {
   if (joints.size() != n) return job_error("joints", "is neither empty nor one per inverse bind");
   if (models.empty()) return job_error("joints", "has an index outside models");
   if (!scan_indices) return kJobOk;
-  // validate() scans this (and run(), unless the caller checked the indices): one unsigned compare per joint (a negative index wraps past the
-  // limit), at the kernels' width. The scan's skipped index is 0, inside whenever models is not
-  // empty.
+  // validate() scans this (and run(), unless the caller checked the indices): one unsigned
+  // compare per joint (a negative index wraps past the limit), at the kernels' width. The scan's
+  // skipped index is 0, inside models (not empty, above).
   const auto limit = static_cast<std::uint32_t>(std::min<std::size_t>(models.size(), std::size_t{1} << 31));
   bool unused = false;
-  if (limit == 0 || detail::pose_kernels(simd_choice()).beyond(reinterpret_cast<const std::uint32_t*>(joints.data()),
-                                                               joints.size(), limit, 0, &unused)) {
+  if (detail::pose_kernels(simd_choice()).beyond(reinterpret_cast<const std::uint32_t*>(joints.data()), joints.size(), limit, 0,
+                                                 &unused)) {
     return job_error("joints", "has an index outside models");
   }
   return kJobOk;

@@ -1,7 +1,8 @@
 #pragma once
 // One character playing an animation graph (AG1-AG7): parameters, clocks, blend weights, state
-// machines and their transitions. It drives an Animator (Animator::drive), which samples, blends,
-// composes, runs IK, extracts root motion and reports events on top of it.
+// machines and their transitions. It drives an Animator (Animator::drive's frame, without its
+// checks: the graph's clips, weights and masks are valid by construction), which samples,
+// blends, composes, runs IK, extracts root motion and reports events on top of it.
 //
 //   auto graph = std::make_shared<const AnimationGraph>(read_graph_file("fox.json"), model);
 //   Animator animator(model, animations);
@@ -36,10 +37,10 @@
 //      B5); the clips under a sync place share one normalized phase instead, whose cycle length
 //      is the weighted mean of its clips' (duration / |rate|) (B6), counted marker to marker
 //      when the sync names markers (AG5).
-//   4. The Animator poses the frame from every clip slot (Animator::drive): one B2 blend of the
-//      normal clips at their weights (a blend of blends flattens to the products of the weights
-//      on each path), then the additive ones; events of every clip with weight > 0 (AG7), root
-//      motion (R1) and IK on top.
+//   4. The Animator poses the frame from every clip slot (as Animator::drive does): one B2
+//      blend of the normal clips at their weights (a blend of blends flattens to the products
+//      of the weights on each path), then the additive ones; events of every clip with
+//      weight > 0 (AG7), root motion (R1) and IK on top.
 //
 // A state's normalized time is its node's: a clip's played time over its duration (counting
 // loops: 1.5 is one and a half cycles, Once stops at 1); a synced subtree's phase; a blend's
@@ -136,7 +137,7 @@ class GraphInstance {
   void weigh_layer(std::size_t place, float weight, float reported, bool additive, int mask_depth, bool playing);
   void advance_fades(std::size_t place, Ticks dt);
   void advance(std::size_t place, Ticks dt);
-  void advance_clip(const GraphPlace& place, Ticks dt);
+  void advance_child(std::size_t place, Ticks dt);
   void advance_sync(std::size_t place, Ticks dt);
   void advance_marker_sync(std::size_t place, double seconds);
   double cycle_seconds(const Sync& sync) const noexcept;
