@@ -360,6 +360,22 @@ void two_bone_ik(FuzzedDataProvider& in) {
   if (job.run() != valid) std::abort();
   if (!valid && (start != sentinel || mid != sentinel)) std::abort();
   if (valid && (!finite(start) || !finite(*job.mid_correction))) std::abort();  // never a NaN for valid input
+  // Batched behind another chain (the same matrices, another target), run_all gives the job
+  // run()'s bits.
+  glm::quat other_start, other_mid, again_start = sentinel, again_mid = sentinel;
+  bool other_reached = false, again_reached = false;
+  TwoBoneIkJob other = job, again = job;
+  other.target = {value(in), value(in), value(in)};
+  other.start_correction = &other_start, other.mid_correction = &other_mid, other.reached = &other_reached;
+  again.start_correction = &again_start;
+  again.mid_correction = job.mid_correction == &start ? &again_start : &again_mid;
+  again.reached = job.reached != nullptr ? &again_reached : nullptr;
+  const TwoBoneIkJob both[2] = {other, again};
+  bool ran[2] = {};
+  if (!TwoBoneIkJob::run_all(both, ran) || ran[1] != valid) std::abort();
+  if (std::memcmp(&again_start, &start, sizeof start) != 0 || std::memcmp(again.mid_correction, job.mid_correction, sizeof mid) != 0 ||
+      (job.reached != nullptr && again_reached != reached))
+    std::abort();
 }
 
 void aim_ik(FuzzedDataProvider& in) {

@@ -3,6 +3,7 @@
 // Every check is on the recomposed model matrices. Aim IK (K2): aim_ik_test.cpp.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -460,6 +461,54 @@ TEST(TwoBoneIkJob, X3_RefusesEachBadFieldWithoutWriting) {
   bare.pole = nullptr;
   bare.reached = nullptr;
   EXPECT_TRUE(bare.run());
+}
+
+// K1 in batches (TwoBoneIkJob::run_all, two chains in the lanes of one solve): every job gives
+// its own run()'s bits, whatever it is paired with: usual chains, the general solve's special
+// cases (a target on the start joint, a straight chain on the target line, a near half turn), a
+// refused job between them, an odd count.
+TEST(TwoBoneIkJob, K1_RunAllGivesEachJobItsOwnRunsBitsWhateverItIsPairedWith) {
+  IkRig bent = leg(), straight = leg(Trs{{0.f, 2.f, 0.f}, kIdentity, glm::vec3(1.f)}, 0.f);
+  const glm::vec3 pole(0.3f, 1.f, 3.f);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-2.f, 2.f), w(0.f, 1.f);
+  constexpr std::size_t kJobs = 11;
+  std::array<Solved, kJobs> alone, batched;
+  std::vector<TwoBoneIkJob> jobs;
+  for (std::size_t i = 0; i < kJobs; ++i) {
+    IkRig& rig = i == 3 ? straight : bent;
+    const glm::vec3 hip = rig.at(kHip);
+    glm::vec3 target = hip + glm::vec3(u(rng), u(rng), u(rng));
+    if (i == 2) target = hip;  // on the start joint
+    if (i == 3) target = hip + 0.5f * (rig.at(kFoot) - hip);  // a straight chain on the line
+    if (i == 5) target = hip + 1.7f * glm::normalize(hip - rig.at(kFoot));  // a near half turn
+    jobs.push_back(TwoBoneIkJob{.start = &rig.models[kHip], .mid = &rig.models[kKnee], .end = &rig.models[kFoot],
+                                .target = target, .pole = i % 3 == 1 ? &pole : nullptr, .weight = i % 2 == 0 ? 1.f : w(rng),
+                                .soften = i % 4 == 0 ? 0.9f : 1.f, .start_correction = &alone[i].start,
+                                .mid_correction = &alone[i].mid, .reached = &alone[i].reached});
+  }
+  jobs[7].mid_correction = nullptr;  // refused
+  std::array<bool, kJobs> ran_alone{};
+  for (std::size_t i = 0; i < kJobs; ++i) ran_alone[i] = jobs[i].run();
+  for (std::size_t i = 0; i < kJobs; ++i) {
+    jobs[i].start_correction = &batched[i].start;
+    if (i != 7) jobs[i].mid_correction = &batched[i].mid;
+    jobs[i].reached = &batched[i].reached;
+  }
+  std::array<bool, kJobs> ran{};
+  ASSERT_TRUE(TwoBoneIkJob::run_all(jobs, ran));
+  for (std::size_t i = 0; i < kJobs; ++i) {
+    EXPECT_EQ(ran[i], ran_alone[i]) << i;
+    EXPECT_TRUE(same_bytes(&batched[i].start, &alone[i].start, sizeof(glm::quat)) &&
+                same_bytes(&batched[i].mid, &alone[i].mid, sizeof(glm::quat)) && batched[i].reached == alone[i].reached)
+        << "job " << i;
+  }
+  EXPECT_FALSE(ran[7]);
+  // Sizes that differ: nothing solved, nothing written.
+  for (Solved& b : batched) b = Solved{};
+  std::array<bool, kJobs - 1> short_ran{};
+  EXPECT_FALSE(TwoBoneIkJob::run_all(jobs, short_ran));
+  for (const Solved& b : batched) EXPECT_TRUE(b.start == glm::quat(0.f, 0.f, 0.f, 0.f) && !b.reached);
 }
 
 }  // namespace

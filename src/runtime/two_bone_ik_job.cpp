@@ -12,28 +12,14 @@
 #include "marrow/core/trs.hpp"
 
 #include "ik_geometry.hpp"
+#include "two_bone_ik_pair.hpp"
 
 namespace marrow {
 namespace {
 
 using namespace detail::ik;  // the solve runs in double (ik_geometry.hpp)
-
-// A direction shorter than this fraction of the length it is measured against is treated as
-// undefined (float positions carry noise of about 1e-7 of the chain).
-constexpr double kOnLine = 1e-5;
-// The end lands within this fraction of the chain length of the target: `reached`.
-constexpr double kReachTolerance = 1e-5;
-
-
-// The reach along S -> T: |T - S| softened beyond soften * (a + b) (header), then clamped to
-// what the bones can span.
-double reach(double distance, double a, double b, double soften) {
-  const double chain = a + b;
-  double d = distance;
-  const double soft_start = soften * chain, soft_span = chain - soft_start;
-  if (soft_span > 0.0 && d > soft_start) d = chain - soft_span * std::exp(-(d - soft_start) / soft_span);
-  return std::clamp(d, std::fabs(a - b), chain);
-}
+using detail::kTwoBoneOnLine;
+constexpr double kOnLine = kTwoBoneOnLine;
 
 // The unit direction, perpendicular to u, towards which the mid joint bends (header: pole,
 // then the current bend, then the bend axis, then start's local +Z or +X).
@@ -75,8 +61,14 @@ JobStatus TwoBoneIkJob::validate() const noexcept {
   return kJobOk;
 }
 
-bool TwoBoneIkJob::run() const noexcept {
-  if (!validate()) return false;
+namespace {
+
+// The general solve: every case of the header, one chain. The pair solve
+// (two_bone_ik_pair.hpp) takes the usual geometry and leaves the rest here.
+void solve_general(const TwoBoneIkJob& job) {
+  const glm::mat4 *start = job.start, *mid = job.mid, *end = job.end;
+  const glm::vec3& target = job.target;
+  const glm::vec3* pole = job.pole;
   const Vec s = origin(*start), m = origin(*mid), e = origin(*end), t(target);
   const double a = glm::length(m - s), b = glm::length(e - m), chain = a + b;
   const Frame start_frame = frame_of(*start), mid_frame = frame_of(*mid);
@@ -91,7 +83,7 @@ bool TwoBoneIkJob::run() const noexcept {
     if (distance > eps) u = (t - s) * (1.0 / distance);
     else if (glm::length(e - s) > eps) u = glm::normalize(e - s);
     else u = glm::normalize(m - s);  // e on s and chain > 0: a is half the chain
-    const double d = reach(distance, a, b, soften);
+    const double d = detail::two_bone_reach(distance, a, b, job.soften);
     const Vec k = bend_direction(s, m, e, u, pole, start_frame, a, b);
     // Law of cosines: the mid joint's distance along u and from the line.
     const double x = d > eps ? std::clamp((a * a - b * b + d * d) / (2.0 * d), -a, a) : 0.0;
@@ -111,18 +103,45 @@ bool TwoBoneIkJob::run() const noexcept {
 
   // Local corrections. Mid's frame is the one start's correction leaves, r_start * mid_frame,
   // so r_mid's axis is turned back by r_start first.
-  const glm::quat start_out = weighted(to_local(r_start, start_frame), weight);
+  const glm::quat start_out = weighted(to_local(r_start, start_frame), job.weight);
   const Vec mid_axis = glm::conjugate(r_start) * Vec(r_mid.x, r_mid.y, r_mid.z);
-  const glm::quat mid_out = weighted(to_local(Quat(r_mid.w, mid_axis.x, mid_axis.y, mid_axis.z), mid_frame), weight);
+  const glm::quat mid_out = weighted(to_local(Quat(r_mid.w, mid_axis.x, mid_axis.y, mid_axis.z), mid_frame), job.weight);
 
-  if (reached != nullptr) {
+  if (job.reached != nullptr) {
     // Where the end lands with the corrections as written (weighted, in float).
     const Vec end_w = s + to_model(start_out, start_frame) * ((m - s) + to_model(mid_out, mid_frame) * (e - m));
-    const double tolerance = kReachTolerance * chain;
-    *reached = glm::dot(end_w - t, end_w - t) <= tolerance * tolerance;
+    const double tolerance = detail::kTwoBoneReachTolerance * chain;
+    *job.reached = glm::dot(end_w - t, end_w - t) <= tolerance * tolerance;
   }
-  *start_correction = start_out;
-  *mid_correction = mid_out;
+  *job.start_correction = start_out;
+  *job.mid_correction = mid_out;
+}
+
+}  // namespace
+
+bool TwoBoneIkJob::run() const noexcept {
+  if (!validate()) return false;
+  // The pair solve with this chain in both lanes: the same bits as when it is paired.
+  if (detail::solve_two_bone_ik_pair(*this, *this) != 0) solve_general(*this);
+  return true;
+}
+
+bool TwoBoneIkJob::run_all(std::span<const TwoBoneIkJob> jobs, std::span<bool> ran) noexcept {
+  if (ran.size() != jobs.size()) return false;
+  std::size_t pending = jobs.size();  // a valid job waiting for a partner
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    ran[i] = jobs[i].validate().ok();
+    if (!ran[i]) continue;
+    if (pending == jobs.size()) {
+      pending = i;
+      continue;
+    }
+    const unsigned left = detail::solve_two_bone_ik_pair(jobs[pending], jobs[i]);
+    if ((left & 1u) != 0) solve_general(jobs[pending]);
+    if ((left & 2u) != 0) solve_general(jobs[i]);
+    pending = jobs.size();
+  }
+  if (pending != jobs.size()) static_cast<void>(jobs[pending].run());
   return true;
 }
 

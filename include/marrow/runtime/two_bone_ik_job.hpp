@@ -48,6 +48,8 @@
 //   rotate_joint(pose, hip, start_correction);           // local_pose.hpp
 //   rotate_joint(pose, knee, mid_correction);
 //   LocalToModelJob{.parents = parents, .local_pose = pose, .from = hip, .models = models}.run();
+#include <span>
+
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
@@ -75,6 +77,13 @@ struct TwoBoneIkJob {
   // weight, soften or matrices, weight or soften out of range.
   JobStatus validate() const noexcept;
   bool run() const noexcept;
+
+  // Several chains (a character's legs), two at a time in the lanes of one solve: each job
+  // gives what its own run() gives, bit for bit, and ran[i] is that run()'s result. Every job
+  // reads its matrices as they are when the call starts: a chain inside another's subtree, which
+  // must see the other's correction first, needs a call of its own after the recompose. False,
+  // writing nothing, when ran and jobs differ in size.
+  static bool run_all(std::span<const TwoBoneIkJob> jobs, std::span<bool> ran) noexcept;
 };
 
 }  // namespace marrow
