@@ -408,6 +408,55 @@ TEST(AnimationLayers, K1_IkComposesTheChainsSubtreeAndLeavesTheRest) {
   EXPECT_GT(glm::distance(world_position(ik, toe), world_position(plain, toe)), 1e-3f * scale) << "the toe follows the foot";
 }
 
+// Chains run in the order added, each seeing the corrections of the ones before; the Animator
+// solves two chains together when neither moves the other's joints (both legs). Here: the left
+// leg, the right leg (solved with it), then the left shin -> foot -> toe, which lies in the left
+// leg's subtree and must wait for its correction. Each side ends as an Animator with only that
+// side's chains leaves it, bit for bit, and every end is on its target.
+TEST(AnimationLayers, K1_ChainsRunInOrderAndBothLegsAreSolvedTogether) {
+  const auto file = std::filesystem::path(MARROW_SHARED_ASSETS) / "gltf" / "Fox" / "Fox.gltf";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "shared assets not found at " << file;
+  const Model model = load_model_file(file);
+  Animator plain(model), all(model), left(model), right(model);
+  for (Animator* a : {&plain, &all, &left, &right}) a->play("Walk");
+  plain.update(ticks_from_seconds(0.3));
+  const auto at = [&](const char* name) {
+    for (std::size_t i = 0; i < model.nodes.size(); ++i)
+      if (model.nodes[i].name == name) return world_position(plain, static_cast<int>(i));
+    ADD_FAILURE() << name;
+    return glm::vec3(0.f);
+  };
+  const glm::vec3 left_foot = glm::mix(at("b_LeftFoot01_017"), at("b_LeftLeg01_015"), 0.2f);
+  const glm::vec3 right_foot = glm::mix(at("b_RightFoot01_021"), at("b_RightLeg01_019"), 0.25f);
+  const glm::vec3 toe = left_foot + 0.9f * (at("b_LeftFoot02_018") - at("b_LeftFoot01_017"));
+  const auto add_left = [&](Animator& a) {
+    a.set_two_bone_ik(a.add_two_bone_ik("b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017"), left_foot);
+  };
+  const auto add_right = [&](Animator& a) {
+    a.set_two_bone_ik(a.add_two_bone_ik("b_RightLeg01_019", "b_RightLeg02_020", "b_RightFoot01_021"), right_foot);
+  };
+  const auto add_toe = [&](Animator& a) {
+    a.set_two_bone_ik(a.add_two_bone_ik("b_LeftLeg02_016", "b_LeftFoot01_017", "b_LeftFoot02_018"), toe);
+  };
+  add_left(all), add_right(all), add_toe(all);
+  add_left(left), add_toe(left);
+  add_right(right);
+  for (Animator* a : {&all, &left, &right}) a->update(ticks_from_seconds(0.3));
+  EXPECT_TRUE(all.two_bone_ik(1).reached && all.two_bone_ik(2).reached);
+  const float scale = glm::distance(at("b_LeftLeg01_015"), at("b_LeftFoot01_017"));
+  for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+    const std::string& name = model.nodes[i].name;
+    const Animator& side = name.find("Left") != std::string::npos ? left : right;
+    EXPECT_EQ(all.absolute_bone_transforms()[i], side.absolute_bone_transforms()[i]) << name;
+    if (name == "b_LeftFoot02_018") {
+      EXPECT_LT(glm::distance(world_position(all, static_cast<int>(i)), toe), 1e-4f * scale);
+    }
+    if (name == "b_RightFoot01_021") {
+      EXPECT_LT(glm::distance(world_position(all, static_cast<int>(i)), right_foot), 1e-4f * scale);
+    }
+  }
+}
+
 TEST(AnimationLayers, K2_AimIkTurnsTheHeadsForwardAxisToTheTarget) {
   const Model model = make_rig();
   Animator a(model);

@@ -1,5 +1,6 @@
 // The Animator's IK chains (animator.hpp): adding two-bone and aim chains by node name, setting
 // their targets, and their corrections in the frame (run_ik, after the scene is composed).
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <optional>
@@ -174,6 +175,36 @@ void Animator::rotate_node(int node, const glm::quat& correction) {
   }
 }
 
+// One or two two-bone chains solved together, then each one's corrections and recompose in turn.
+void Animator::solve_two_bone(std::span<const std::size_t> chains) {
+  std::array<TwoBoneIkJob, 2> jobs;
+  std::array<glm::quat, 4> corrections;
+  std::array<bool, 2> reached{}, ran{};
+  for (std::size_t i = 0; i < chains.size(); ++i) {
+    const TwoBoneIkChain& chain = two_bone_[chains[i]];
+    TwoBoneIkJob& job = jobs[i];
+    job.start = &worlds_[static_cast<std::size_t>(chain.start)];
+    job.mid = &worlds_[static_cast<std::size_t>(chain.mid)];
+    job.end = &worlds_[static_cast<std::size_t>(chain.end)];
+    job.target = chain.target;
+    job.pole = chain.pole ? &*chain.pole : nullptr;
+    job.weight = chain.weight;
+    job.soften = chain.soften;
+    job.start_correction = &corrections[2 * i];
+    job.mid_correction = &corrections[2 * i + 1];
+    job.reached = &reached[i];
+  }
+  TwoBoneIkJob::run_all(std::span(jobs.data(), chains.size()), std::span(ran.data(), chains.size()));
+  for (std::size_t i = 0; i < chains.size(); ++i) {
+    if (!ran[i]) continue;  // a degenerate pose (non-finite matrices): left as it is
+    TwoBoneIkChain& chain = two_bone_[chains[i]];
+    chain.reached = reached[i];
+    rotate_node(chain.start, corrections[2 * i]);
+    rotate_node(chain.mid, corrections[2 * i + 1]);
+    compose_scene(static_cast<std::size_t>(chain.start), two_bone_end_[chains[i]]);
+  }
+}
+
 // Nodes IK rotated last frame read what they read before (latest first: a node two chains
 // rotated); a skin composed on its own gets its bind matrix back (an animated joint's is
 // rewritten by the frame).
@@ -191,30 +222,33 @@ void Animator::undo_ik() {
   ik_used_ = 0;
 }
 
+// Two-bone chains are solved two at a time (TwoBoneIkJob::run_all: a character's legs in the
+// time of one), in the order added, as long as the second's joints lie outside the first's
+// recompose range; otherwise the second waits for the first's correction, as it would alone.
 void Animator::run_ik() {
+  std::array<std::size_t, 2> batch{};
+  std::size_t held = 0;
   for (std::size_t c = 0; c < two_bone_.size(); ++c) {
     TwoBoneIkChain& chain = two_bone_[c];
     chain.reached = false;
     if (chain.weight <= 0.f) continue;
-    glm::quat start_correction, mid_correction;
-    bool reached = false;
-    TwoBoneIkJob job;
-    job.start = &worlds_[static_cast<std::size_t>(chain.start)];
-    job.mid = &worlds_[static_cast<std::size_t>(chain.mid)];
-    job.end = &worlds_[static_cast<std::size_t>(chain.end)];
-    job.target = chain.target;
-    job.pole = chain.pole ? &*chain.pole : nullptr;
-    job.weight = chain.weight;
-    job.soften = chain.soften;
-    job.start_correction = &start_correction;
-    job.mid_correction = &mid_correction;
-    job.reached = &reached;
-    if (!job.run()) continue;  // a degenerate pose (non-finite matrices): left as it is
-    chain.reached = reached;
-    rotate_node(chain.start, start_correction);
-    rotate_node(chain.mid, mid_correction);
-    compose_scene(static_cast<std::size_t>(chain.start), two_bone_end_[c]);
+    if (held == 1) {
+      const auto outside = [&](int node) {
+        const auto n = static_cast<std::size_t>(node);
+        return n < static_cast<std::size_t>(two_bone_[batch[0]].start) || n >= two_bone_end_[batch[0]];
+      };
+      if (!(outside(chain.start) && outside(chain.mid) && outside(chain.end))) {
+        solve_two_bone(std::span(batch.data(), 1));
+        held = 0;
+      }
+    }
+    batch[held++] = c;
+    if (held == 2) {
+      solve_two_bone(batch);
+      held = 0;
+    }
   }
+  if (held == 1) solve_two_bone(std::span(batch.data(), 1));
   for (std::size_t c = 0; c < aim_.size(); ++c) {
     AimIkChain& chain = aim_[c];
     chain.reached = false;

@@ -389,6 +389,7 @@ class Animator {
   void reserve_ik_lanes();
   void compose_scene(std::size_t from = 0, std::size_t to = std::numeric_limits<std::size_t>::max());
   void run_ik();
+  void solve_two_bone(std::span<const std::size_t> chains);
   void rotate_node(int node, const glm::quat& correction);
   void undo_ik();
   bool joint_driven(std::size_t skin, std::size_t joint) const noexcept;
