@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cmath>
 #include <cstdio>
 
@@ -89,6 +91,25 @@ TEST(Slerp, ShortestPathAndEndpoints) {
   EXPECT_TRUE(test::same_rotation(slerp_shortest(a, -b, 0.5f), glm::angleAxis(glm::radians(60.f), glm::vec3(1, 0, 0))));
   const glm::quat c = glm::angleAxis(glm::radians(20.001f), glm::vec3(1, 0, 0));  // nearly parallel: nlerp
   EXPECT_NEAR(glm::length(slerp_shortest(a, c, 0.5f)), 1.f, 1e-6f);
+}
+
+// The split slerp (slerp_arc once per pair of keys, slerp_direction per sample) points where
+// slerp_shortest does, bit for bit once scaled: the same weights, its length left unset.
+TEST(Slerp, DirectionFromAStoredArcIsSlerpShortestUnscaled) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-1.f, 1.f), p01(0.f, 1.f);
+  for (int i = 0; i < 2000; ++i) {
+    const glm::quat a = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+    const float spread = i % 3 == 0 ? 1e-4f : 1.f;  // the lerp range too
+    const glm::quat b = glm::normalize(a + spread * glm::quat(u(rng), u(rng), u(rng), u(rng))) * (i % 2 == 0 ? 1.f : -1.f);
+    const float p = p01(rng);
+    const SlerpArc arc = slerp_arc(a, b);
+    const glm::quat d = slerp_direction(a, b, arc, p), full = slerp_shortest(a, b, p);
+    ASSERT_GT(glm::length(d), 0.f);
+    const float scale = glm::length(full) / glm::length(d);
+    EXPECT_NEAR(glm::length(full - d * scale), 0.f, 2e-7f) << i;
+    EXPECT_EQ(arc.sign, glm::dot(a, b) < 0.f ? -1.f : 1.f);
+  }
 }
 
 TEST(VertexLayout, InterleavedOffsetsAndProblems) {

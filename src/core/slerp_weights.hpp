@@ -33,17 +33,32 @@ MARROW_INLINE V sin_quarter(V x) {
   return x * ((c01 + c23 * x4) + c45 * x8);
 }
 
-// Unnormalised slerp weights for |dot| = d in [0, 1] and p in [0, 1]: sin((1-p)theta) and
-// sin(p theta) with theta = acos(d); the usual 1/sin(theta) is left out because callers
-// normalise the blend, which divides it out. Below ~1.4e-3 rad the lerp weights are used
-// (slerp and lerp agree to float precision there, and sin(theta) would vanish).
+// The angle theta = acos(d) of |dot| = d in [0, 1] (clamped: rounding may pass 1), and whether
+// it is below ~1.4e-3 rad, where the lerp weights are used (slerp and lerp agree to float
+// precision there, and sin(theta) would vanish).
+template <class V>
+MARROW_INLINE V slerp_angle(V d) {
+  return acos_unit(min_of(d, constant<V>(1.f)));
+}
+template <class V>
+MARROW_INLINE auto slerp_linear(V d) {
+  return d >= constant<V>(1.f - 1e-6f);
+}
+
+// Unnormalised slerp weights at p in [0, 1] for the angle theta: sin((1-p)theta) and
+// sin(p theta), or the lerp weights where `linear`; the usual 1/sin(theta) is left out because
+// callers normalise the blend, which divides it out.
+template <class V, class M>
+MARROW_INLINE void slerp_weights_at(V theta, M linear, V p, V& wa, V& wb) {
+  const V one = constant<V>(1.f);
+  wa = select(linear, one - p, sin_quarter((one - p) * theta));
+  wb = select(linear, p, sin_quarter(p * theta));
+}
+
+// The same for |dot| = d in [0, 1].
 template <class V>
 MARROW_INLINE void slerp_weights(V d, V p, V& wa, V& wb) {
-  const V one = constant<V>(1.f);
-  const V theta = acos_unit(min_of(d, one));
-  const auto tiny = d >= constant<V>(1.f - 1e-6f);
-  wa = select(tiny, one - p, sin_quarter((one - p) * theta));
-  wb = select(tiny, p, sin_quarter(p * theta));
+  slerp_weights_at(slerp_angle(d), slerp_linear(d), p, wa, wb);
 }
 
 }  // namespace marrow::detail

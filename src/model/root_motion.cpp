@@ -44,7 +44,8 @@ RootMotionTrack::RootMotionTrack(std::span<const Keyframe> keys, const Trs& rest
   for (std::size_t k = 0; k < keys_.size(); ++k) {
     const float yaw = yaw_of(parent_rotation_ * keys_[k].rotation);
     const float unwrapped = k == 0 ? yaw : key_yaw_.back().unwrapped + wrap(yaw - key_yaw_.back().wrapped);
-    key_yaw_.push_back({unwrapped, yaw});
+    const SlerpArc arc = k + 1 < keys_.size() ? slerp_arc(keys_[k].rotation, keys_[k + 1].rotation) : SlerpArc{};
+    key_yaw_.push_back({unwrapped, yaw, arc});
   }
   if (keys_.empty()) {
     const glm::vec4 p = parent_ * glm::vec4(rest.translation, 1.f);
@@ -71,7 +72,8 @@ RootPlace RootMotionTrack::place(Ticks t, TrackCursor& cursor) const noexcept {
   const Keyframe& a = keys_[k];
   if (t == a.time) return at_key(k);
   // The track sampler's arithmetic for one joint (track_sampler.hpp): the translation's lerp
-  // (a fused multiply-add, as its kernel), the rotation's shortest-arc slerp.
+  // (a fused multiply-add, as its kernel), the rotation's shortest-arc slerp; its arc was made
+  // with the track, and the yaw needs only its direction.
   const Keyframe& b = keys_[k + 1];
   const float p = key_fraction(a.time, b.time, t);
   const glm::vec3 translation{std::fma(b.translation.x - a.translation.x, p, a.translation.x),
@@ -79,7 +81,7 @@ RootPlace RootMotionTrack::place(Ticks t, TrackCursor& cursor) const noexcept {
                               std::fma(b.translation.z - a.translation.z, p, a.translation.z)};
   const glm::vec4 at = parent_ * glm::vec4(translation, 1.f);
   // The turn from key k, the shorter way, on top of the key's unwrapped yaw.
-  const float yaw = yaw_of(parent_rotation_ * slerp_shortest(a.rotation, b.rotation, p));
+  const float yaw = yaw_of(parent_rotation_ * slerp_direction(a.rotation, b.rotation, key_yaw_[k].arc, p));
   return {ground(at), key_yaw_[k].unwrapped + wrap(yaw - key_yaw_[k].wrapped)};
 }
 

@@ -25,6 +25,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "marrow/core/slerp.hpp"
 #include "marrow/core/trs.hpp"
 #include "marrow/runtime/keyframe.hpp"
 #include "marrow/runtime/playback_clock.hpp"
@@ -91,6 +92,7 @@ class RootMotionTrack {
   struct KeyYaw {
     float unwrapped = 0.f;  // the yaw at the key, unwrapped along the keys
     float wrapped = 0.f;    // the same in (-pi, pi]
+    SlerpArc arc;           // the rotation's arc to the next key (slerp.hpp), made once
   };
   const RootPlace* remembered(Ticks t, const RootMotionMemo& memo) const noexcept;
   RootPlace at_key(std::size_t k) const noexcept;
