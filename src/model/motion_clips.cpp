@@ -296,6 +296,7 @@ Model MotionClips::gathered_model() const {
 // The compiled model, and the feet's contacts per row.
 void MotionClips::finish(const MotionClipsOptions& options) {
   compiled_ = compile_model(*model_);
+  for (std::size_t c = 0; c < 6; ++c) foot_unscale_[c] = db_.scale()[c] != 0.f ? 1.f / db_.scale()[c] : 0.f;
 
   // MM6: contact thresholds, quantiles of every foot height and speed of the database.
   contacts_.assign(2 * db_.size(), 0);
@@ -317,10 +318,11 @@ void MotionClips::finish(const MotionClipsOptions& options) {
 
 glm::vec3 MotionClips::foot_position(std::size_t row, std::size_t foot) const {
   const std::span<const float> features = db_.row(row);
+  // (A column of scale 0 holds its mean: its unscale is 0.)
   glm::vec3 p;
   for (std::size_t k = 0; k < 3; ++k) {
     const std::size_t c = 3 * foot + k;
-    p[static_cast<int>(k)] = db_.scale()[c] != 0.f ? features[c] / db_.scale()[c] + db_.mean()[c] : db_.mean()[c];
+    p[static_cast<int>(k)] = foot_unscale_[c] != 0.f ? features[c] * foot_unscale_[c] + db_.mean()[c] : db_.mean()[c];
   }
   return p;
 }

@@ -35,11 +35,14 @@ glm::vec3 to_character(float facing, const glm::vec3& v) {
 // Holden's critically damped springs (header, step 2): y = 2 ln2 / halflife.
 float spring_y(float halflife) { return 2.f * kLn2 / halflife; }
 
-// e = exp(-y dt), passed in: the trajectory's times are fixed, so its factors are computed once.
-void velocity_spring(glm::vec3& p, glm::vec3& v, glm::vec3& a, const glm::vec3& goal, float y, float dt, float e) {
+// e = exp(-y dt), passed in: the trajectory's times are fixed, so its factors are computed once;
+// so are 1/y and 1/y^2 (`inverse`), which the position's form divides by.
+void velocity_spring(glm::vec3& p, glm::vec3& v, glm::vec3& a, const glm::vec3& goal, float y, const glm::vec2& inverse, float dt,
+                     float e) {
   const glm::vec3 j0 = v - goal;
   const glm::vec3 j1 = a + j0 * y;
-  p += e * ((-j1) / (y * y) + (-j0 - j1 * dt) / y) + j1 / (y * y) + j0 / y + goal * dt;
+  const float iy = inverse.x, iy2 = inverse.y;
+  p += e * ((-j1) * iy2 + (-j0 - j1 * dt) * iy) + j1 * iy2 + j0 * iy + goal * dt;
   v = e * (j0 + j1 * dt) + goal;
   a = e * (a - j1 * y * dt);
 }
@@ -60,9 +63,12 @@ glm::vec3 rotate_y(const glm::vec2& turn, const glm::vec3& v) {
 glm::vec2 turn_of(float angle) { return {std::cos(angle), std::sin(angle)}; }
 glm::vec3 rotate_y(float angle, const glm::vec3& v) { return rotate_y(turn_of(angle), v); }
 
-// Model to world: translate(position) * rotateY(yaw).
-glm::mat4 character_matrix(const glm::vec3& position, float yaw) {
-  const float c = std::cos(yaw), s = std::sin(yaw);
+// The turn by a + b from the turns by a and b.
+glm::vec2 turn_sum(const glm::vec2& a, const glm::vec2& b) { return {a.x * b.x - a.y * b.y, a.y * b.x + a.x * b.y}; }
+
+// Model to world: translate(position) * rotateY(yaw), given turn_of(yaw).
+glm::mat4 character_matrix(const glm::vec3& position, const glm::vec2& turn) {
+  const float c = turn.x, s = turn.y;
   return glm::mat4(glm::vec4(c, 0.f, -s, 0.f), glm::vec4(0.f, 1.f, 0.f, 0.f), glm::vec4(s, 0.f, c, 0.f), glm::vec4(position, 1.f));
 }
 
@@ -98,7 +104,7 @@ MotionMatcher::MotionMatcher(const MotionClips& clips, const MotionMatcherOption
   animator_.enable_inertialization();
   for (std::size_t k = 0; k < 3; ++k) {
     const auto t = static_cast<float>(kMotionFutureFrames[k] / db_.rate());
-    future_decay_[k] = {std::exp(-spring_y(options.position_halflife) * t), std::exp(-spring_y(options.rotation_halflife) * t)};
+    future_[k] = {t, std::exp(-spring_y(options.position_halflife) * t), std::exp(-spring_y(options.rotation_halflife) * t)};
   }
   for (std::size_t f = 0; f < 2; ++f) {
     const std::array<int, 3> leg = clips.leg(f);
@@ -124,8 +130,9 @@ void MotionMatcher::reset(std::size_t row, const glm::vec3& position, float yaw)
   animator_.play(clips_.animation(range_), {.loop = LoopMode::Once, .start = db_.time_of(row)});
   position_ = ground(position);
   yaw_ = yaw;
-  world_ = character_matrix(position_, yaw_);
-  pose_facing_ = facing_of_pose();
+  turn_ = turn_of(yaw_);
+  world_ = character_matrix(position_, turn_);
+  pose_facing_ = facing_of_pose(pose_turn_);
   sim_position_ = position_, sim_velocity_ = glm::vec3(0.f), sim_acceleration_ = glm::vec3(0.f);
   sim_yaw_ = yaw_ + pose_facing_, sim_angular_velocity_ = 0.f;
   desired_velocity_ = searched_velocity_ = glm::vec3(0.f);
@@ -161,10 +168,13 @@ void MotionMatcher::read_input(const MotionInput& input) {
   desired_velocity_ = ground(input.velocity);
   const glm::vec3 facing = ground(input.facing);
   // The desired yaw is kept within pi of the simulation's: the spring turns the short way.
-  if (glm::length(facing) > 1e-6f) {
-    desired_yaw_ = sim_yaw_ + wrap(yaw_of(facing) - sim_yaw_);
-  } else if (glm::length(desired_velocity_) > 1e-3f) {
-    desired_yaw_ = sim_yaw_ + wrap(yaw_of(desired_velocity_) - sim_yaw_);
+  // (|facing| > 1e-6, |velocity| > 1e-3, compared squared.)
+  const bool faced = glm::dot(facing, facing) > 1e-12f;
+  if (faced || glm::dot(desired_velocity_, desired_velocity_) > 1e-6f) {
+    // A game holds its input for frames on end: the angle of the same direction is kept.
+    const glm::vec3& along = faced ? facing : desired_velocity_;
+    if (along != input_direction_) input_direction_ = along, input_yaw_ = yaw_of(along);
+    desired_yaw_ = sim_yaw_ + wrap(input_yaw_ - sim_yaw_);
   } else {
     desired_yaw_ = sim_yaw_ + wrap(desired_yaw_ - sim_yaw_);
   }
@@ -172,23 +182,25 @@ void MotionMatcher::read_input(const MotionInput& input) {
 
 void MotionMatcher::simulate(float dt) {
   const float yp = spring_y(options_.position_halflife), yr = spring_y(options_.rotation_halflife);
+  const glm::vec2 inverse(1.f / yp, 1.f / (yp * yp));
   const StepFactors& f = factors(dt);
-  velocity_spring(sim_position_, sim_velocity_, sim_acceleration_, desired_velocity_, yp, dt, f.position_decay);
+  velocity_spring(sim_position_, sim_velocity_, sim_acceleration_, desired_velocity_, yp, inverse, dt, f.position_decay);
   value_spring(sim_yaw_, sim_angular_velocity_, desired_yaw_, yr, dt, f.rotation_decay);
   // The desired trajectory: the same springs from the new state, over the future frames' times.
   for (std::size_t k = 0; k < 3; ++k) {
-    const auto t = static_cast<float>(kMotionFutureFrames[k] / db_.rate());
+    const float t = future_[k].time;
     glm::vec3 p = sim_position_, v = sim_velocity_, a = sim_acceleration_;
-    velocity_spring(p, v, a, desired_velocity_, yp, t, future_decay_[k][0]);
+    velocity_spring(p, v, a, desired_velocity_, yp, inverse, t, future_[k].position_decay);
     float yaw = sim_yaw_, w = sim_angular_velocity_;
-    value_spring(yaw, w, desired_yaw_, yr, t, future_decay_[k][1]);
+    value_spring(yaw, w, desired_yaw_, yr, t, future_[k].rotation_decay);
     trajectory_[k] = p, trajectory_yaw_[k] = yaw;
   }
 }
 
 bool MotionMatcher::search_due(float dt) {
   timer_ -= dt;
-  const bool sharp = glm::length(desired_velocity_ - searched_velocity_) > options_.sharp_velocity ||
+  const glm::vec3 change = desired_velocity_ - searched_velocity_;
+  const bool sharp = glm::dot(change, change) > options_.sharp_velocity * options_.sharp_velocity ||
                      std::abs(wrap(desired_yaw_ - searched_yaw_)) > options_.sharp_turn;
   // (A microsecond's slack: six steps of 1/60 s sum to 0.1 s only up to rounding.)
   return timer_ <= 1e-6f || sharp || beyond_;
@@ -232,9 +244,10 @@ void MotionMatcher::search() {
 void MotionMatcher::lock_feet(float dt) {
   // world_ is still last frame's, where the feet were drawn; this frame's maps the targets.
   const std::size_t row = row_at(animator_.current_time() + ticks_from_seconds(static_cast<double>(dt)));
-  const float facing = yaw_ + pose_facing_;
   const float release = 1.f - factors(dt).release;
-  const glm::vec2 to_world = turn_of(facing), to_model = turn_of(-yaw_);  // the same for both feet
+  // The same for both feet: the character frame to the world (by yaw + the pose's facing) and
+  // the world to the model (by -yaw).
+  const glm::vec2 to_world = turn_sum(turn_, pose_turn_), to_model(turn_.x, -turn_.y);
   for (std::size_t f = 0; f < 2; ++f) {
     Foot& foot = feet_[f];
     const bool contact = clips_.contact(row, f);
@@ -257,8 +270,8 @@ void MotionMatcher::lock_feet(float dt) {
 
 void MotionMatcher::move_character(float dt) {
   // This frame's pose is drawn with the transform from before its root motion (header, step 6).
-  world_ = character_matrix(position_, yaw_);
-  pose_facing_ = facing_of_pose();
+  world_ = character_matrix(position_, turn_);
+  pose_facing_ = facing_of_pose(pose_turn_);
   const RootMotion& delta = animator_.root_motion();
   const float theta = animator_.root_motion_offset().yaw - delta.yaw;  // the clip's yaw before the step
   const glm::vec3 step = rotate_y(yaw_ - theta, delta.translation);
@@ -273,6 +286,7 @@ void MotionMatcher::move_character(float dt) {
   const float most_turn = options_.adjust_max_ratio * std::abs(delta.yaw);
   turn = std::clamp(turn, -most_turn, most_turn);
   yaw_ = wrap(yaw_ + turn);
+  turn_ = turn_of(yaw_);
   // Clamping: never farther than max_distance from the simulation.
   const glm::vec3 gap = ground(position_ - sim_position_);
   if (glm::length(gap) > options_.max_distance) position_ = sim_position_ + gap * (options_.max_distance / glm::length(gap));
@@ -301,11 +315,17 @@ std::size_t MotionMatcher::row_at(Ticks time) const {
   return range.first_row + std::min(index, range.rows - 1);
 }
 
-float MotionMatcher::facing_of_pose() const {
+float MotionMatcher::facing_of_pose(glm::vec2& turn) const {
   const glm::mat4& hips = animator_.absolute_bone_transforms()[static_cast<std::size_t>(clips_.hips())];
   // The hips' matrix turns the forward as their rotation does (up to a positive scale).
   const glm::vec3 f = ground(glm::mat3(hips) * clips_.hips_forward());
-  return glm::length(f) > 1e-6f ? yaw_of(f) : 0.f;
+  const float length = glm::length(f);
+  if (!(length > 1e-6f)) {
+    turn = {1.f, 0.f};
+    return 0.f;
+  }
+  turn = glm::vec2(f.z, f.x) / length;  // (cos, sin) of the angle, without them
+  return yaw_of(f);
 }
 
 }  // namespace marrow

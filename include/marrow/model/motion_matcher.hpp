@@ -85,6 +85,7 @@
 #include <vector>
 
 #include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include "marrow/model/animator.hpp"
@@ -151,6 +152,7 @@ class MotionClips {
   std::array<std::array<int, 3>, 2> legs_{};
   glm::vec3 hips_forward_{0.f, 0.f, 1.f};
   std::vector<std::uint8_t> contacts_;  // 2 per row
+  std::array<float, 6> foot_unscale_{};  // 1 / the feet positions' scales (0 for 0): features to metres
   float contact_height_ = 0.f, contact_speed_ = 0.f;
 };
 
@@ -241,7 +243,7 @@ class MotionMatcher {
   void lock_feet(float dt);
   void move_character(float dt);
   std::size_t row_at(Ticks time) const;
-  float facing_of_pose() const;  // the shown pose's facing, in model space (radians about +Y)
+  float facing_of_pose(glm::vec2& turn) const;  // the shown pose's facing, in model space (radians about +Y), and its turn
 
   const MotionClips& clips_;
   const MotionDatabase& db_;
@@ -253,6 +255,8 @@ class MotionMatcher {
   // Input: this frame's and the last search's.
   glm::vec3 desired_velocity_{0.f};
   float desired_yaw_ = 0.f;
+  glm::vec3 input_direction_{0.f};  // the last direction read_input took an angle of, and the angle
+  float input_yaw_ = 0.f;
   glm::vec3 searched_velocity_{0.f};
   float searched_yaw_ = 0.f;
   float timer_ = 0.f;
@@ -266,11 +270,17 @@ class MotionMatcher {
   std::array<glm::vec3, 3> trajectory_{};
   std::array<float, 3> trajectory_yaw_{};
   StepFactors steps_;
-  std::array<std::array<float, 2>, 3> future_decay_{};  // exp(-y t) of the position and yaw springs per future time
+  struct Future {
+    float time = 0.f;  // s ahead
+    float position_decay = 0.f, rotation_decay = 0.f;  // exp(-y t) of the position and yaw springs
+  };
+  std::array<Future, 3> future_{};
   float pose_facing_ = 0.f;  // facing_of_pose() of the pose shown
+  glm::vec2 pose_turn_{1.f, 0.f};  // its (cos, sin)
   // The character.
   glm::vec3 position_{0.f};
   float yaw_ = 0.f;
+  glm::vec2 turn_{1.f, 0.f};  // (cos, sin) of yaw_
   glm::mat4 world_{1.f};
   std::array<Foot, 2> feet_{};
 };
