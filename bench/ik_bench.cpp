@@ -3,6 +3,8 @@
 //
 //   two_bone_ik/plain        TwoBoneIkJob, no pole, weight 1, soften 1, `reached` asked
 //   two_bone_ik/pole_soften  with a pole, weight 0.8, soften 0.9
+//   two_bone_ik/pair         two of plain's jobs (two targets) in one TwoBoneIkJob::run_all, as a
+//                            character's legs; ns_per_job per leg
 //   aim_ik/plain             AimIkJob, no offset, weight 1, `reached` asked
 //   aim_ik/offset            with an offset (eyes), weight 0.8
 //
@@ -74,6 +76,30 @@ void two_bone_ik(benchmark::State& state, bool pole_soften) {
   set_counters(state);
 }
 
+// Two legs per iteration through TwoBoneIkJob::run_all (one solve for both), each as plain's job
+// with its own target; ns_per_job counts each leg.
+void two_bone_ik_pair(benchmark::State& state) {
+  const std::vector<glm::mat4> models = leg_models();
+  const auto targets = targets_around(glm::vec3(models[1][3]), 2.f);
+  std::array<glm::quat, 4> corrections;
+  std::array<bool, 2> reached{}, ran{};
+  std::array<TwoBoneIkJob, 2> jobs;
+  for (std::size_t l = 0; l < 2; ++l) {
+    jobs[l] = TwoBoneIkJob{.start = &models[1], .mid = &models[2], .end = &models[3], .start_correction = &corrections[2 * l],
+                           .mid_correction = &corrections[2 * l + 1], .reached = &reached[l]};
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    jobs[0].target = targets[i++ % kTargets];
+    jobs[1].target = targets[(i + 31) % kTargets];
+    benchmark::DoNotOptimize(TwoBoneIkJob::run_all(jobs, ran));
+    benchmark::DoNotOptimize(corrections);
+    benchmark::DoNotOptimize(reached);
+  }
+  state.counters["ns_per_job"] =
+      benchmark::Counter(2e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 void aim_ik(benchmark::State& state, bool offset) {
   const std::vector<glm::mat4> models = leg_models();  // the knee stands in for a head
   const auto targets = targets_around(glm::vec3(models[2][3]), 3.f);
@@ -95,6 +121,7 @@ void aim_ik(benchmark::State& state, bool offset) {
 [[maybe_unused]] const bool registered = [] {
   benchmark::RegisterBenchmark("two_bone_ik/plain", guarded("TwoBoneIkJob on the synthetic leg", two_bone_ik, false));
   benchmark::RegisterBenchmark("two_bone_ik/pole_soften", guarded("TwoBoneIkJob on the synthetic leg", two_bone_ik, true));
+  benchmark::RegisterBenchmark("two_bone_ik/pair", guarded("TwoBoneIkJob on the synthetic leg", two_bone_ik_pair));
   benchmark::RegisterBenchmark("aim_ik/plain", guarded("AimIkJob on the synthetic leg", aim_ik, false));
   benchmark::RegisterBenchmark("aim_ik/offset", guarded("AimIkJob on the synthetic leg", aim_ik, true));
   return true;
