@@ -53,23 +53,32 @@ struct Q {
   V3 v;
 };
 
-// q * p for a unit quaternion (glm's formula: p + 2 (w (v x p) + v x (v x p))).
-inline V3 rotate(const Q& q, const V3& p) {
+// q p q* / |q|^2 for any non-zero q, given twice = 2 / |q|^2: glm's p + 2 (w (v x p) + v x (v x p))
+// for a unit q, without waiting for q's normalisation (a square root and a division).
+inline V3 rotate(const Q& q, D2 twice, const V3& p) {
   const V3 uv = cross(q.v, p);
   const V3 uuv = cross(q.v, uv);
-  return p + (uv * q.w + uuv) * splat(2.0);
+  return p + (uv * q.w + uuv) * twice;
 }
 
 // The shortest arc taking `from` to `to` when |from| |to| = norms (ik_geometry.hpp's, without
-// its half-turn case: `near_half` marks the lanes that need it).
-inline Q shortest_arc(const V3& from, const V3& to, D2 norms, Mask& near_half) {
+// its half-turn case: `near_half` marks the lanes that need it), not normalised: (norms + f.t,
+// f x t) and its squared length. `keep` lanes get it, the others the identity.
+struct Arc {
+  Q q;
+  D2 norm2;
+};
+
+inline Arc shortest_arc(const V3& from, const V3& to, D2 norms, Mask keep, Mask& near_half) {
   const D2 c = dot(from, to);
-  near_half = !(c > splat(-1.0 + 1e-14) * norms);
+  near_half = keep & !(c > splat(-1.0 + 1e-14) * norms);
   const V3 v = cross(from, to);
   const D2 w = norms + c;
-  const D2 inverse = splat(1.0) / sqrt_of(w * w + dot(v, v));
-  return {w * inverse, v * inverse};
+  const D2 one = splat(1.0), zero = splat(0.0);
+  return {{select(keep, w, one), select(keep, v, V3{zero, zero, zero})}, select(keep, w * w + dot(v, v), one)};
 }
+
+inline Q scaled(const Q& q, D2 s) { return {q.w * s, q.v * s}; }
 
 // A joint's model matrix as an orthonormal frame (ik_geometry.hpp's frame_of): x, the
 // perpendicular part of y, and x cross y; `det` -1 when the matrix mirrors. y is made
@@ -150,7 +159,11 @@ unsigned solve_two_bone_ik_pair(const TwoBoneIkJob& j0, const TwoBoneIkJob& j1) 
   const D2 aa = dot(sm, sm), bb = dot(me, me);
   const D2 a = sqrt_of(aa), b = sqrt_of(bb), chain = a + b;
   const D2 eps = splat(kTwoBoneOnLine) * chain;
-  const D2 distance = sqrt_of(dot(st, st));
+  // The target's direction u and the bend direction k are both taken from S -> T directly, so
+  // that k's normalisation does not wait for u's (the solve is a chain of square roots and
+  // divisions; each one off the chain is time saved).
+  const D2 dd = dot(st, st);
+  const D2 distance = sqrt_of(dd), inverse_dd = one / dd;
   Mask general = !((chain > zero) & (distance > eps));
   const V3 u = st * (one / distance);
   // The softened, clamped reach: an exponential only where a lane softens (scalar, as the
@@ -162,10 +175,11 @@ unsigned solve_two_bone_ik_pair(const TwoBoneIkJob& j0, const TwoBoneIkJob& j1) 
   const Frame mid_frame = frame_of(in.mid_axes[0], in.mid_axes[1], in.mid_axes[2], vanishes_mid);
   general = general | vanishes_start | vanishes_mid;
 
-  // The bend direction: the pole's, else the current bend's (their special cases: general).
+  // The bend direction: the pole's, else the current bend's (their special cases: general); each
+  // less its part along S -> T.
   const V3 to_pole = in.pole - in.s;
-  const V3 k_pole = to_pole - u * dot(to_pole, u);
-  const V3 k_mid = sm - u * dot(sm, u);
+  const V3 k_pole = to_pole - st * (dot(to_pole, st) * inverse_dd);
+  const V3 k_mid = sm - st * (dot(sm, st) * inverse_dd);
   const D2 on_line = splat(kTwoBoneOnLine);
   const Mask use_pole = in.has_pole & (dot(k_pole, k_pole) > on_line * on_line * dot(to_pole, to_pole));
   const Mask mid_off_line = dot(k_mid, k_mid) > on_line * a * (on_line * a);
@@ -179,25 +193,25 @@ unsigned solve_two_bone_ik_pair(const TwoBoneIkJob& j0, const TwoBoneIkJob& j1) 
   const V3 new_mid_offset = u * x + k * h;  // new M - S
   const V3 new_end = in.s + u * d;
 
-  // Start's arc (identity for a zero upper bone), then mid's, about where the mid joint now is.
+  // Start's arc (identity for a zero upper bone), then mid's, about where the mid joint now is;
+  // the arcs turn points unnormalised, and are normalised for the outputs only.
   Mask half_start, half_mid;
-  const Mask upper = a > eps;
-  Q r_start = shortest_arc(sm, new_mid_offset, a * a, half_start);
-  r_start = {select(upper, r_start.w, one), select(upper, r_start.v, V3{zero, zero, zero})};
-  general = general | (upper & half_start);
-  const V3 mid_after = in.s + rotate(r_start, sm);
-  const V3 end_from_mid = rotate(r_start, me);
+  const Arc start_arc = shortest_arc(sm, new_mid_offset, a * a, a > eps, half_start);
+  general = general | half_start;
+  const D2 start_twice = splat(2.0) / start_arc.norm2;
+  const V3 mid_after = in.s + rotate(start_arc.q, start_twice, sm);
+  const V3 end_from_mid = rotate(start_arc.q, start_twice, me);
   const V3 to_new_end = new_end - mid_after;
   const Mask lower = (b > eps) & (dot(to_new_end, to_new_end) > eps * eps);
-  Q r_mid = shortest_arc(end_from_mid, to_new_end, b * b, half_mid);
-  r_mid = {select(lower, r_mid.w, one), select(lower, r_mid.v, V3{zero, zero, zero})};
-  general = general | (lower & half_mid);
+  const Arc mid_arc = shortest_arc(end_from_mid, to_new_end, b * b, lower, half_mid);
+  general = general | half_mid;
 
-  // Local corrections; mid's frame is the one start's correction leaves, so r_mid's axis is
-  // turned back by r_start first.
-  const Q start_local = to_local(r_start, start_frame);
-  const Q r_start_inverse{r_start.w, V3{-r_start.v.x, -r_start.v.y, -r_start.v.z}};
-  const Q mid_local = to_local({r_mid.w, rotate(r_start_inverse, r_mid.v)}, mid_frame);
+  // Local corrections; mid's frame is the one start's correction leaves, so mid's arc's axis is
+  // turned back by start's (the conjugate turns the other way) first.
+  const Q start_local = to_local(scaled(start_arc.q, one / sqrt_of(start_arc.norm2)), start_frame);
+  const Q start_back{start_arc.q.w, V3{-start_arc.q.v.x, -start_arc.q.v.y, -start_arc.q.v.z}};
+  const Q mid_turned{mid_arc.q.w, rotate(start_back, start_twice, mid_arc.q.v)};
+  const Q mid_local = to_local(scaled(mid_turned, one / sqrt_of(mid_arc.norm2)), mid_frame);
 
   const unsigned left = bits(general);
   glm::quat start_out[2], mid_out[2];
@@ -212,7 +226,8 @@ unsigned solve_two_bone_ik_pair(const TwoBoneIkJob& j0, const TwoBoneIkJob& j1) 
       return Q{pair(q[0].w, q[1].w), V3{pair(q[0].x, q[1].x), pair(q[0].y, q[1].y), pair(q[0].z, q[1].z)}};
     };
     const Q start_model = to_model(written(start_out), start_frame), mid_model = to_model(written(mid_out), mid_frame);
-    const V3 end_w = in.s + rotate(start_model, sm + rotate(mid_model, me));
+    const D2 two = splat(2.0);  // the written corrections are unit
+    const V3 end_w = in.s + rotate(start_model, two, sm + rotate(mid_model, two, me));
     const V3 miss = end_w - in.t;
     const D2 tolerance = splat(kTwoBoneReachTolerance) * chain;
     const unsigned reached = bits(dot(miss, miss) <= tolerance * tolerance);
