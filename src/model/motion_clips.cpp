@@ -318,11 +318,11 @@ void MotionClips::finish(const MotionClipsOptions& options) {
 
 glm::vec3 MotionClips::foot_position(std::size_t row, std::size_t foot) const {
   const std::span<const float> features = db_.row(row);
-  // (A column of scale 0 holds its mean: its unscale is 0.)
+  // (A column of scale 0 holds its mean: its unscale is 0, and its features are finite.)
   glm::vec3 p;
   for (std::size_t k = 0; k < 3; ++k) {
     const std::size_t c = 3 * foot + k;
-    p[static_cast<int>(k)] = foot_unscale_[c] != 0.f ? features[c] * foot_unscale_[c] + db_.mean()[c] : db_.mean()[c];
+    p[static_cast<int>(k)] = features[c] * foot_unscale_[c] + db_.mean()[c];
   }
   return p;
 }

@@ -86,12 +86,13 @@ inline Quat to_model(const glm::quat& c, const Frame& frame) {
   return Quat(c.w, axis.x, axis.y, axis.z);
 }
 
-// The correction blended from identity by weight (exact at 0 and 1).
-inline glm::quat weighted(const Quat& correction, float weight) {
-  const glm::quat full(correction);
+// The correction blended from identity by weight (exact at 0 and 1), on the float correction the
+// job writes.
+inline glm::quat weighted(const glm::quat& full, float weight) {
   if (weight >= 1.f) return full;
   if (weight <= 0.f) return glm::quat(1.f, 0.f, 0.f, 0.f);
   return slerp_shortest(glm::quat(1.f, 0.f, 0.f, 0.f), full, weight);
 }
+inline glm::quat weighted(const Quat& correction, float weight) { return weighted(glm::quat(correction), weight); }
 
 }  // namespace marrow::detail::ik

@@ -19,7 +19,6 @@ namespace {
 
 using namespace detail::ik;  // the solve runs in double (ik_geometry.hpp)
 using detail::kTwoBoneOnLine;
-constexpr double kOnLine = kTwoBoneOnLine;
 
 // The unit direction, perpendicular to u, towards which the mid joint bends (header: pole,
 // then the current bend, then the bend axis, then start's local +Z or +X).
@@ -29,13 +28,13 @@ Vec bend_direction(const Vec& s, const Vec& m, const Vec& e, const Vec& u, const
   if (pole != nullptr) {
     const Vec to_pole = Vec(*pole) - s;
     const Vec k = perpendicular_part(to_pole, u);
-    if (glm::dot(k, k) > kOnLine * kOnLine * glm::dot(to_pole, to_pole)) return glm::normalize(k);
+    if (glm::dot(k, k) > kTwoBoneOnLine * kTwoBoneOnLine * glm::dot(to_pole, to_pole)) return glm::normalize(k);
   }
   const Vec k_mid = perpendicular_part(m - s, u);
-  if (longer(k_mid, kOnLine * a)) return glm::normalize(k_mid);
+  if (longer(k_mid, kTwoBoneOnLine * a)) return glm::normalize(k_mid);
   // The mid joint on the line S-T: keep the sense of the current bend (the knee's hinge axis).
   const Vec k_hinge = glm::cross(u, glm::cross(m - s, e - m));
-  if (longer(k_hinge, kOnLine * a * b)) return glm::normalize(k_hinge);
+  if (longer(k_hinge, kTwoBoneOnLine * a * b)) return glm::normalize(k_hinge);
   // A straight chain along the line: start's local +Z, or +X when +Z is within 30 degrees of it.
   const Vec k_z = perpendicular_part(start_frame.axes[2], u);
   if (longer(k_z, 0.5)) return glm::normalize(k_z);
@@ -75,7 +74,7 @@ void solve_general(const TwoBoneIkJob& job) {
 
   Quat r_start(1, 0, 0, 0), r_mid(1, 0, 0, 0);  // model-space rotations about S and the new M
   if (chain > 0.0) {
-    const double eps = kOnLine * chain;
+    const double eps = kTwoBoneOnLine * chain;
     // The direction of the end from S: towards the target, or the current one when the target
     // is on S (the end's, else the upper bone's).
     const double distance = glm::length(t - s);

@@ -6,7 +6,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "marrow/core/slerp.hpp"
+#include "ik_geometry.hpp"
 
 namespace marrow::detail {
 namespace {
@@ -140,14 +140,6 @@ inline glm::quat lane_quat(const Q& q, int i) {
                    static_cast<float>(lane(q.v.z, i)));
 }
 
-// The correction blended from identity by weight (ik_geometry.hpp's weighted, on the float
-// correction).
-inline glm::quat weighted(const glm::quat& full, float weight) {
-  if (weight >= 1.f) return full;
-  if (weight <= 0.f) return glm::quat(1.f, 0.f, 0.f, 0.f);
-  return slerp_shortest(glm::quat(1.f, 0.f, 0.f, 0.f), full, weight);
-}
-
 }  // namespace
 
 unsigned solve_two_bone_ik_pair(const TwoBoneIkJob& j0, const TwoBoneIkJob& j1) noexcept {
@@ -216,8 +208,8 @@ unsigned solve_two_bone_ik_pair(const TwoBoneIkJob& j0, const TwoBoneIkJob& j1) 
   const unsigned left = bits(general);
   glm::quat start_out[2], mid_out[2];
   for (int i = 0; i < lanes; ++i) {
-    start_out[i] = weighted(lane_quat(start_local, i), jobs[i]->weight);
-    mid_out[i] = weighted(lane_quat(mid_local, i), jobs[i]->weight);
+    start_out[i] = ik::weighted(lane_quat(start_local, i), jobs[i]->weight);
+    mid_out[i] = ik::weighted(lane_quat(mid_local, i), jobs[i]->weight);
   }
   if (lanes == 1) start_out[1] = start_out[0], mid_out[1] = mid_out[0];
   if (j0.reached != nullptr || j1.reached != nullptr) {
