@@ -51,11 +51,11 @@ fuzz: deps
 	@cmake --build build/sanitize -j $(JOBS) --target fuzz_$(TARGET)
 	@scripts/fuzz-run $(TARGET) $(SECONDS)
 
-# Every fuzz target for 30 seconds (CI), as many at once as there are cores.
+# Every fuzz target for 20 seconds (CI), as many at once as there are cores.
 fuzz-smoke: deps
 	@cmake --preset sanitize -DMARROW_WERROR=$(WERROR) >/dev/null
 	@cmake --build build/sanitize -j $(JOBS)
-	@scripts/fuzz-smoke 30 $(JOBS) $(FUZZ_TARGETS)
+	@scripts/fuzz-smoke 20 $(JOBS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build

@@ -20,6 +20,10 @@
 //                                for the compressed clip (SamplingContext::size_in_bytes / joints)
 //   clip_bytes/<asset>           no timing: the `bytes` counter is the compressed clip's size in
 //                                memory (RuntimeClip::size_in_bytes), `uncompressed` the compiled one's
+//   sample_compose_segmented/<asset>, random_seek_segmented/<asset>, clip_bytes_segmented/<asset>,
+//   segmented_context_bytes/<asset>
+//                                the same four on the clip compressed as segments of samples
+//                                (ClipCompression::segmented: no cache, nothing kept per instance)
 //   player_update/<asset>        AnimationPlayer::update, the seed facade (local, world, skin)
 //   update_instances_1000/<asset>/threads:N
 //                                1000 Animators (the instance API: scene, palettes) at spread
@@ -60,12 +64,18 @@ struct Asset {
   RuntimeClip runtime;
   // At the default tolerance, made on first use: a clip compress_clip refuses fails only the
   // benchmarks that play it compressed.
-  mutable std::optional<RuntimeClip> compressed_clip;
+  mutable std::optional<RuntimeClip> compressed_clip, segmented_clip;
 
   const RuntimeClip& compressed() const {
     if (!compressed_clip) compressed_clip = compress_clip(*clip, *skin, ClipCompression{});
     return *compressed_clip;
   }
+  const RuntimeClip& segmented() const {
+    if (!segmented_clip) segmented_clip = compress_clip(*clip, *skin, ClipCompression{.segmented = true});
+    return *segmented_clip;
+  }
+  // 0: the compiled clip; 1: compressed, keyed; 2: compressed, segmented.
+  const RuntimeClip& played(int form) const { return form == 0 ? runtime : form == 1 ? compressed() : segmented(); }
 };
 
 // Loaded once per process. A load that throws is not cached: the next benchmark loads (and
@@ -130,9 +140,9 @@ struct Instance {
   }
 };
 
-void sample_compose(benchmark::State& state, const std::string& file, bool skin, bool compressed) {
+void sample_compose(benchmark::State& state, const std::string& file, bool skin, int form) {
   const Asset& a = asset(file);
-  const RuntimeClip* clip = compressed ? &a.compressed() : &a.runtime;
+  const RuntimeClip* clip = &a.played(form);
   Instance instance(a, Ticks{0}, clip);
   std::vector<TrsBlock> pose(pose_block_count(a.runtime.joint_count()));
   for (auto _ : state) {
@@ -157,9 +167,9 @@ void instances(benchmark::State& state, const std::string& file, int count, bool
   set_counters(state, static_cast<double>(a.runtime.joint_count()) * count);
 }
 
-void random_seek(benchmark::State& state, const std::string& file, bool compressed) {
+void random_seek(benchmark::State& state, const std::string& file, int form) {
   const Asset& a = asset(file);
-  const RuntimeClip* clip = compressed ? &a.compressed() : &a.runtime;
+  const RuntimeClip* clip = &a.played(form);
   Instance instance(a, Ticks{0}, clip);
   std::vector<TrsBlock> pose(pose_block_count(a.runtime.joint_count()));
   std::mt19937 rng(42);
@@ -176,17 +186,17 @@ void random_seek(benchmark::State& state, const std::string& file, bool compress
   set_counters(state, static_cast<double>(a.runtime.joint_count()));
 }
 
-void clip_bytes(benchmark::State& state, const std::string& file) {
+void clip_bytes(benchmark::State& state, const std::string& file, int form) {
   const Asset& a = asset(file);
-  const RuntimeClip& compressed = a.compressed();
+  const RuntimeClip& compressed = a.played(form);
   for (auto _ : state) benchmark::DoNotOptimize(compressed.size_in_bytes());
   state.counters["bytes"] = static_cast<double>(compressed.size_in_bytes());
   state.counters["uncompressed"] = static_cast<double>(a.runtime.size_in_bytes());
 }
 
-void compressed_context_bytes(benchmark::State& state, const std::string& file) {
+void compressed_context_bytes(benchmark::State& state, const std::string& file, int form) {
   const Asset& a = asset(file);
-  const SamplingContext context(a.compressed());
+  const SamplingContext context(a.played(form));
   for (auto _ : state) benchmark::DoNotOptimize(context.size_in_bytes());
   state.counters["bytes"] = static_cast<double>(context.size_in_bytes());
   state.counters["bytes_per_joint"] = static_cast<double>(context.size_in_bytes()) / static_cast<double>(a.runtime.joint_count());
@@ -228,12 +238,16 @@ const char* const kBig = "perf/big_skinned.glb";
 [[maybe_unused]] const bool registered = [] {
   for (const auto& [name, file] : {std::pair{"cesium_man", kCesium}, std::pair{"big_skinned", kBig}}) {
     const std::string n = name, f = file;
-    benchmark::RegisterBenchmark(("sample_compose/" + n).c_str(), guarded(f, sample_compose, f, false, false));
-    benchmark::RegisterBenchmark(("sample_compose_skin/" + n).c_str(), guarded(f, sample_compose, f, true, false));
-    benchmark::RegisterBenchmark(("sample_compose_compressed/" + n).c_str(), guarded(f, sample_compose, f, false, true));
-    benchmark::RegisterBenchmark(("random_seek_compressed/" + n).c_str(), guarded(f, random_seek, f, true));
-    benchmark::RegisterBenchmark(("clip_bytes/" + n).c_str(), guarded(f, clip_bytes, f));
-    benchmark::RegisterBenchmark(("compressed_context_bytes/" + n).c_str(), guarded(f, compressed_context_bytes, f));
+    benchmark::RegisterBenchmark(("sample_compose/" + n).c_str(), guarded(f, sample_compose, f, false, 0));
+    benchmark::RegisterBenchmark(("sample_compose_skin/" + n).c_str(), guarded(f, sample_compose, f, true, 0));
+    benchmark::RegisterBenchmark(("sample_compose_compressed/" + n).c_str(), guarded(f, sample_compose, f, false, 1));
+    benchmark::RegisterBenchmark(("random_seek_compressed/" + n).c_str(), guarded(f, random_seek, f, 1));
+    benchmark::RegisterBenchmark(("clip_bytes/" + n).c_str(), guarded(f, clip_bytes, f, 1));
+    benchmark::RegisterBenchmark(("compressed_context_bytes/" + n).c_str(), guarded(f, compressed_context_bytes, f, 1));
+    benchmark::RegisterBenchmark(("sample_compose_segmented/" + n).c_str(), guarded(f, sample_compose, f, false, 2));
+    benchmark::RegisterBenchmark(("random_seek_segmented/" + n).c_str(), guarded(f, random_seek, f, 2));
+    benchmark::RegisterBenchmark(("clip_bytes_segmented/" + n).c_str(), guarded(f, clip_bytes, f, 2));
+    benchmark::RegisterBenchmark(("segmented_context_bytes/" + n).c_str(), guarded(f, compressed_context_bytes, f, 2));
     benchmark::RegisterBenchmark(("instances_1000/" + n).c_str(), guarded(f, instances, f, 1000, false))
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("instances_1000_skin/" + n).c_str(), guarded(f, instances, f, 1000, true))
@@ -246,7 +260,7 @@ const char* const kBig = "perf/big_skinned.glb";
         ->UseRealTime()
         ->Unit(benchmark::kMicrosecond);
   }
-  benchmark::RegisterBenchmark("random_seek/big_skinned", guarded(kBig, random_seek, std::string(kBig), false));
+  benchmark::RegisterBenchmark("random_seek/big_skinned", guarded(kBig, random_seek, std::string(kBig), 0));
   return true;
 }();
 

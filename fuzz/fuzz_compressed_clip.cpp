@@ -3,7 +3,8 @@
 // then read and played, and every compressed clip sampled along a fixed schedule of times by a
 // context that caches decoded keys and one that does not: their poses must be the same bits
 // (X1: the cache never changes a result). Seeds: with MARROW_FUZZ_SEED_DIR set, the target first writes there the
-// payloads of the demo's clips compressed at three tolerances (scripts/fuzz-run does this).
+// payloads of the demo's clips compressed at three tolerances, keyed and segmented (scripts/fuzz-run
+// does this).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -34,12 +35,12 @@ std::uint32_t tag(const char (&s)[5]) {
   return t;
 }
 
-marrow::Model base_model(float tolerance) {
+marrow::Model base_model(float tolerance, bool segmented = false) {
   marrow::Model model = marrow::make_demo_character();
   model.meshes.clear();
   for (marrow::Skin& skin : model.skins) skin.meshes.clear();
   for (marrow::ModelAnimation& a : model.animations) a.morph_channels.clear();
-  marrow::compress_model_clips(model, marrow::ClipCompression{tolerance, 0.1f});
+  marrow::compress_model_clips(model, marrow::ClipCompression{tolerance, 0.1f, segmented});
   return model;
 }
 
@@ -119,11 +120,14 @@ const std::vector<Section>& base_sections() {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (const char* dir = std::getenv("MARROW_FUZZ_SEED_DIR")) {
-    for (float tolerance : {0.01f, 0.001f, 0.00002f}) {
-      for (const Section& s : split(marrow::write_native(base_model(tolerance)))) {
-        if (s.tag != tag("CCLP")) continue;
-        std::ofstream out(std::string(dir) + "/demo_cclp_" + std::to_string(tolerance), std::ios::binary);
-        out.write(reinterpret_cast<const char*>(s.payload.data()), static_cast<std::streamsize>(s.payload.size()));
+    for (bool segmented : {false, true}) {
+      for (float tolerance : {0.01f, 0.001f, 0.00002f}) {
+        for (const Section& s : split(marrow::write_native(base_model(tolerance, segmented)))) {
+          if (s.tag != tag("CCLP")) continue;
+          std::ofstream out(std::string(dir) + (segmented ? "/demo_cclp_segmented_" : "/demo_cclp_") + std::to_string(tolerance),
+                            std::ios::binary);
+          out.write(reinterpret_cast<const char*>(s.payload.data()), static_cast<std::streamsize>(s.payload.size()));
+        }
       }
     }
   }

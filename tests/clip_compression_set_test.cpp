@@ -93,6 +93,32 @@ TEST(CompressedClipSet, X1_MotionCaptureStaysUnderTheBound) {
   EXPECT_GE(clips, 26);  // 2 + 24 BVH clips; the FBX skin clips
 }
 
+// X1 for segmented clips on every clip of the set, glTF and big_skinned included; each clip's
+// bytes beside the keyed form's.
+TEST(CompressedClipSet, X1_SegmentedClipsStayUnderTheBound) {
+  const std::vector<SetFile> files = shared_clip_set(true);
+  if (files.empty()) GTEST_SKIP() << "no shared assets under " << MARROW_SHARED_ASSETS;
+  ClipCompression options;
+  options.segmented = true;
+  std::mt19937 rng(5);
+  for (const SetFile& f : files) {
+    const Model model = load_in_metres(f);
+    for (const Skin& skin : model.skins) {
+      for (const auto& [name, clip] : skin.data.animation_clips) {
+        SCOPED_TRACE(set_label(f.path) + " clip " + name);
+        const RuntimeClip compressed = compress_clip(clip, skin.data, options);
+        int worst_joint = -1;
+        const double worst = test::measured_error(clip, skin.data, compressed, options.distance, rng, &worst_joint);
+        EXPECT_LT(worst, options.tolerance) << "joint " << worst_joint;
+        EXPECT_FALSE(compressed.caches_keys());
+        const RuntimeClip keyed = compress_clip(clip, skin.data, ClipCompression{});
+        std::printf("[ segmented ] %s '%s': %zu bytes (keyed %zu), max displacement %.3g\n", set_label(f.path).c_str(), name.c_str(),
+                    compressed.size_in_bytes(), keyed.size_in_bytes(), worst);
+      }
+    }
+  }
+}
+
 // The clip's own rate: its distinct key times, uniform (within 1 %) over their span, or the
 // median gap between them (a STEP key pair a tick apart must not set the rate).
 struct ClipSampling {

@@ -95,17 +95,21 @@ void expect_matches_reconstruction(const std::vector<ReconstructedJoint>& keys, 
   }
 }
 
-TEST(CompressedClip, X1_EqualsTheOneSamplerOnItsReconstructedKeysAtEverySimdLevel) {
+// Either form: reduced keys, or segments of samples (whose boundaries' two samples at one time
+// come back as two keys).
+void expect_plays_its_reconstruction(bool segmented) {
   std::mt19937 rng(21);
   for (int trial = 0; trial < 12; ++trial) {
     const Rig rig = smooth_rig(rng, 3 + trial * 5, 40 + trial * 17);
     ClipCompression options;
     options.tolerance = trial % 2 == 0 ? 1e-3f : 1e-2f;  // loose enough to drop most keys
+    options.segmented = segmented;
     const RuntimeClip clip = compress_clip(rig.clip, rig.data, options);
     ASSERT_TRUE(clip.compressed());
+    ASSERT_EQ(clip.caches_keys(), !segmented);
     std::size_t source_keys = 0;
     for (const BoneTrack& track : rig.clip.tracks) source_keys += 3 * track.keys.size();
-    ASSERT_LT(clip.key_count(), source_keys / 2);
+    ASSERT_LT(clip.key_count(), segmented ? source_keys : source_keys / 2);
     const std::vector<ReconstructedJoint> keys = reconstructed_channels(clip);
     test::for_each_simd_level([&](SimdChoice) {
       for (CompressedKeys mode : {CompressedKeys::decode_every_run, CompressedKeys::cache}) {
@@ -127,6 +131,10 @@ TEST(CompressedClip, X1_EqualsTheOneSamplerOnItsReconstructedKeysAtEverySimdLeve
     });
   }
 }
+
+TEST(CompressedClip, X1_EqualsTheOneSamplerOnItsReconstructedKeysAtEverySimdLevel) { expect_plays_its_reconstruction(false); }
+
+TEST(CompressedClip, X1_SegmentedEqualsTheOneSamplerOnItsReconstructedKeysAtEverySimdLevel) { expect_plays_its_reconstruction(true); }
 
 // A clip's times are kept as ticks since its first (4 bytes a time) when they span less than 2^31
 // ticks, else as they are (8 bytes). Either way the clip gives back its exact times and plays as
@@ -284,12 +292,14 @@ TEST(CompressedClip, X1_AConstantNearTheRestIsStoredAsTheRest) {
 }
 
 TEST(CompressedClip, X1_ExactSlerpAndTheFarEndsOfTimeFollowTheRule) {
+  for (bool segmented : {false, true}) {
   std::mt19937 rng(4);
   const Rig rig = smooth_rig(rng, 9, 30);
-  const RuntimeClip clip = compress_clip(rig.clip, rig.data, ClipCompression{});
+  ClipCompression options;
+  options.segmented = segmented;
+  const RuntimeClip clip = compress_clip(rig.clip, rig.data, options);
   const std::vector<ReconstructedJoint> keys = reconstructed_channels(clip);
-  SamplingContext context(9), cached(clip);
-  ASSERT_TRUE(cached.caches_compressed_keys());
+  SamplingContext context(9), cached(9, CompressedKeys::cache);
   std::vector<TrsBlock> pose(pose_block_count(9));
   const Ticks extremes[] = {Ticks{std::numeric_limits<std::int64_t>::min()}, Ticks{-1}, Ticks{0}, rig.clip.duration,
                             Ticks{std::numeric_limits<std::int64_t>::max()}, Ticks{-1}};
@@ -302,6 +312,7 @@ TEST(CompressedClip, X1_ExactSlerpAndTheFarEndsOfTimeFollowTheRule) {
         expect_matches_reconstruction(keys, pose, t);
       }
     }
+  }
   }
 }
 
@@ -390,8 +401,10 @@ std::vector<fs::path> shared_animated_assets() {
 
 // Every skin clip of model, compressed at the default tolerance, against its source: the largest
 // displacement of the points around every joint, over many times, stays under the tolerance.
-void expect_error_under_tolerance(const Model& model, const std::string& label, int& clips, std::mt19937& rng) {
-  const ClipCompression options;  // 1 mm at 10 cm, in each model's units
+void expect_error_under_tolerance(const Model& model, const std::string& label, int& clips, std::mt19937& rng,
+                                  bool segmented = false) {
+  ClipCompression options;  // 1 mm at 10 cm, in each model's units
+  options.segmented = segmented;
   for (const Skin& skin : model.skins) {
     for (const auto& [name, clip] : skin.data.animation_clips) {
       SCOPED_TRACE(label + " clip " + name);
@@ -431,9 +444,11 @@ TEST(CompressedClip, X1_ObjectSpaceErrorStaysUnderTheToleranceOnTheFixtures) {
     ImportOptions options;
     options.max_palette = 256;
     expect_error_under_tolerance(import_gltf(f.glb, options), f.name, clips, rng);
+    expect_error_under_tolerance(import_gltf(f.glb, options), f.name + " (segmented)", clips, rng, true);
   }
   expect_error_under_tolerance(make_demo_character(), "demo character", clips, rng);
-  EXPECT_GE(clips, 4);
+  expect_error_under_tolerance(make_demo_character(), "demo character (segmented)", clips, rng, true);
+  EXPECT_GE(clips, 8);
 }
 
 // ImportOptions::compression compresses every skin clip at import; the Animator then plays the

@@ -27,6 +27,7 @@ struct NativeCclp {
   struct Channel {
     std::size_t bits, uniform, min, step, key_count, key_times, packed_count;
     std::size_t keys;
+    std::size_t extent = 0, segment_count = 0, segments = 0;  // a segmented channel's (form 2)
   };
   std::vector<Channel> channels;  // of the first clip
 };
@@ -42,12 +43,14 @@ void put(std::vector<std::byte>& b, std::size_t at, T v) {
   std::memcpy(b.data() + at, &v, sizeof(T));
 }
 
-NativeCclp native_cclp() {
+NativeCclp native_cclp(bool segmented = false) {
   Model model = make_demo_character();
   model.meshes.clear();
   for (Skin& skin : model.skins) skin.meshes.clear();
   for (ModelAnimation& a : model.animations) a.morph_channels.clear();
-  compress_model_clips(model, ClipCompression{});
+  ClipCompression options;
+  options.segmented = segmented;
+  compress_model_clips(model, options);
   NativeCclp n;
   n.file = write_native(model);
   const std::vector<std::byte>& b = n.file;
@@ -77,6 +80,12 @@ NativeCclp native_cclp() {
     ch.min = at + 4;
     ch.step = at + 16;
     ch.key_count = at + 28;
+    if (get<std::uint8_t>(b, ch.uniform) == 2) {  // extent, then the segments before the keys
+      ch.extent = at + 28;
+      ch.segment_count = at + 40;
+      ch.segments = at + 48;
+      ch.key_count = ch.segments + 11 * get<std::uint64_t>(b, ch.segment_count);
+    }
     ch.keys = get<std::uint64_t>(b, ch.key_count);
     ch.key_times = ch.key_count + 8;
     ch.packed_count = ch.key_times + 2 * ch.keys;
@@ -95,8 +104,17 @@ const NativeCclp::Channel& rotation_channel(const NativeCclp& n, std::size_t key
   throw std::logic_error("malformed corpus: the demo character has no rotation channel of " + std::to_string(keys) + " keys");
 }
 
-std::vector<std::byte> edited_native(const std::function<void(const NativeCclp&, std::vector<std::byte>&)>& edit) {
-  const NativeCclp n = native_cclp();
+// The first segmented channel of the first clip.
+const NativeCclp::Channel& segmented_channel(const NativeCclp& n) {
+  for (const NativeCclp::Channel& ch : n.channels) {
+    if (ch.segments != 0) return ch;
+  }
+  throw std::logic_error("malformed corpus: the demo character has no segmented channel");
+}
+
+std::vector<std::byte> edited_native(const std::function<void(const NativeCclp&, std::vector<std::byte>&)>& edit,
+                                     bool segmented = false) {
+  const NativeCclp n = native_cclp(segmented);
   std::vector<std::byte> b = n.file;
   edit(n, b);
   return b;
@@ -249,8 +267,30 @@ void append_malformed_native(std::vector<MalformedFile>& out) {
       C::InvalidDocument, "a bit width that does not match the channel's packed bytes");
   add("native_cclp_uniform_translation.marrow", edited_native([](const N& n, auto& b) { b[n.channels[0].uniform] = std::byte{1}; }),
       C::InvalidDocument, "a translation channel marked uniform (only scales are)");
-  add("native_cclp_uniform_flag.marrow", edited_native([](const N& n, auto& b) { b[n.channels[2].uniform] = std::byte{2}; }),
-      C::InvalidDocument, "a uniform flag of 2");
+  add("native_cclp_uniform_flag.marrow", edited_native([](const N& n, auto& b) { b[n.channels[2].uniform] = std::byte{3}; }),
+      C::InvalidDocument, "a channel form of 3 (0 keyed, 1 keyed uniform, 2 segmented)");
+  // Segmented channels (form 2): their segments are checked by make_compressed_clip too.
+  add("native_cclp_segment_stride.marrow",
+      edited_native([](const N& n, auto& b) { b[segmented_channel(n).segments + 9] = std::byte{5}; }, true), C::InvalidDocument,
+      "a segment sampled every 32 times (stride 5; at most 4)");
+  add("native_cclp_segment_range.marrow", edited_native([](const N& n, auto& b) {
+        b[segmented_channel(n).segments] = std::byte{200};      // low
+        b[segmented_channel(n).segments + 3] = std::byte{100};  // extent
+      }, true),
+      C::InvalidDocument, "a segment's range past its channel's (200 + 100 255ths)");
+  add("native_cclp_segment_count.marrow", edited_native([](const N& n, auto& b) {
+        put<std::uint64_t>(b, segmented_channel(n).segment_count, get<std::uint64_t>(b, segmented_channel(n).segment_count) + 1);
+      }, true),
+      C::LimitExceeded, "a segmented channel of one segment more than its clip's times make");
+  add("native_cclp_segment_bits.marrow", edited_native([](const N& n, auto& b) {
+        const std::size_t at = segmented_channel(n).segments + 6;  // the first segment's first width
+        b[at] = std::byte{static_cast<unsigned char>((std::to_integer<unsigned>(b[at]) + 9) % 19)};
+      }, true),
+      C::InvalidDocument, "a segment's bit width that does not match the channel's packed bytes");
+  add("native_cclp_segment_extent_nan.marrow", edited_native([](const N& n, auto& b) {
+        put<float>(b, segmented_channel(n).extent, std::numeric_limits<float>::quiet_NaN());
+      }, true),
+      C::InvalidDocument, "a segmented channel's range of NaN extent");
   add("native_cclp_nan_range.marrow",
       edited_native([](const N& n, auto& b) { put<float>(b, n.channels[0].min, std::numeric_limits<float>::quiet_NaN()); }),
       C::InvalidDocument, "a NaN range minimum");

@@ -99,7 +99,9 @@ TEST(NativeFormat, BigSkinnedAssetRoundTrips) {
 }
 
 TEST(NativeFormat, CompressedClipsRoundTripExactlyAndPlayCompressed) {
-  const Model original = compressed_demo();
+  for (bool segmented : {false, true}) {
+  SCOPED_TRACE(segmented ? "segmented" : "keyed");
+  const Model original = compressed_demo(segmented);
   ASSERT_EQ(original.skins[0].compressed_clips.size(), original.skins[0].data.animation_clips.size());
   const Bytes bytes = write_native(original);
   const Model loaded = read_native(bytes);
@@ -117,6 +119,8 @@ TEST(NativeFormat, CompressedClipsRoundTripExactlyAndPlayCompressed) {
   // that equal it are stored as nothing again.
   for (const auto& [name, clip] : original.skins[0].compressed_clips) {
     EXPECT_EQ(loaded.skins[0].compressed_clips.at(name).size_in_bytes(), clip.size_in_bytes()) << name;
+    EXPECT_EQ(clip.caches_keys(), !segmented);
+  }
   }
 }
 
@@ -168,7 +172,9 @@ TEST(NativeFormat, CompressedClipKeysCountAgainstTheLimits) {
 }
 
 TEST(NativeFormat, CompressedClipsSurviveUnitScale) {
-  Model model = compressed_demo();
+  for (bool segmented : {false, true}) {
+  SCOPED_TRACE(segmented ? "segmented" : "keyed");
+  Model model = compressed_demo(segmented);
   apply_unit_scale(model, 100.f);
   ASSERT_NO_THROW(validate(model));
   const Model loaded = read_native(write_native(model));
@@ -181,7 +187,7 @@ TEST(NativeFormat, CompressedClipsSurviveUnitScale) {
     for (std::size_t t = 0; t < played.tracks.size(); ++t) EXPECT_TRUE(same_keys(played.tracks[t].keys, authored.tracks[t].keys));
   }
   // Made against the scaled rest pose, they still store its blocks as nothing.
-  const Model plain = compressed_demo();
+  const Model plain = compressed_demo(segmented);
   for (const auto& [name, clip] : plain.skins[0].compressed_clips) {
     EXPECT_EQ(model.skins[0].compressed_clips.at(name).size_in_bytes(), clip.size_in_bytes()) << name;
   }
@@ -190,6 +196,7 @@ TEST(NativeFormat, CompressedClipsSurviveUnitScale) {
   const auto& b = model.skins[0].data.animation_clips.begin()->second.tracks[0].keys[0].translation;
   EXPECT_NEAR(b.x, 100.f * a.x, 1e-3f);
   EXPECT_NEAR(b.y, 100.f * a.y, 1e-3f);
+  }
 }
 
 TEST(NativeFormat, FilesRoundTripThroughDisk) {

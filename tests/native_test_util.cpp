@@ -485,9 +485,11 @@ Bytes join(const Bytes& original, const std::vector<Section>& sections) {
   return ::testing::AssertionSuccess();
 }
 
-Model compressed_demo() {
+Model compressed_demo(bool segmented) {
   Model model = make_demo_character();
-  compress_model_clips(model, ClipCompression{});
+  ClipCompression options;
+  options.segmented = segmented;
+  compress_model_clips(model, options);
   return model;
 }
 

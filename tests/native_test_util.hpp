@@ -144,6 +144,6 @@ Bytes join(const Bytes& original, const std::vector<Section>& sections);
 ::testing::AssertionResult loads_or_refuses(const Bytes& bytes, bool* loaded = nullptr);
 
 // The demo character with its skin clips compressed (compress_model_clips).
-Model compressed_demo();
+Model compressed_demo(bool segmented = false);
 
 }  // namespace marrow::test

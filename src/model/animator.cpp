@@ -348,8 +348,9 @@ Animator::Action* Animator::take_action(int animation) {
     for (std::size_t s = 0; s < skins_.size(); ++s) {
       const auto n = static_cast<std::size_t>(model_.skins[s].data.bone_count);
       // A skin with compressed clips keeps their decoded keys between frames (sampling_job.hpp).
-      made->skin_contexts[s].resize(n, model_.skins[s].compressed_clips.empty() ? CompressedKeys::decode_every_run
-                                                                                 : CompressedKeys::cache);
+      const auto& compressed = model_.skins[s].compressed_clips;
+      const bool caches = std::any_of(compressed.begin(), compressed.end(), [](const auto& c) { return c.second.caches_keys(); });
+      made->skin_contexts[s].resize(n, caches ? CompressedKeys::cache : CompressedKeys::decode_every_run);
       made->skin_poses[s].resize(pose_block_count(n));
     }
     if (compiled_->moves_scene_nodes) {  // else no clip samples rigid nodes

@@ -91,7 +91,7 @@ void apply_unit_scale(Model& model, float s) {
     for (const auto& [name, clip] : model.skins[k].compressed_clips) {
       CompressedClipData data = compressed_clip_data(clip);
       for (std::size_t c = 0; c < data.channels.size(); c += 3) {
-        for (std::size_t i = 0; i < 3; ++i) data.channels[c].min[i] *= s, data.channels[c].step[i] *= s;
+        for (std::size_t i = 0; i < 3; ++i) data.channels[c].min[i] *= s, data.channels[c].step[i] *= s, data.channels[c].extent[i] *= s;
       }
       compressed[k].emplace(name, make_compressed_clip(clip.name(), clip.duration(), data, scaled_rest));
     }

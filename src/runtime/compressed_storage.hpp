@@ -79,11 +79,31 @@ inline constexpr std::uint8_t kKeysChannel = 0;      // a ChannelLanes, Compress
 inline constexpr std::uint8_t kConstantChannel = 1;  // a ConstantLanes, CompressedStorage::constants[index]
 inline constexpr std::uint8_t kIdentityChannel = 2;  // kIdentityLanes[c]
 inline constexpr std::uint8_t kRestChannel = 3;      // CompressedStorage::rest, the block's lanes of channel c
+inline constexpr std::uint8_t kSegmentedChannel = 4; // a SegmentedLanes, CompressedStorage::segmented[index]
 
 struct JointBlock {
   std::uint32_t index[3];
   std::uint8_t kind[3];
 };
+
+// One channel of a block whose animated lanes are segmented (compressed_clip_data.hpp): no
+// directory and no per-instance state; the samples around a time are found by shifts. Lanes
+// outside `lanes` are constants, read as a constant block channel of kind `constant_kind`.
+//
+// Segment s of the channel is CompressedStorage::segment_data from segment_starts[segments + s]:
+// per lane of `lanes`, in lane order (`count` of them), the bytes low[3][count], extent[3][count],
+// bits[3][count] and shape[count] (stride | dropped << 4), then each lane's samples, packed as
+// keys without dropped bits, each lane from a byte of its own.
+struct SegmentedLanes {
+  std::uint8_t lanes = 0;
+  std::uint8_t count = 0;
+  std::uint8_t constant_kind = 0;
+  std::uint32_t constant = 0;
+  std::uint32_t range = 0;     // min[3][count], then extent[3][count], in CompressedStorage::ranges
+  std::uint32_t segments = 0;  // the first of its segment_starts
+};
+inline constexpr std::size_t kSegmentHeaderBytes = 10;  // per lane
+inline constexpr std::size_t kSegmentLength = 16;      // time intervals a segment (kCompressedSegmentLength)
 
 }  // namespace marrow::detail
 
@@ -131,10 +151,15 @@ struct CompressedStorage {
   std::vector<ConstantLanes> constants;
   std::vector<KeyWord> words;          // every directory, words_per_channel words each
   std::vector<std::uint8_t> packed;    // every channel's keys, then kPackedPadding zero bytes
+  std::vector<SegmentedLanes> segmented;      // the blocks' segmented channels
+  std::vector<float> ranges;                  // their lanes' ranges
+  std::vector<std::uint32_t> segment_starts;  // per segmented channel, per segment: its bytes
+  std::vector<std::uint8_t> segment_data;     // then kPackedPadding zero bytes
   std::shared_ptr<const CompressedRestPose> rest;  // what kRestChannel blocks read (the skeleton's, not counted)
   std::size_t words_per_channel = 0;   // ceil(times / 32)
   std::size_t joints = 0;
-  std::size_t keys = 0;                // over every channel
+  std::size_t keys = 0;                // over every channel (a segmented one: its samples)
+  std::size_t segments = 0;            // compressed_segments(times)
 };
 
 // A sampling context's memory of one block of a compressed clip (sampling_job.hpp): per channel
@@ -143,10 +168,13 @@ struct CompressedStorage {
 // position is the clip's time index at or before the time, or -1 when the time precedes every
 // time of the clip. A run decodes a lane again only when the position left its range (forward
 // play: when the time passes a kept key), so its result is the same as decoding every run.
+inline const ConstantLanes& constant_lanes(const CompressedStorage& s, std::uint8_t kind, std::uint32_t index, int c) noexcept {
+  if (kind == kIdentityChannel) return kIdentityLanes[c];
+  if (kind == kRestChannel) return s.rest->lanes[index];
+  return s.constants[index];
+}
 inline const ConstantLanes& constant_lanes(const CompressedStorage& s, const JointBlock& block, int c) noexcept {
-  if (block.kind[c] == kIdentityChannel) return kIdentityLanes[c];
-  if (block.kind[c] == kRestChannel) return s.rest->lanes[block.index[c]];
-  return s.constants[block.index[c]];
+  return constant_lanes(s, block.kind[c], block.index[c], c);
 }
 
 struct alignas(64) CachedKeys {

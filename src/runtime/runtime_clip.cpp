@@ -65,6 +65,8 @@ std::size_t RuntimeClip::key_count() const noexcept {
   return compressed_ ? compressed_->keys : records_.size() - 2 * animated_.size();
 }
 
+bool RuntimeClip::caches_keys() const noexcept { return compressed_ != nullptr && !compressed_->animated.empty(); }
+
 std::size_t RuntimeClip::size_in_bytes() const noexcept {
   std::size_t bytes = sizeof(RuntimeClip) + name_.capacity() + key_offsets_.capacity() * sizeof(std::uint32_t) +
                       records_.capacity() * sizeof(KeyRecord) + animated_.capacity();
@@ -72,7 +74,8 @@ std::size_t RuntimeClip::size_in_bytes() const noexcept {
     const detail::CompressedStorage& c = *compressed_;
     bytes += sizeof(c) + c.times.size_in_bytes() + c.blocks.capacity() * sizeof(detail::JointBlock) +
              c.animated.capacity() * sizeof(detail::ChannelLanes) + c.constants.capacity() * sizeof(detail::ConstantLanes) +
-             c.words.capacity() * sizeof(detail::KeyWord) + c.packed.capacity();
+             c.words.capacity() * sizeof(detail::KeyWord) + c.packed.capacity() + c.segmented.capacity() * sizeof(detail::SegmentedLanes) +
+             c.ranges.capacity() * sizeof(float) + c.segment_starts.capacity() * sizeof(std::uint32_t) + c.segment_data.capacity();
   }
   return bytes;
 }

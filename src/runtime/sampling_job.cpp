@@ -29,7 +29,7 @@ inline void prefetch(const void* line) noexcept {
 }  // namespace
 
 SamplingContext::SamplingContext(const RuntimeClip& clip)
-    : SamplingContext(clip.joint_count(), clip.compressed() ? CompressedKeys::cache : CompressedKeys::decode_every_run) {}
+    : SamplingContext(clip.joint_count(), clip.caches_keys() ? CompressedKeys::cache : CompressedKeys::decode_every_run) {}
 
 void SamplingContext::resize(std::size_t max_joints, CompressedKeys keys) {
   keys_.assign(max_joints, 0);

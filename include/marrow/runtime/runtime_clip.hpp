@@ -75,6 +75,9 @@ class RuntimeClip {
   std::size_t key_count() const noexcept;
   // True for a clip made by compress_clip or make_compressed_clip.
   bool compressed() const noexcept { return compressed_ != nullptr; }
+  // Whether sampling it gains from a context's cache of decoded keys (a compressed clip with
+  // keyed channels; segmented ones decode in place).
+  bool caches_keys() const noexcept;
   // Joint j's records are [key_offsets()[j], key_offsets()[j + 1]): a copy of its first key at
   // the minimum of Ticks, its keys (never none), a copy of its last key at the maximum.
   std::span<const std::uint32_t> key_offsets() const noexcept { return key_offsets_; }

@@ -16,7 +16,7 @@ namespace {
 static_assert(sizeof(ImportLimits) == 6 * 8, "a new ImportLimits field must travel to the Assimp worker");
 static_assert(std::is_same_v<decltype(ImportOptions{}.unit_scale), float>);
 static_assert(std::is_same_v<decltype(ImportOptions{}.max_influences), std::uint32_t>);
-static_assert(sizeof(ClipCompression) == 2 * sizeof(float), "a new ClipCompression field must travel to the Assimp worker");
+static_assert(sizeof(ClipCompression) == 3 * sizeof(float), "a new ClipCompression field must travel to the Assimp worker");
 
 constexpr char kMagic[4] = {'M', 'R', 'W', 'Q'};
 
@@ -77,6 +77,7 @@ void put_options(Out& out, const AssimpOptions& o) {
   out.scalar<std::uint8_t>(i.compression ? 1 : 0);
   out.scalar<float>(i.compression.value_or(ClipCompression{}).tolerance);
   out.scalar<float>(i.compression.value_or(ClipCompression{}).distance);
+  out.scalar<std::uint8_t>(i.compression.value_or(ClipCompression{}).segmented ? 1 : 0);
   out.scalar(i.limits.max_file_bytes);
   out.scalar(i.limits.max_total_bytes);
   out.scalar(i.limits.max_nodes);
@@ -106,6 +107,7 @@ AssimpOptions get_options(In& in) {
   ClipCompression compression;
   compression.tolerance = in.scalar<float>();
   compression.distance = in.scalar<float>();
+  compression.segmented = in.scalar<std::uint8_t>() != 0;
   if (compressed) i.compression = compression;
   i.limits.max_file_bytes = in.scalar<std::uint64_t>();
   i.limits.max_total_bytes = in.scalar<std::uint64_t>();

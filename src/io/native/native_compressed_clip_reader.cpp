@@ -13,6 +13,8 @@ namespace marrow::native {
 
 namespace {
 
+constexpr std::size_t kSegmentRecordBytes = 11;  // low, extent and bits per component, stride, dropped
+
 // One compressed clip of a skin of `joints` joints: the arrays are checked against the bytes and
 // limits here, their content by make_compressed_clip (every count, bit width, index and range).
 RuntimeClip read_compressed_clip(SectionReader& r, int joints, const std::shared_ptr<const CompressedRestPose>& rest) {
@@ -41,9 +43,25 @@ RuntimeClip read_compressed_clip(SectionReader& r, int joints, const std::shared
     const auto scope = r.enter("channel", c);
     CompressedChannel& ch = data.channels[c];
     for (std::uint8_t& b : ch.bits) b = r.u8("bits");
-    ch.uniform = r.flag("uniform");
+    const std::uint8_t form = r.u8("form");
+    if (form > 2) r.fail(ImportErrorCode::InvalidDocument, "form " + std::to_string(form) + " is not 0 (keyed), 1 (keyed, uniform) or 2 (segmented)");
+    ch.uniform = form == 1;
     for (float& v : ch.min) v = r.f32("min");
     for (float& v : ch.step) v = r.f32("step");
+    if (form == 2) {
+      for (float& v : ch.extent) v = r.f32("extent");
+      const std::size_t segments = r.count("segment count", compressed_segments(times), "the clip's segments", kSegmentRecordBytes);
+      ch.segments.resize(segments);
+      for (CompressedSegment& seg : ch.segments) {
+        for (std::uint8_t& v : seg.low) v = r.u8("segment low");
+        for (std::uint8_t& v : seg.extent) v = r.u8("segment extent");
+        for (std::uint8_t& v : seg.bits) v = r.u8("segment bits");
+        seg.stride = r.u8("segment stride");
+        seg.dropped = r.u8("segment dropped");
+      }
+      r.charge_keys("segment count", (kCompressedSegmentLength + 1) * segments);
+      r.charge("segment headers", 10 * segments);
+    }
     const std::uint64_t keys = r.u64("key count");
     if (keys > times) {
       r.fail(ImportErrorCode::InvalidDocument,

@@ -190,9 +190,20 @@ void write_compressed_clip(ByteWriter& w, const std::string& key, const RuntimeC
   w.array(data.animated);  // the joint count, then a u8 per joint
   for (const CompressedChannel& ch : data.channels) {
     for (std::uint8_t b : ch.bits) w.u8(b);
-    w.u8(ch.uniform ? 1 : 0);
+    w.u8(!ch.segments.empty() ? 2 : ch.uniform ? 1 : 0);  // the form: keyed, keyed uniform, segmented
     for (float v : ch.min) w.f32(v);
     for (float v : ch.step) w.f32(v);
+    if (!ch.segments.empty()) {
+      for (float v : ch.extent) w.f32(v);
+      w.u64(ch.segments.size());
+      for (const CompressedSegment& seg : ch.segments) {
+        for (std::uint8_t v : seg.low) w.u8(v);
+        for (std::uint8_t v : seg.extent) w.u8(v);
+        for (std::uint8_t v : seg.bits) w.u8(v);
+        w.u8(seg.stride);
+        w.u8(seg.dropped);
+      }
+    }
     w.array(ch.key_times);
     w.array(ch.packed);
   }

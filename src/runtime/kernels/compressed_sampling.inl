@@ -148,6 +148,8 @@ MARROW_LANES_INLINE void pair_rotations(BracketBlock& br) {
 #include "compressed_lanes.inl"
 #endif
 
+#include "segmented_sampling.inl"
+
 // Channel c of a block decoded afresh into the cache: its keys around the time, dequantised, and
 // their ranges.
 MARROW_LANES_INLINE void decode_channel(const Frame& f, const ChannelLanes& ch, int c, CachedKeys& keys) {
@@ -262,12 +264,17 @@ void sample_compressed(const CompressedArgs& args) {
   // Out of the clip's times every lane holds, and the wrapped difference is never used.
   f.since_first = static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(args.t) - static_cast<std::uint64_t>(f.times.first)));
   const std::size_t blocks = clip.blocks.size();
+  const SegmentRun run = segment_run(args, clip.times.size());
   CachedKeys scratch;  // without a cache every channel is decoded into this
   for (std::size_t b = 0; b < blocks; ++b) {
     const JointBlock& jb = clip.blocks[b];
     CachedKeys& keys = args.cache != nullptr ? args.cache[b] : scratch;
     F8 p[3];
     for (int c = 0; c < 3; ++c) {
+      if (jb.kind[c] == kSegmentedChannel) {
+        p[c] = decode_segmented(f, run, clip, clip.segmented[jb.index[c]], c, keys.bracket);
+        continue;
+      }
       if (jb.kind[c] != kKeysChannel) {  // decoded once, never blended
         if (args.cache == nullptr || keys.hi[c][0] != kNoEnd) decode_constant(f, constant_lanes(clip, jb, c), c, keys);
         p[c] = F8::splat(0.f);

@@ -19,6 +19,7 @@
 #include "marrow/runtime/track_sampler.hpp"
 
 #include "key_reduction.hpp"
+#include "segment_encoder.hpp"
 #include "object_space_error.hpp"
 #include "runtime/compressed_storage.hpp"
 #include "key_codec.hpp"
@@ -295,7 +296,7 @@ glm::dvec4 identity_of(ChannelKind kind) {
 
 // One channel quantised and reduced for a tolerance in the channel's own units.
 CompressedChannel encode_channel(ChannelKind kind, std::span<const std::int64_t> times, std::size_t first,
-                                 std::span<const glm::dvec4> source, const glm::dvec4& rest, double tolerance) {
+                                 std::span<const glm::dvec4> source, const glm::dvec4& rest, double tolerance, bool segmented) {
   const std::size_t n = source.size();
   // A scale whose y and z follow x within a sixteenth of the tolerance is stored as x alone.
   bool uniform = kind == ChannelKind::Scale;
@@ -338,6 +339,12 @@ CompressedChannel encode_channel(ChannelKind kind, std::span<const std::int64_t>
     const std::uint32_t kept[1] = {0};
     return channel_of(kind, first, parts, quantise(kind, parts, value, 0), kept);
   }
+  if (segmented) {
+    // Every time of the table: before its first key and after its last, the channel holds.
+    std::vector<glm::dvec4> full(times.size());
+    for (std::size_t i = 0; i < times.size(); ++i) full[i] = source[std::clamp(i, first, first + n - 1) - first];
+    return detail::encode_segmented(kind, times, full, tolerance);
+  }
   const Parts parts = parts_of(kind, source, uniform);
   // The least precision whose rounding alone stays within the tolerance (or the most there is).
   unsigned lo = 1, hi = detail::kMaxKeyBits;
@@ -373,12 +380,17 @@ std::vector<double> measure(const Source& s, const SkinningData& skeleton, const
   std::vector<glm::dmat4> source(joints), played(joints);
   const bool prefix = has_root_prefix(skeleton);
   const std::size_t n = s.times.size();
-  for (std::size_t step = 0; step < 2 * n - 1; ++step) {
-    const std::size_t i = step / 2;
-    const bool between = step % 2 == 1;
-    const Ticks t{between ? s.times[i] + static_cast<std::int64_t>(
-                                              (static_cast<std::uint64_t>(s.times[i + 1]) - static_cast<std::uint64_t>(s.times[i])) / 2)
-                          : s.times[i]};
+  // Every time, half-way to the next, and the tick before each segment's first time, where the
+  // segment before plays its own copy of that sample (compressed_clip_data.hpp).
+  for (std::size_t step = 0; step < 3 * n - 2; ++step) {
+    const std::size_t i = step / 3;
+    const bool between = step % 3 != 0;
+    const bool boundary = step % 3 == 2;
+    if (boundary && ((i + 1) % kCompressedSegmentLength != 0 || s.times[i + 1] - 1 <= s.times[i])) continue;
+    const Ticks t{boundary  ? s.times[i + 1] - 1
+                  : between ? s.times[i] + static_cast<std::int64_t>(
+                                               (static_cast<std::uint64_t>(s.times[i + 1]) - static_cast<std::uint64_t>(s.times[i])) / 2)
+                            : s.times[i]};
     SamplingJob{&candidate, t, &context, pose}.run();
     for (std::size_t j = 0; j < joints; ++j) {
       Trs local;
@@ -465,7 +477,7 @@ RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleto
         try {
           const auto kind = static_cast<ChannelKind>(c);
           data.channels[3 * j + c] =
-              encode_channel(kind, s.times, s.first[j], values[3 * j + c], channel_value(kind, s.rest[j]), per_channel[c]);
+              encode_channel(kind, s.times, s.first[j], values[3 * j + c], channel_value(kind, s.rest[j]), per_channel[c], options.segmented);
         } catch (const std::invalid_argument& e) {
           refuse(clip, "joint " + std::to_string(j) + ": " + e.what());
         }

@@ -9,6 +9,58 @@
 
 namespace marrow {
 
+namespace {
+
+Keyframe key_of(std::size_t c, Ticks time, float* v) {
+  Keyframe key;
+  key.time = time;
+  if (c == 1) {
+    key.rotation = glm::quat(v[3], v[0], v[1], v[2]);
+  } else {
+    (c == 0 ? key.translation : key.scale) = glm::vec3(v[0], v[1], v[2]);
+  }
+  return key;
+}
+
+// A segmented channel's samples as keys (compressed_clip_data.hpp). A segment's first sample
+// follows the previous segment's last at the same time when the two differ: the earlier is the
+// limit from the left, as the sampler plays it.
+std::vector<Keyframe> segmented_keys(const CompressedChannel& ch, std::size_t c, const std::vector<Ticks>& times) {
+  std::vector<Keyframe> keys;
+  std::size_t byte = 0;
+  for (std::size_t s = 0; s < ch.segments.size(); ++s) {
+    const CompressedSegment& seg = ch.segments[s];
+    const std::size_t start = s * kCompressedSegmentLength, intervals = compressed_segment_intervals(times.size(), s);
+    const std::size_t samples = compressed_segment_samples(intervals, seg.stride);
+    const std::span<const std::uint8_t> bytes(ch.packed.data() + byte, ch.packed.size() - byte);
+    for (std::size_t k = 0; k < samples; ++k) {
+      const detail::PackedKey q = detail::unpack_key(bytes, k, seg.bits, false, false);
+      float v[4];
+      for (std::size_t i = 0; i < 3; ++i) {
+        v[i] = detail::dequantise(q.q[i], detail::segment_low(ch.min[i], ch.extent[i], seg.low[i]),
+                                  detail::segment_step(ch.extent[i], seg.extent[i], seg.bits[i]));
+      }
+      if (c == 1) detail::rotation_of_smallest_three(seg.dropped, v[0], v[1], v[2], v);
+      const Keyframe key = key_of(c, times[start + std::min(k << seg.stride, intervals)], v);
+      const bool same = !keys.empty() && keys.back().time == key.time && keys.back().translation == key.translation &&
+                        keys.back().rotation == key.rotation && keys.back().scale == key.scale;
+      if (!same) keys.push_back(key);
+    }
+    byte += (samples * (std::size_t{seg.bits[0]} + seg.bits[1] + seg.bits[2]) + 7) / 8;
+  }
+  return keys;
+}
+
+// A channel's value just before t where it has two keys at t (the first of them); else at t.
+Trs left_limit(const std::vector<Keyframe>& keys, Ticks t) {
+  const auto at = std::lower_bound(keys.begin(), keys.end(), t, [](const Keyframe& k, Ticks u) { return k.time < u; });
+  if (at != keys.end() && at + 1 != keys.end() && at->time == t && (at + 1)->time == t) return {at->translation, at->rotation, at->scale};
+  TrackCursor cursor;
+  return sample_track(keys, t, cursor);
+}
+
+}  // namespace
+
 std::vector<ReconstructedJoint> reconstructed_channels(const RuntimeClip& clip) {
   const CompressedClipData data = compressed_clip_data(clip);
   std::vector<ReconstructedJoint> out(data.animated.size());
@@ -18,6 +70,10 @@ std::vector<ReconstructedJoint> reconstructed_channels(const RuntimeClip& clip) 
       const CompressedChannel& ch = data.channels[3 * j + c];
       BoneTrack& track = *tracks[c];
       track.bone_index = static_cast<int>(j);
+      if (!ch.segments.empty()) {
+        track.keys = segmented_keys(ch, c, data.times);
+        continue;
+      }
       for (std::size_t k = 0; k < ch.key_times.size(); ++k) {
         const detail::PackedKey q = detail::unpack_key(ch.packed, k, ch.bits, ch.uniform, c == 1);
         Keyframe key;
@@ -57,8 +113,14 @@ AnimationClip decompress_clip(const RuntimeClip& clip) {
     BoneTrack track{static_cast<int>(j), {}};
     TrackCursor ct, cr, cs;
     for (Ticks t : times) {
-      track.keys.push_back(Keyframe{t, sample_track(r.translation.keys, t, ct).translation,
-                                    sample_track(r.rotation.keys, t, cr).rotation, sample_track(r.scale.keys, t, cs).scale});
+      // A time where a channel has two keys (a segment boundary) gets two: the limits from the
+      // left, then the values from t on (what the sampler gives at t).
+      const Keyframe left{t, left_limit(r.translation.keys, t).translation, left_limit(r.rotation.keys, t).rotation,
+                          left_limit(r.scale.keys, t).scale};
+      const Keyframe at{t, sample_track(r.translation.keys, t, ct).translation, sample_track(r.rotation.keys, t, cr).rotation,
+                        sample_track(r.scale.keys, t, cs).scale};
+      if (left.translation != at.translation || left.rotation != at.rotation || left.scale != at.scale) track.keys.push_back(left);
+      track.keys.push_back(at);
     }
     out.tracks.push_back(std::move(track));
   }

@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "marrow/core/finite.hpp"
 #include "marrow/core/trs.hpp"
@@ -15,6 +16,7 @@
 #include "runtime/compressed_storage.hpp"
 
 #include "key_codec.hpp"
+#include "segmented_lanes.hpp"
 
 namespace marrow {
 
@@ -50,6 +52,10 @@ void check(const CompressedClipData& data) {
   for (std::size_t c = 0; c < data.channels.size(); ++c) {
     const CompressedChannel& ch = data.channels[c];
     const std::string where = channel_name(c);
+    if (!ch.segments.empty()) {
+      detail::check_segmented(ch, c, n, where);
+      continue;
+    }
     if (ch.key_times.empty()) refuse(where + " has no keys");
     for (std::size_t k = 0; k < ch.key_times.size(); ++k) {
       const std::string key = where + " key " + std::to_string(k) + " time index " + std::to_string(ch.key_times[k]);
@@ -171,8 +177,15 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   fill_times(data.times, s.times);
   s.words_per_channel = (data.times.size() + detail::kTimesPerWord - 1) / detail::kTimesPerWord;
   s.blocks.resize(pose_block_count(joints));
+  s.segments = compressed_segments(data.times.size());
   std::size_t keys = 0, bytes = 0;
-  for (const CompressedChannel& ch : data.channels) keys += ch.key_times.size(), bytes += ch.packed.size();
+  for (const CompressedChannel& ch : data.channels) {
+    keys += ch.key_times.size();
+    for (std::size_t seg = 0; seg < ch.segments.size(); ++seg) {
+      keys += compressed_segment_samples(compressed_segment_intervals(data.times.size(), seg), ch.segments[seg].stride);
+    }
+    if (ch.segments.empty()) bytes += ch.packed.size();
+  }
   if (bytes > std::numeric_limits<std::uint32_t>::max() - detail::kPackedPadding) refuse("has too many keys");
   s.keys = keys;
   s.packed.reserve(bytes + detail::kPackedPadding);
@@ -181,6 +194,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   std::vector<std::uint32_t> word_of(data.channels.size()), byte_of(data.channels.size());
   for (std::size_t c = 0; c < data.channels.size(); ++c) {
     const CompressedChannel& ch = data.channels[c];
+    if (!ch.segments.empty()) continue;  // its samples go to its block's SegmentedLanes
     const auto [it, fresh] = directories.emplace(ch.key_times, static_cast<std::uint32_t>(s.words.size()));
     if (fresh) fill_directory(ch.key_times, s.words_per_channel, s);
     word_of[c] = it->second;
@@ -193,36 +207,65 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   s.words.shrink_to_fit();
   // Padding lanes repeat the last joint (their output is ignored).
   const auto joint_of = [&](std::size_t lane) { return lane < joints ? lane : joints - 1; };
+  // A constant channel's lane; a block's constant lanes as the identity, the rest or values of
+  // their own.
+  const auto constant_lane = [&](std::size_t channel, std::size_t l, detail::ConstantLanes& lanes) {
+    const CompressedChannel& ch = data.channels[channel];
+    for (std::size_t i = 0; i < 3; ++i) lanes.value[i][l] = ch.min[ch.uniform ? 0 : i];
+    lanes.key_time[l] = ch.key_times[0];
+    lanes.dropped[l] = channel % 3 == 1 ? static_cast<std::uint8_t>(s.packed[byte_of[channel]] & 3u) : 0;
+  };
+  const auto store_constant = [&](const detail::ConstantLanes& lanes, std::size_t b, std::size_t c) -> std::pair<std::uint8_t, std::uint32_t> {
+    if (same_lanes(lanes, detail::kIdentityLanes[c])) return {detail::kIdentityChannel, 0};
+    if (rest != nullptr && same_lanes(lanes, rest->lanes[3 * b + c])) {
+      s.rest = rest;  // kept only by a clip that reads it
+      return {detail::kRestChannel, static_cast<std::uint32_t>(3 * b + c)};
+    }
+    s.constants.push_back(lanes);
+    return {detail::kConstantChannel, static_cast<std::uint32_t>(s.constants.size() - 1)};
+  };
+  // A block channel with segmented lanes: every other lane must be a constant (padding lanes
+  // play the identity there).
+  const auto add_segmented = [&](std::size_t b, std::size_t c, unsigned lanes) {
+    const CompressedChannel* channels[kPoseLanes];
+    detail::ConstantLanes constants = detail::kIdentityLanes[c];
+    for (std::size_t l = 0; l < kPoseLanes; ++l) {
+      const std::size_t j = joint_of(b * kPoseLanes + l), channel = 3 * j + c;
+      channels[l] = &data.channels[channel];
+      if ((lanes >> l & 1u) != 0 || b * kPoseLanes + l >= joints) continue;
+      const CompressedChannel& ch = data.channels[channel];
+      if (ch.key_times.size() != 1 || ch.bits[0] != 0 || ch.bits[1] != 0 || ch.bits[2] != 0) {
+        refuse(channel_name(channel) + " has keys to find in a block of segmented channels (joints " + std::to_string(b * kPoseLanes) +
+               " to " + std::to_string(b * kPoseLanes + kPoseLanes - 1) + ")");
+      }
+      constant_lane(channel, l, constants);
+    }
+    detail::SegmentedLanes sl = detail::segmented_lanes(channels, lanes, data.times.size(), s);
+    std::tie(sl.constant_kind, sl.constant) = store_constant(constants, b, c);
+    s.blocks[b].kind[c] = detail::kSegmentedChannel;
+    s.blocks[b].index[c] = static_cast<std::uint32_t>(s.segmented.size());
+    s.segmented.push_back(sl);
+  };
   for (std::size_t b = 0; b < s.blocks.size() && joints > 0; ++b) {
     detail::JointBlock& block = s.blocks[b];
     for (std::size_t c = 0; c < 3; ++c) {
       bool constant = true;  // every lane one key of no field bits
+      unsigned segmented = 0;  // lanes of segmented channels (padding lanes never)
       for (std::size_t l = 0; l < kPoseLanes; ++l) {
         const CompressedChannel& ch = data.channels[3 * joint_of(b * kPoseLanes + l) + c];
         constant = constant && ch.key_times.size() == 1 && ch.bits[0] == 0 && ch.bits[1] == 0 && ch.bits[2] == 0;
+        if (!ch.segments.empty() && b * kPoseLanes + l < joints) segmented |= 1u << l;
+      }
+      if (segmented != 0) {
+        add_segmented(b, c, segmented);
+        continue;
       }
       block.kind[c] = constant ? detail::kConstantChannel : detail::kKeysChannel;
       block.index[c] = static_cast<std::uint32_t>(constant ? s.constants.size() : s.animated.size());
       if (constant) {
-        detail::ConstantLanes& lanes = s.constants.emplace_back();
-        for (std::size_t l = 0; l < kPoseLanes; ++l) {
-          const std::size_t channel = 3 * joint_of(b * kPoseLanes + l) + c;
-          const CompressedChannel& ch = data.channels[channel];
-          for (std::size_t i = 0; i < 3; ++i) lanes.value[i][l] = ch.min[ch.uniform ? 0 : i];
-          lanes.key_time[l] = ch.key_times[0];
-          lanes.dropped[l] = c == 1 ? static_cast<std::uint8_t>(s.packed[byte_of[channel]] & 3u) : 0;
-        }
-        // The identity, or the skeleton's rest, bit for bit: stored as nothing.
-        if (same_lanes(lanes, detail::kIdentityLanes[c])) {
-          s.constants.pop_back();
-          block.kind[c] = detail::kIdentityChannel;
-          block.index[c] = 0;
-        } else if (rest != nullptr && same_lanes(lanes, rest->lanes[3 * b + c])) {
-          s.constants.pop_back();
-          block.kind[c] = detail::kRestChannel;
-          block.index[c] = static_cast<std::uint32_t>(3 * b + c);
-          s.rest = rest;  // kept only by a clip that reads it
-        }
+        detail::ConstantLanes lanes;
+        for (std::size_t l = 0; l < kPoseLanes; ++l) constant_lane(3 * joint_of(b * kPoseLanes + l) + c, l, lanes);
+        std::tie(block.kind[c], block.index[c]) = store_constant(lanes, b, c);
         continue;
       }
       detail::ChannelLanes& lanes = s.animated.emplace_back();
@@ -247,6 +290,11 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   }
   s.animated.shrink_to_fit();  // counted in size_in_bytes, like the directories
   s.constants.shrink_to_fit();
+  if (!s.segmented.empty()) s.segment_data.resize(s.segment_data.size() + detail::kPackedPadding, 0);
+  s.segmented.shrink_to_fit();
+  s.ranges.shrink_to_fit();
+  s.segment_starts.shrink_to_fit();
+  s.segment_data.shrink_to_fit();
   RuntimeClip out;
   out.id_ = detail::next_clip_id();
   out.name_ = std::move(name);
@@ -268,6 +316,18 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
     const std::size_t l = j % kPoseLanes;
     for (std::size_t c = 0; c < 3; ++c) {
       CompressedChannel& ch = data.channels[3 * j + c];
+      if (block.kind[c] == detail::kSegmentedChannel) {
+        const detail::SegmentedLanes& sl = s.segmented[block.index[c]];
+        if ((sl.lanes >> l & 1u) != 0) {
+          ch = detail::segmented_channel(s, sl, l);
+          continue;
+        }
+        const detail::ConstantLanes& lanes = detail::constant_lanes(s, sl.constant_kind, sl.constant, static_cast<int>(c));
+        ch.key_times.push_back(lanes.key_time[l]);
+        for (std::size_t i = 0; i < 3; ++i) ch.min[i] = lanes.value[i][l];
+        if (c == 1) ch.packed.push_back(lanes.dropped[l]);
+        continue;
+      }
       if (block.kind[c] != detail::kKeysChannel) {
         // One key of no bits: its values; a rotation's key is its two bits of dropped index.
         const detail::ConstantLanes& lanes = detail::constant_lanes(s, block, static_cast<int>(c));

@@ -51,6 +51,16 @@ inline float dequantise(std::uint32_t q, float min, float step) noexcept {
   return std::fma(static_cast<float>(q), step, min);
 }
 
+// A segment's range (compressed_clip_data.hpp): its low end and step from the channel's range and
+// the segment's 255ths, in the float arithmetic the sampling kernel uses.
+inline constexpr float kSegmentUnit = 1.f / 255.f;
+inline float segment_low(float min, float extent, std::uint8_t low) noexcept {
+  return std::fma(extent, static_cast<float>(low) * kSegmentUnit, min);
+}
+inline float segment_step(float extent, std::uint8_t range, unsigned bits) noexcept {
+  return bits == 0 ? 0.f : extent * (static_cast<float>(range) * kSegmentUnit) / static_cast<float>((std::uint32_t{1} << bits) - 1);
+}
+
 // The rotation (x, y, z, w) of three dequantised components and the dropped index.
 inline void rotation_of_smallest_three(int dropped, float a, float b, float c, float* q) noexcept {
   const float rest = 1.f - (std::fma(a, a, b * b) + c * c);

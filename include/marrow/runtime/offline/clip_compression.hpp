@@ -36,6 +36,9 @@ struct SkinningData;
 struct ClipCompression {
   float tolerance = 0.001f;  // model units
   float distance = 0.1f;     // from each joint, in the joint's frame
+  // Animated channels as segments of samples (compressed_clip_data.hpp), played with no
+  // per-instance state, instead of reduced keys.
+  bool segmented = false;
 
   // The bound `marrow convert --compress TOL` and Python's compress=TOL ask for: points 100
   // tolerances from each joint (the default's 1 mm at 10 cm, in any unit).

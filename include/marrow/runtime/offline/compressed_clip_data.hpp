@@ -16,6 +16,22 @@
 //
 // A component of 0 bits is `min` at every key; a channel of one key is a constant.
 //
+// A channel may instead be *segmented* (`segments` not empty, no key_times): the clip's times
+// are cut into segments of kCompressedSegmentLength intervals (segment s runs from time index
+// 16 s to 16 s + 16, or to the last time), and each segment keeps the samples at every
+// 2^stride-th time index from its start, and at its end (so a segment plays on its own, with no
+// search: the samples around a time index are found by a shift). Per segment, each component
+// has a range within the channel's (`min`, `extent`), in 255ths of it, rounded outwards, and
+// `bits` bits:
+//
+//   low    = min + extent * (low255 / 255)
+//   step   = extent * (extent255 / 255) / (2^bits - 1)     (0 for 0 bits)
+//   value  = low + q * step
+//
+// A segment's samples are packed as keys are (three fields, no dropped bits: a rotation's
+// dropped component is the segment's), its first byte following the previous segment's last.
+// Between two samples a channel plays the one sampler's rule at their times, as between keys.
+//
 // These decoded keys are the clip's keys (the reconstruction): the sampling job plays them by
 // the one sampler's rule (track_sampler.hpp) per channel.
 #include <array>
@@ -34,16 +50,29 @@ namespace marrow {
 
 struct CompressedRestPose;  // runtime/compressed_storage.hpp: opaque, shared
 
+// One segment of a segmented channel.
+struct CompressedSegment {
+  std::array<std::uint8_t, 3> low{};     // the segment's range per component, in 255ths of the channel's
+  std::array<std::uint8_t, 3> extent{};
+  std::array<std::uint8_t, 3> bits{};    // 0 to kCompressedMaxBits
+  std::uint8_t stride = 0;               // samples every 2^stride time indices (0 to 4)
+  std::uint8_t dropped = 0;              // rotations: the component rebuilt (0 to 3)
+};
+
 struct CompressedChannel {
   // Indices into CompressedClipData::times, increasing, and never skipping a whole word of 32
   // times (key_times[k + 1] / 32 - key_times[k] / 32 <= 1): the sampler then finds the keys
-  // around any time among the 96 times around it.
+  // around any time among the 96 times around it. Empty for a segmented channel.
   std::vector<std::uint16_t> key_times;
   std::array<std::uint8_t, 3> bits{};    // per component, 0 to kCompressedMaxBits
   bool uniform = false;                  // scale channels: y and z are x
   std::array<float, 3> min{};            // dequantisation ranges
   std::array<float, 3> step{};
-  std::vector<std::uint8_t> packed;      // ceil(keys * width / 8) bytes
+  std::vector<std::uint8_t> packed;      // ceil(keys * width / 8) bytes; segmented: every segment's
+  // Segmented channels: the channel's range (min, min + extent) and its segments, one per
+  // segment of the clip's times (compressed_segments(times)).
+  std::array<float, 3> extent{};
+  std::vector<CompressedSegment> segments;
 };
 
 struct CompressedClipData {
@@ -55,6 +84,22 @@ struct CompressedClipData {
 inline constexpr std::size_t kCompressedMaxTimes = 65535;
 inline constexpr std::size_t kCompressedTimesPerWord = 32;
 inline constexpr unsigned kCompressedMaxBits = 18;
+inline constexpr std::size_t kCompressedSegmentLength = 16;  // time intervals a segment
+inline constexpr unsigned kCompressedMaxStride = 4;          // samples at least every 16 times
+
+// Segments of a clip of `times` times (none below two times).
+constexpr std::size_t compressed_segments(std::size_t times) noexcept {
+  return times < 2 ? 0 : (times - 2) / kCompressedSegmentLength + 1;
+}
+// Time intervals in segment s (16 but in the last), and the samples one of `stride` keeps:
+// every 2^stride-th interval's start, and the segment's end.
+constexpr std::size_t compressed_segment_intervals(std::size_t times, std::size_t s) noexcept {
+  const std::size_t left = times - 1 - s * kCompressedSegmentLength;
+  return left < kCompressedSegmentLength ? left : kCompressedSegmentLength;
+}
+constexpr std::size_t compressed_segment_samples(std::size_t intervals, unsigned stride) noexcept {
+  return ((intervals + (std::size_t{1} << stride) - 1) >> stride) + 1;
+}
 
 // Bits of one key of channel c (0 translation, 1 rotation, 2 scale).
 constexpr unsigned compressed_key_width(const std::array<std::uint8_t, 3>& bits, std::size_t channel) noexcept {
