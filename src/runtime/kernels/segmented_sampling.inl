@@ -30,31 +30,37 @@ inline SegmentRun segment_run(const CompressedArgs& args, std::size_t times) {
   return r;
 }
 
-// Block channel c's lanes: both samples around the time (constant lanes: their value twice) into
-// the bracket, and each lane's blend factor.
-MARROW_LANES_INLINE F8 decode_segmented(const Frame& f, const SegmentRun& run, const CompressedStorage& clip, const SegmentedLanes& sl,
-                                         int c, BracketBlock& bracket) {
-  const ConstantLanes& constant = constant_lanes(clip, sl.constant_kind, sl.constant, c);
-  RawKeys ra, rb;
+// What a block channel's decode gathers per lane before the vector arithmetic: both samples'
+// fields, and the ranges (constant lanes: their value, no step).
+struct SegmentLanes {
+  RawKeys a, b;
   alignas(32) float lo[3][kPoseLanes], extent[3][kPoseLanes], low[3][kPoseLanes], range[3][kPoseLanes], levels[3][kPoseLanes];
   alignas(32) float p[kPoseLanes];
-  for (std::size_t l = 0; l < kPoseLanes; ++l) {
-    for (int i = 0; i < 3; ++i) {
-      ra.q[i][l] = rb.q[i][l] = 0.f;
-      lo[i][l] = constant.value[i][l], extent[i][l] = low[i][l] = range[i][l] = levels[i][l] = 0.f;
-    }
-    ra.dropped[l] = rb.dropped[l] = static_cast<float>(constant.dropped[l]);
-    p[l] = 0.f;
+};
+
+// The constant lanes' part (and zeros for the segmented lanes' to be written).
+MARROW_LANES_INLINE void constant_part(const ConstantLanes& constant, SegmentLanes& out) {
+  const F8 zero = F8::splat(0.f);
+  for (std::size_t i = 0; i < 3; ++i) {
+    zero.store(out.a.q[i]), zero.store(out.b.q[i]);
+    F8::load(constant.value[i]).store(out.lo[i]);
+    zero.store(out.extent[i]), zero.store(out.low[i]), zero.store(out.range[i]), zero.store(out.levels[i]);
   }
-  const std::size_t n = sl.count;
-  const float* ranges = clip.ranges.data() + sl.range;
-  const std::uint8_t* header = clip.segment_data.data() + clip.segment_starts[sl.segments + run.segment];
+  for (std::size_t l = 0; l < kPoseLanes; ++l) out.a.dropped[l] = out.b.dropped[l] = static_cast<float>(constant.dropped[l]);
+  zero.store(out.p);
+}
+
+// One segmented lane's part, read as its header says (both paths: this is the SSE2 one, and the
+// reference of the vector one).
+MARROW_LANES_INLINE void segmented_lanes_scalar(const Frame& f, const SegmentRun& run, const float* ranges, const std::uint8_t* header,
+                                                 std::size_t n, unsigned mask, SegmentLanes& out) {
   const std::uint8_t* bytes = header + kSegmentHeaderBytes * n;
   std::size_t m = 0;
-  for (unsigned lanes = sl.lanes; lanes != 0; lanes &= lanes - 1, ++m) {
+  for (unsigned lanes = mask; lanes != 0; lanes &= lanes - 1, ++m) {
     const auto l = static_cast<std::size_t>(std::countr_zero(lanes));
     const unsigned shape = header[9 * n + m], stride = shape & 15u;
-    const unsigned b0 = header[6 * n + m], b1 = header[7 * n + m], b2 = header[8 * n + m], width = b0 + b1 + b2;
+    const unsigned bits[3] = {header[6 * n + m], header[7 * n + m], header[8 * n + m]};
+    const unsigned width = bits[0] + bits[1] + bits[2];
     const std::uint32_t a = run.local >> stride, a_at = a << stride, b_at = std::min(a_at + (1u << stride), run.length);
     // Both samples: bits from a * width; 2 * 54 + 7 bits fit in the 16 bytes.
     const std::size_t first = std::size_t{a} * width;
@@ -67,41 +73,59 @@ MARROW_LANES_INLINE F8 decode_segmented(const Frame& f, const SegmentRun& run, c
       const std::uint64_t raw = from >= 64 ? high_word >> (from - 64) : from == 0 ? low_word : (low_word >> from) | (high_word << (64 - from));
       return static_cast<float>(static_cast<std::uint32_t>(raw & ((std::uint64_t{1} << count) - 1)));
     };
-    const unsigned bits[3] = {b0, b1, b2};
     unsigned at = 0;
-    for (int i = 0; i < 3; ++i) {
-      ra.q[i][l] = field(at, bits[i]);
-      rb.q[i][l] = field(at + width, bits[i]);
+    for (std::size_t i = 0; i < 3; ++i) {
+      out.a.q[i][l] = field(at, bits[i]);
+      out.b.q[i][l] = field(at + width, bits[i]);
       at += bits[i];
-      lo[i][l] = ranges[i * n + m];
-      extent[i][l] = ranges[(3 + i) * n + m];
-      low[i][l] = static_cast<float>(header[i * n + m]);
-      range[i][l] = static_cast<float>(header[(3 + i) * n + m]);
-      levels[i][l] = static_cast<float>((std::uint32_t{1} << bits[i]) - 1);
+      out.lo[i][l] = ranges[i * n + m];
+      out.extent[i][l] = ranges[(3 + i) * n + m];
+      out.low[i][l] = static_cast<float>(header[i * n + m]);
+      out.range[i][l] = static_cast<float>(header[(3 + i) * n + m]);
+      out.levels[i][l] = static_cast<float>((std::uint32_t{1} << bits[i]) - 1);
     }
-    ra.dropped[l] = rb.dropped[l] = static_cast<float>(shape >> 4);
+    out.a.dropped[l] = out.b.dropped[l] = static_cast<float>(shape >> 4);
     // The one sampler's factor between the two samples' times (exact as doubles below 2^52).
     if (run.hold != 0) {
-      p[l] = run.hold == 1 ? 0.f : 1.f;
+      out.p[l] = run.hold == 1 ? 0.f : 1.f;
     } else {
       const double ta = static_cast<double>(f.times.at(run.start + a_at) - f.times.first);
       const double tb = static_cast<double>(f.times.at(run.start + b_at) - f.times.first);
-      p[l] = std::min(1.f, std::max(0.f, static_cast<float>(f.since_first - ta) * (1.f / static_cast<float>(tb - ta))));
+      out.p[l] = std::min(1.f, std::max(0.f, static_cast<float>(f.since_first - ta) * (1.f / static_cast<float>(tb - ta))));
     }
     // The next lane's bytes.
     const std::size_t samples = ((run.length + (1u << stride) - 1) >> stride) + 1;
     bytes += (samples * width + 7) / 8;
   }
+}
+
+#if MARROW_SIMD_LEVEL >= 1
+#include "segmented_lanes.inl"
+#endif
+
+// Block channel c's lanes: both samples around the time (constant lanes: their value twice) into
+// the bracket, and each lane's blend factor.
+MARROW_LANES_INLINE F8 decode_segmented(const Frame& f, const SegmentRun& run, const CompressedStorage& clip, const SegmentedLanes& sl,
+                                         int c, BracketBlock& bracket) {
+  SegmentLanes in;
+  constant_part(constant_lanes(clip, sl.constant_kind, sl.constant, c), in);
+  const float* ranges = clip.ranges.data() + sl.range;
+  const std::uint8_t* header = clip.segment_data.data() + clip.segment_starts[sl.segments + run.segment];
+#if MARROW_SIMD_LEVEL >= 1
+  segmented_lanes_vector(f, run, ranges, header, sl.count, sl.lanes, in);
+#else
+  segmented_lanes_scalar(f, run, ranges, header, sl.count, sl.lanes, in);
+#endif
   // Ranges: low = min + extent * low / 255, step = extent * range / 255 / (2^bits - 1).
   alignas(32) float mins[3][kPoseLanes], steps[3][kPoseLanes];
   const F8 unit = F8::splat(1.f / 255.f), zero = F8::splat(0.f);
-  for (int i = 0; i < 3; ++i) {
-    const F8 e = F8::load(extent[i]), n_levels = F8::load(levels[i]);
-    fma(e, F8::load(low[i]) * unit, F8::load(lo[i])).store(mins[i]);
-    select(zero < n_levels, e * (F8::load(range[i]) * unit) / max_of(n_levels, F8::splat(1.f)), zero).store(steps[i]);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const F8 e = F8::load(in.extent[i]), n_levels = F8::load(in.levels[i]);
+    fma(e, F8::load(in.low[i]) * unit, F8::load(in.lo[i])).store(mins[i]);
+    select(zero < n_levels, e * (F8::load(in.range[i]) * unit) / max_of(n_levels, F8::splat(1.f)), zero).store(steps[i]);
   }
-  dequantise(ra, mins, steps, c, bracket.a);
-  dequantise(rb, mins, steps, c, bracket.b);
+  dequantise(in.a, mins, steps, c, bracket.a);
+  dequantise(in.b, mins, steps, c, bracket.b);
   if (c == 1) pair_rotations(bracket);
-  return F8::load(p);
+  return F8::load(in.p);
 }

@@ -290,7 +290,9 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   }
   s.animated.shrink_to_fit();  // counted in size_in_bytes, like the directories
   s.constants.shrink_to_fit();
+  // The kernels read eight entries of a row and sixteen bytes of samples at a time.
   if (!s.segmented.empty()) s.segment_data.resize(s.segment_data.size() + detail::kPackedPadding, 0);
+  if (!s.segmented.empty()) s.ranges.resize(s.ranges.size() + kPoseLanes, 0.f);
   s.segmented.shrink_to_fit();
   s.ranges.shrink_to_fit();
   s.segment_starts.shrink_to_fit();
