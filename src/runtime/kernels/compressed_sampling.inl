@@ -111,21 +111,27 @@ MARROW_LANES_INLINE void channel_lanes(const Frame& f, const ChannelLanes& ch, i
 // Channel c's dequantised keys into the bracket's rows: T and S as they are, the rotation
 // rebuilt from its smallest three.
 using LaneFloats = float[3][kPoseLanes];
-MARROW_LANES_INLINE void dequantise(const RawKeys& raw, const LaneFloats& min, const LaneFloats& step, int c, float (*rows)[kPoseLanes]) {
+MARROW_LANES_INLINE void dequantise_lanes(const F8 (&q)[3], const F8 (&min)[3], const F8 (&step)[3], F8 dropped, int c,
+                                          float (*rows)[kPoseLanes]) {
   F8 v[3];
-  for (int i = 0; i < 3; ++i) v[i] = fma(F8::load(raw.q[i]), F8::load(step[i]), F8::load(min[i]));
+  for (int i = 0; i < 3; ++i) v[i] = fma(q[i], step[i], min[i]);
   if (c != 1) {
     for (int i = 0; i < 3; ++i) v[i].store(rows[c == 0 ? i : 7 + i]);
     return;
   }
   const F8 rest = F8::splat(1.f) - (fma(v[0], v[0], v[1] * v[1]) + v[2] * v[2]);
   const F8 d = sqrt_of(simd::MARROW_SIMD_NS::max_of(rest, F8::splat(0.f)));
-  const F8 i = F8::load(raw.dropped);
+  const F8 i = dropped;
   const F8 is0 = i == F8::splat(0.f), is1 = i == F8::splat(1.f), is2 = i == F8::splat(2.f), is3 = i == F8::splat(3.f);
   select(is0, d, v[0]).store(rows[3]);
   select(is0, v[0], select(is1, d, v[1])).store(rows[4]);
   select(is2, d, select(is3, v[2], v[1])).store(rows[5]);
   select(is3, d, v[2]).store(rows[6]);
+}
+MARROW_LANES_INLINE void dequantise(const RawKeys& raw, const LaneFloats& min, const LaneFloats& step, int c, float (*rows)[kPoseLanes]) {
+  F8 q[3], m[3], s[3];
+  for (int i = 0; i < 3; ++i) q[i] = F8::load(raw.q[i]), m[i] = F8::load(min[i]), s[i] = F8::load(step[i]);
+  dequantise_lanes(q, m, s, F8::load(raw.dropped), c, rows);
 }
 
 // The bracket's rotation pair as rotation_pair (bracket.hpp) makes it: b moved into a's
@@ -167,12 +173,13 @@ MARROW_LANES_INLINE void decode_channel(const Frame& f, const ChannelLanes& ch, 
 // A constant channel: every lane its one key at every time (often: fixed bone lengths, unit
 // scales), as decode_channel would give it: fields of no bits are 0, so each component is
 // fma(0, 0, min), a rotation's dropped component as its key's two bits say.
-MARROW_LANES_INLINE void decode_constant(const Frame& f, const ConstantLanes& lanes, int c, CachedKeys& keys) {
+MARROW_LANES_INLINE void decode_constant(const ConstantLanes& lanes, int c, CachedKeys& keys) {
   alignas(32) static constexpr LaneFloats kNoStep{};
   RawKeys raw;
   for (int i = 0; i < 3; ++i) F8::splat(0.f).store(raw.q[i]);
   for (std::size_t l = 0; l < kPoseLanes; ++l) raw.dropped[l] = static_cast<float>(lanes.dropped[l]);
-  for (std::size_t l = 0; l < kPoseLanes; ++l) keys.lo[c][l] = -1, keys.hi[c][l] = kNoEnd, set_span(f, keys, c, l);
+  // A hold of the first key (set_span's start 0 and inverse span 0, without reading the times).
+  for (std::size_t l = 0; l < kPoseLanes; ++l) keys.lo[c][l] = -1, keys.hi[c][l] = kNoEnd, keys.start[c][l] = 0.0, keys.inv_span[c][l] = 0.f;
   dequantise(raw, lanes.value, kNoStep, c, keys.bracket.a);
   dequantise(raw, lanes.value, kNoStep, c, keys.bracket.b);
   if (c == 1) pair_rotations(keys.bracket);
@@ -264,7 +271,7 @@ void sample_compressed(const CompressedArgs& args) {
   // Out of the clip's times every lane holds, and the wrapped difference is never used.
   f.since_first = static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(args.t) - static_cast<std::uint64_t>(f.times.first)));
   const std::size_t blocks = clip.blocks.size();
-  const SegmentRun run = segment_run(args, clip.times.size());
+  const SegmentRun run = segment_run(args, f, clip.times.size());
   CachedKeys scratch;  // without a cache every channel is decoded into this
   for (std::size_t b = 0; b < blocks; ++b) {
     const JointBlock& jb = clip.blocks[b];
@@ -272,11 +279,11 @@ void sample_compressed(const CompressedArgs& args) {
     F8 p[3];
     for (int c = 0; c < 3; ++c) {
       if (jb.kind[c] == kSegmentedChannel) {
-        p[c] = decode_segmented(f, run, clip, clip.segmented[jb.index[c]], c, keys.bracket);
+        p[c] = decode_segmented(run, clip, clip.segmented[jb.index[c]], c, keys.bracket);
         continue;
       }
       if (jb.kind[c] != kKeysChannel) {  // decoded once, never blended
-        if (args.cache == nullptr || keys.hi[c][0] != kNoEnd) decode_constant(f, constant_lanes(clip, jb, c), c, keys);
+        if (args.cache == nullptr || keys.hi[c][0] != kNoEnd) decode_constant(constant_lanes(clip, jb, c), c, keys);
         p[c] = F8::splat(0.f);
         continue;
       }
