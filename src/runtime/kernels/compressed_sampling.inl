@@ -173,15 +173,17 @@ MARROW_LANES_INLINE void decode_channel(const Frame& f, const ChannelLanes& ch, 
 // A constant channel: every lane its one key at every time (often: fixed bone lengths, unit
 // scales), as decode_channel would give it: fields of no bits are 0, so each component is
 // fma(0, 0, min), a rotation's dropped component as its key's two bits say.
-MARROW_LANES_INLINE void decode_constant(const ConstantLanes& lanes, int c, CachedKeys& keys) {
-  alignas(32) static constexpr LaneFloats kNoStep{};
-  RawKeys raw;
-  for (int i = 0; i < 3; ++i) F8::splat(0.f).store(raw.q[i]);
-  for (std::size_t l = 0; l < kPoseLanes; ++l) raw.dropped[l] = static_cast<float>(lanes.dropped[l]);
-  // A hold of the first key (set_span's start 0 and inverse span 0, without reading the times).
-  for (std::size_t l = 0; l < kPoseLanes; ++l) keys.lo[c][l] = -1, keys.hi[c][l] = kNoEnd, keys.start[c][l] = 0.0, keys.inv_span[c][l] = 0.f;
-  dequantise(raw, lanes.value, kNoStep, c, keys.bracket.a);
-  dequantise(raw, lanes.value, kNoStep, c, keys.bracket.b);
+MARROW_LANES_INLINE void decode_constant(const ConstantLanes& lanes, int c, CachedKeys& keys, bool cached) {
+  if (cached) {
+    // A hold of the first key (set_span's start 0 and inverse span 0, without reading the times).
+    for (std::size_t l = 0; l < kPoseLanes; ++l) keys.lo[c][l] = -1, keys.hi[c][l] = kNoEnd, keys.start[c][l] = 0.0, keys.inv_span[c][l] = 0.f;
+  }
+  const F8 zero = F8::splat(0.f), q[3] = {zero, zero, zero};
+  const F8 min[3] = {F8::load(lanes.value[0]), F8::load(lanes.value[1]), F8::load(lanes.value[2])};
+  alignas(32) float dropped[kPoseLanes];
+  for (std::size_t l = 0; l < kPoseLanes; ++l) dropped[l] = static_cast<float>(lanes.dropped[l]);
+  dequantise_lanes(q, min, q, F8::load(dropped), c, keys.bracket.a);
+  dequantise_lanes(q, min, q, F8::load(dropped), c, keys.bracket.b);
   if (c == 1) pair_rotations(keys.bracket);
 }
 
@@ -283,7 +285,7 @@ void sample_compressed(const CompressedArgs& args) {
         continue;
       }
       if (jb.kind[c] != kKeysChannel) {  // decoded once, never blended
-        if (args.cache == nullptr || keys.hi[c][0] != kNoEnd) decode_constant(constant_lanes(clip, jb, c), c, keys);
+        if (args.cache == nullptr || keys.hi[c][0] != kNoEnd) decode_constant(constant_lanes(clip, jb, c), c, keys, args.cache != nullptr);
         p[c] = F8::splat(0.f);
         continue;
       }
