@@ -271,8 +271,8 @@ void append_malformed_native(std::vector<MalformedFile>& out) {
       C::InvalidDocument, "a channel form of 3 (0 keyed, 1 keyed uniform, 2 segmented)");
   // Segmented channels (form 2): their segments are checked by make_compressed_clip too.
   add("native_cclp_segment_stride.marrow",
-      edited_native([](const N& n, auto& b) { b[segmented_channel(n).segments + 9] = std::byte{5}; }, true), C::InvalidDocument,
-      "a segment sampled every 32 times (stride 5; at most 4)");
+      edited_native([](const N& n, auto& b) { b[segmented_channel(n).segments + 9] = std::byte{6}; }, true), C::InvalidDocument,
+      "a segment sampled every 64 times (stride 6; at most 5)");
   add("native_cclp_segment_range.marrow", edited_native([](const N& n, auto& b) {
         b[segmented_channel(n).segments] = std::byte{200};      // low
         b[segmented_channel(n).segments + 3] = std::byte{100};  // extent

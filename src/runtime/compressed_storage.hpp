@@ -103,7 +103,9 @@ struct SegmentedLanes {
   std::uint32_t segments = 0;  // the first of its segment_starts
 };
 inline constexpr std::size_t kSegmentHeaderBytes = 10;  // per lane
-inline constexpr std::size_t kSegmentLength = 16;      // time intervals a segment (kCompressedSegmentLength)
+inline constexpr std::size_t kSegmentLength = 32;      // time intervals a segment (kCompressedSegmentLength)
+inline constexpr std::uint32_t kSegmentMaxStride = 5;  // kCompressedMaxStride
+static_assert(kSegmentMaxStride < 8, "segment_run's tables have eight entries");
 
 }  // namespace marrow::detail
 

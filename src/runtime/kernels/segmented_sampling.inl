@@ -33,7 +33,7 @@ inline SegmentRun segment_run(const CompressedArgs& args, const Frame& f, std::s
   r.start = r.segment * static_cast<std::uint32_t>(kSegmentLength);
   r.local = static_cast<std::uint32_t>(i) - r.start;
   r.length = static_cast<std::uint32_t>(std::min(times - 1 - r.start, kSegmentLength));
-  for (std::uint32_t stride = 0; stride <= 4; ++stride) {
+  for (std::uint32_t stride = 0; stride <= kSegmentMaxStride; ++stride) {
     const std::uint32_t a = r.local >> stride, a_at = a << stride, b_at = std::min(a_at + (1u << stride), r.length);
     r.first[stride] = a;
     r.samples[stride] = ((r.length + (1u << stride) - 1) >> stride) + 1;

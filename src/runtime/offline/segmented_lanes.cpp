@@ -7,7 +7,7 @@
 
 namespace marrow::detail {
 
-static_assert(kSegmentLength == kCompressedSegmentLength);
+static_assert(kSegmentLength == kCompressedSegmentLength && kSegmentMaxStride == kCompressedMaxStride);
 
 namespace {
 

@@ -18,7 +18,7 @@
 //
 // A channel may instead be *segmented* (`segments` not empty, no key_times): the clip's times
 // are cut into segments of kCompressedSegmentLength intervals (segment s runs from time index
-// 16 s to 16 s + 16, or to the last time), and each segment keeps the samples at every
+// 32 s to 32 s + 32, or to the last time), and each segment keeps the samples at every
 // 2^stride-th time index from its start, and at its end (so a segment plays on its own, with no
 // search: the samples around a time index are found by a shift). Per segment, each component
 // has a range within the channel's (`min`, `extent`), in 255ths of it, rounded outwards, and
@@ -55,7 +55,7 @@ struct CompressedSegment {
   std::array<std::uint8_t, 3> low{};     // the segment's range per component, in 255ths of the channel's
   std::array<std::uint8_t, 3> extent{};
   std::array<std::uint8_t, 3> bits{};    // 0 to kCompressedMaxBits
-  std::uint8_t stride = 0;               // samples every 2^stride time indices (0 to 4)
+  std::uint8_t stride = 0;               // samples every 2^stride time indices (0 to 5)
   std::uint8_t dropped = 0;              // rotations: the component rebuilt (0 to 3)
 };
 
@@ -84,14 +84,14 @@ struct CompressedClipData {
 inline constexpr std::size_t kCompressedMaxTimes = 65535;
 inline constexpr std::size_t kCompressedTimesPerWord = 32;
 inline constexpr unsigned kCompressedMaxBits = 18;
-inline constexpr std::size_t kCompressedSegmentLength = 16;  // time intervals a segment
-inline constexpr unsigned kCompressedMaxStride = 4;          // samples at least every 16 times
+inline constexpr std::size_t kCompressedSegmentLength = 32;  // time intervals a segment
+inline constexpr unsigned kCompressedMaxStride = 5;          // samples at least every 32 times
 
 // Segments of a clip of `times` times (none below two times).
 constexpr std::size_t compressed_segments(std::size_t times) noexcept {
   return times < 2 ? 0 : (times - 2) / kCompressedSegmentLength + 1;
 }
-// Time intervals in segment s (16 but in the last), and the samples one of `stride` keeps:
+// Time intervals in segment s (32 but in the last), and the samples one of `stride` keeps:
 // every 2^stride-th interval's start, and the segment's end.
 constexpr std::size_t compressed_segment_intervals(std::size_t times, std::size_t s) noexcept {
   const std::size_t left = times - 1 - s * kCompressedSegmentLength;
