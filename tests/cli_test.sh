@@ -261,6 +261,10 @@ check "convert --compress" 0 "$marrow" convert "$work/demo.glb" "$work/small.mar
 [ "$(stat -c %s "$work/small.marrow")" -lt "$(stat -c %s "$work/one.marrow")" ] ||
   fail "convert --compress writes a smaller file"
 check "pose of a compressed file" 0 "$marrow" pose "$work/small.marrow" --clip Wave --time 0.5 --json
+# --segmented: only with --compress; the file plays, within the bound of the keyed one's pose.
+check "convert: --segmented without --compress" 2 "$marrow" convert "$work/demo.glb" "$work/bad.marrow" --segmented
+check "convert --compress --segmented" 0 "$marrow" convert "$work/demo.glb" "$work/segmented.marrow" --compress 0.001 --segmented
+check "pose of a segmented file" 0 "$marrow" pose "$work/segmented.marrow" --clip Wave --time 0.5 --json
 # render: the output's extension is the format written.
 check "render --out x.jpg" 2 "$marrow" render "$work/demo.glb" --out "$work/x.jpg"
 check "render --gif x.png" 2 "$marrow" render "$work/demo.glb" --clip 0 --gif "$work/x.png"

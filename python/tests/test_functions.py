@@ -119,6 +119,14 @@ def test_convert_compresses_clips_to_a_tolerance_in_the_model_units(assets, tmp_
     for bad in (0.0, -0.001, float("nan"), float("inf")):
         with pytest.raises(ValueError):
             marrow.convert(walk, tmp_path / "bad.marrow", compress=bad)
+    # Segmented: the same bound, played with no per-instance state.
+    marrow.convert(walk, tmp_path / "segmented.marrow", compress=0.1, segmented=True)
+    segmented = marrow.load(tmp_path / "segmented.marrow")
+    assert segmented.info()["clips"][0]["compressed_bytes"] > 0
+    c = marrow.sample(segmented, 0, fps=30)
+    assert a.shape == c.shape and np.abs(a[..., :3, 3] - c[..., :3, 3]).max() <= 0.1
+    with pytest.raises(ValueError, match="segmented"):
+        marrow.convert(walk, tmp_path / "bad.marrow", segmented=True)
 
 
 def test_W1_convert_never_writes_over_its_source(fox_path, tmp_path):

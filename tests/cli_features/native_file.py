@@ -50,7 +50,12 @@ def native_compressed_clips(path):
                     joints = c.take("Q")
                     c.skip(joints)
                     for _ch in range(3 * joints):
-                        c.skip(4 + 24)  # bits[3], uniform, min[3], step[3]
+                        c.skip(3)  # bits[3]
+                        form = c.take("B")  # 0, 1 keyed; 2 segmented
+                        c.skip(24)  # min[3], step[3]
+                        if form == 2:
+                            c.skip(12)  # extent[3]
+                            c.skip(11 * c.take("Q"))  # segments
                         c.skip(2 * c.take("Q"))
                         c.skip(c.take("Q"))
                     out[name] = c.o - first

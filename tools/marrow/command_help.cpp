@@ -94,7 +94,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kHelp{{
      "example:\n"
      "  marrow render ../shared/assets/gltf/Fox/Fox.gltf --clip Walk --gif walk.gif --size 200x200\n"},
     {"convert",
-     "usage: marrow convert IN... OUT [--format marrow|glb|gltf] [--meshopt] [--unit-scale S] [--compress TOL] [--jobs N]\n"
+     "usage: marrow convert IN... OUT [--format marrow|glb|gltf] [--meshopt] [--unit-scale S] [--compress TOL [--segmented]]\n"
+     "                      [--jobs N]\n"
      "Converts models to marrow's native format (.marrow) or glTF (.glb binary, .gltf embedded JSON).\n"
      "One input: OUT is a file whose extension names the format (or an existing folder). Several\n"
      "inputs: OUT is a folder (created when missing) that receives <name>.<format> for each,\n"
@@ -108,6 +109,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kHelp{{
      "  --compress TOL           compress skeletal clips (lossy): points 100 TOL from every joint move\n"
      "                           at most TOL, in the model's units (1 mm at 10 cm: 0.001 in metres,\n"
      "                           0.1 in centimetres, as BVH and FBX files often are)\n"
+     "  --segmented              with --compress: the animated channels as segments of samples, which\n"
+     "                           play with no per-instance state (docs/clip-compression.md)\n"
      "  --jobs N                 convert N files at a time (default: one per core)\n"
      "  -h, --help               this text\n" MARROW_LOAD_OPTIONS
      "Progress is shown on stderr when it is a terminal.\n"

@@ -1,4 +1,4 @@
-// `marrow convert IN... OUT [--format marrow|glb|gltf] [--meshopt] [--unit-scale S] [--compress TOL]
+// `marrow convert IN... OUT [--format marrow|glb|gltf] [--meshopt] [--unit-scale S] [--compress TOL [--segmented]]
 // [--jobs N]`: converts models to marrow's native format (.marrow) or to glTF (.glb, .gltf). One
 // input: OUT is a file whose extension names the format, or an existing folder. Several inputs:
 // OUT is a folder (created when missing) that receives <name>.<format> for each, converted in
@@ -158,6 +158,10 @@ int run_convert(const Args& arguments) {
     const double v = parse_number(*c, "--compress");
     if (!(v > 0 && v < 1e30)) throw UsageError("--compress '" + *c + "' must be a tolerance above 0 and below 1e30 (model units)");
     compression = ClipCompression::at_tolerance(static_cast<float>(v));
+  }
+  if (take_flag(args, "--segmented")) {
+    if (!compression) throw UsageError("--segmented applies to --compress");
+    compression->segmented = true;
   }
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   if (const auto j = take_option(args, "--jobs")) {
