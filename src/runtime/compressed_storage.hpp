@@ -79,7 +79,7 @@ inline constexpr std::uint8_t kKeysChannel = 0;      // a ChannelLanes, Compress
 inline constexpr std::uint8_t kConstantChannel = 1;  // a ConstantLanes, CompressedStorage::constants[index]
 inline constexpr std::uint8_t kIdentityChannel = 2;  // kIdentityLanes[c]
 inline constexpr std::uint8_t kRestChannel = 3;      // CompressedStorage::rest, the block's lanes of channel c
-inline constexpr std::uint8_t kSegmentedChannel = 4; // a SegmentedLanes, CompressedStorage::segmented[index]
+inline constexpr std::uint8_t kSegmentedChannel = 4; // a SegmentedLanes, CompressedStorage::segmented->lanes[index]
 
 struct JointBlock {
   std::uint32_t index[3];
@@ -90,7 +90,7 @@ struct JointBlock {
 // directory and no per-instance state; the samples around a time are found by shifts. Lanes
 // outside `lanes` are constants, read as a constant block channel of kind `constant_kind`.
 //
-// Segment s of the channel is CompressedStorage::segment_data from segment_starts[segments + s]:
+// Segment s of the channel is SegmentedStorage::data from starts[segments + s]:
 // per lane of `lanes`, in lane order (`count` of them), the bytes low[3][count], extent[3][count],
 // bits[3][count] and shape[count] (stride | dropped << 4), then each lane's samples, packed as
 // keys without dropped bits, each lane from a byte of its own.
@@ -99,8 +99,8 @@ struct SegmentedLanes {
   std::uint8_t count = 0;
   std::uint8_t constant_kind = 0;
   std::uint32_t constant = 0;
-  std::uint32_t range = 0;     // min[3][count], then extent[3][count], in CompressedStorage::ranges
-  std::uint32_t segments = 0;  // the first of its segment_starts
+  std::uint32_t range = 0;     // min[3][count], then extent[3][count], in SegmentedStorage::ranges
+  std::uint32_t segments = 0;  // the first of its SegmentedStorage::starts
 };
 inline constexpr std::size_t kSegmentHeaderBytes = 10;  // per lane
 inline constexpr std::size_t kSegmentLength = 32;      // time intervals a segment (kCompressedSegmentLength)
@@ -146,6 +146,16 @@ struct TimeTable {
   std::size_t size_in_bytes() const noexcept { return since.capacity() * sizeof(std::int32_t) + wide.capacity() * sizeof(std::int64_t); }
 };
 
+// The segmented block channels of a clip (kSegmentedChannel), apart: a keyed clip keeps a null
+// pointer to them.
+struct SegmentedStorage {
+  std::vector<SegmentedLanes> lanes;   // the block channels
+  std::vector<float> ranges;           // their lanes' ranges, then kPoseLanes floats (the kernels read 8)
+  std::vector<std::uint32_t> starts;   // per block channel, per segment: its first byte in `data`
+  std::vector<std::uint8_t> data;      // then kPackedPadding zero bytes
+  std::size_t segments = 0;            // compressed_segments(times)
+};
+
 struct CompressedStorage {
   TimeTable times;                     // spanning less than kMaxCompressedSpan
   std::vector<JointBlock> blocks;      // pose_block_count(joints); padding lanes repeat the last joint
@@ -153,15 +163,11 @@ struct CompressedStorage {
   std::vector<ConstantLanes> constants;
   std::vector<KeyWord> words;          // every directory, words_per_channel words each
   std::vector<std::uint8_t> packed;    // every channel's keys, then kPackedPadding zero bytes
-  std::vector<SegmentedLanes> segmented;      // the blocks' segmented channels
-  std::vector<float> ranges;                  // their lanes' ranges
-  std::vector<std::uint32_t> segment_starts;  // per segmented channel, per segment: its bytes
-  std::vector<std::uint8_t> segment_data;     // then kPackedPadding zero bytes
+  std::unique_ptr<SegmentedStorage> segmented;  // when some block channel is segmented
   std::shared_ptr<const CompressedRestPose> rest;  // what kRestChannel blocks read (the skeleton's, not counted)
   std::size_t words_per_channel = 0;   // ceil(times / 32)
   std::size_t joints = 0;
   std::size_t keys = 0;                // over every channel (a segmented one: its samples)
-  std::size_t segments = 0;            // compressed_segments(times)
 };
 
 // A sampling context's memory of one block of a compressed clip (sampling_job.hpp): per channel

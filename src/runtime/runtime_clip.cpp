@@ -74,8 +74,11 @@ std::size_t RuntimeClip::size_in_bytes() const noexcept {
     const detail::CompressedStorage& c = *compressed_;
     bytes += sizeof(c) + c.times.size_in_bytes() + c.blocks.capacity() * sizeof(detail::JointBlock) +
              c.animated.capacity() * sizeof(detail::ChannelLanes) + c.constants.capacity() * sizeof(detail::ConstantLanes) +
-             c.words.capacity() * sizeof(detail::KeyWord) + c.packed.capacity() + c.segmented.capacity() * sizeof(detail::SegmentedLanes) +
-             c.ranges.capacity() * sizeof(float) + c.segment_starts.capacity() * sizeof(std::uint32_t) + c.segment_data.capacity();
+             c.words.capacity() * sizeof(detail::KeyWord) + c.packed.capacity();
+    if (const detail::SegmentedStorage* g = c.segmented.get()) {
+      bytes += sizeof(*g) + g->lanes.capacity() * sizeof(detail::SegmentedLanes) + g->ranges.capacity() * sizeof(float) +
+               g->starts.capacity() * sizeof(std::uint32_t) + g->data.capacity();
+    }
   }
   return bytes;
 }

@@ -281,7 +281,7 @@ void sample_compressed(const CompressedArgs& args) {
     F8 p[3];
     for (int c = 0; c < 3; ++c) {
       if (jb.kind[c] == kSegmentedChannel) {
-        p[c] = decode_segmented(run, clip, clip.segmented[jb.index[c]], c, keys.bracket);
+        p[c] = decode_segmented(run, clip, clip.segmented->lanes[jb.index[c]], c, keys.bracket);
         continue;
       }
       if (jb.kind[c] != kKeysChannel) {  // decoded once, never blended

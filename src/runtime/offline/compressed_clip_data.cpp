@@ -177,7 +177,6 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   fill_times(data.times, s.times);
   s.words_per_channel = (data.times.size() + detail::kTimesPerWord - 1) / detail::kTimesPerWord;
   s.blocks.resize(pose_block_count(joints));
-  s.segments = compressed_segments(data.times.size());
   std::size_t keys = 0, bytes = 0;
   for (const CompressedChannel& ch : data.channels) {
     keys += ch.key_times.size();
@@ -240,11 +239,15 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
       }
       constant_lane(channel, l, constants);
     }
-    detail::SegmentedLanes sl = detail::segmented_lanes(channels, lanes, data.times.size(), s);
+    if (!s.segmented) {
+      s.segmented = std::make_unique<detail::SegmentedStorage>();
+      s.segmented->segments = compressed_segments(data.times.size());
+    }
+    detail::SegmentedLanes sl = detail::segmented_lanes(channels, lanes, data.times.size(), *s.segmented);
     std::tie(sl.constant_kind, sl.constant) = store_constant(constants, b, c);
     s.blocks[b].kind[c] = detail::kSegmentedChannel;
-    s.blocks[b].index[c] = static_cast<std::uint32_t>(s.segmented.size());
-    s.segmented.push_back(sl);
+    s.blocks[b].index[c] = static_cast<std::uint32_t>(s.segmented->lanes.size());
+    s.segmented->lanes.push_back(sl);
   };
   for (std::size_t b = 0; b < s.blocks.size() && joints > 0; ++b) {
     detail::JointBlock& block = s.blocks[b];
@@ -291,12 +294,11 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   s.animated.shrink_to_fit();  // counted in size_in_bytes, like the directories
   s.constants.shrink_to_fit();
   // The kernels read eight entries of a row and sixteen bytes of samples at a time.
-  if (!s.segmented.empty()) s.segment_data.resize(s.segment_data.size() + detail::kPackedPadding, 0);
-  if (!s.segmented.empty()) s.ranges.resize(s.ranges.size() + kPoseLanes, 0.f);
-  s.segmented.shrink_to_fit();
-  s.ranges.shrink_to_fit();
-  s.segment_starts.shrink_to_fit();
-  s.segment_data.shrink_to_fit();
+  if (detail::SegmentedStorage* g = s.segmented.get()) {
+    g->data.resize(g->data.size() + detail::kPackedPadding, 0);
+    g->ranges.resize(g->ranges.size() + kPoseLanes, 0.f);
+    g->lanes.shrink_to_fit(), g->ranges.shrink_to_fit(), g->starts.shrink_to_fit(), g->data.shrink_to_fit();
+  }
   RuntimeClip out;
   out.id_ = detail::next_clip_id();
   out.name_ = std::move(name);
@@ -319,9 +321,9 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
     for (std::size_t c = 0; c < 3; ++c) {
       CompressedChannel& ch = data.channels[3 * j + c];
       if (block.kind[c] == detail::kSegmentedChannel) {
-        const detail::SegmentedLanes& sl = s.segmented[block.index[c]];
+        const detail::SegmentedLanes& sl = s.segmented->lanes[block.index[c]];
         if ((sl.lanes >> l & 1u) != 0) {
-          ch = detail::segmented_channel(s, sl, l);
+          ch = detail::segmented_channel(*s.segmented, s.times.size(), sl, l);
           continue;
         }
         const detail::ConstantLanes& lanes = detail::constant_lanes(s, sl.constant_kind, sl.constant, static_cast<int>(c));

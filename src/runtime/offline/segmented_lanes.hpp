@@ -20,9 +20,9 @@ void check_segmented(const CompressedChannel& channel, std::size_t c, std::size_
 
 // A block channel whose lanes in `lanes` read the segmented channels[lane]: their
 // ranges and segments appended to s. The caller sets the other lanes' constant.
-SegmentedLanes segmented_lanes(const CompressedChannel* const* channels, unsigned lanes, std::size_t times, CompressedStorage& s);
+SegmentedLanes segmented_lanes(const CompressedChannel* const* channels, unsigned lanes, std::size_t times, SegmentedStorage& s);
 
 // Lane `lane` (in sl.lanes) of a segmented block channel as a CompressedChannel.
-CompressedChannel segmented_channel(const CompressedStorage& s, const SegmentedLanes& sl, std::size_t lane);
+CompressedChannel segmented_channel(const SegmentedStorage& s, std::size_t times, const SegmentedLanes& sl, std::size_t lane);
 
 }  // namespace marrow::detail
