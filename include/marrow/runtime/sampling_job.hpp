@@ -22,7 +22,9 @@
 // (from the clip, or with CompressedKeys::cache) keeps each channel's two keys decoded, 160 bytes a
 // joint, and decodes a channel again only when the time leaves its pair: playing forward, only the
 // keys the time reaches. Without that room every run decodes every channel's pair, with the same
-// results, at about twice the cost.
+// results, at about twice the cost. A segmented compressed clip (ClipCompression::segmented) needs
+// no such room: it finds and decodes its samples in place at every run, and SamplingContext(clip)
+// keeps only the 4 bytes a joint (clip.caches_keys() says which).
 //
 //   SamplingContext context(clip);                       // per instance, allocated once
 //   std::vector<TrsBlock> pose(pose_block_count(clip.joint_count()));
