@@ -86,6 +86,15 @@ int for_each_set_clip(const std::vector<SetFile>& files, Fn fn) {
   return clips;
 }
 
+// The clip's measured error, expected under the bound; returned for the report.
+double expect_under_bound(const AnimationClip& clip, const SkinningData& skin, const RuntimeClip& compressed,
+                          const ClipCompression& options, std::mt19937& rng) {
+  int worst_joint = -1;
+  const double worst = test::measured_error(clip, skin, compressed, options.distance, rng, &worst_joint);
+  EXPECT_LT(worst, options.tolerance) << "joint " << worst_joint;
+  return worst;
+}
+
 TEST(CompressedClipSet, X1_MotionCaptureStaysUnderTheBound) {
   const std::vector<SetFile> files = shared_clip_set(false);
   if (files.empty()) GTEST_SKIP() << "no BVH or FBX under " << MARROW_SHARED_ASSETS;
@@ -94,9 +103,7 @@ TEST(CompressedClipSet, X1_MotionCaptureStaysUnderTheBound) {
   const int clips = for_each_set_clip(files, [&](const std::string& label, const std::string& name, const AnimationClip& clip,
                                                  const SkinningData& skin) {
     const RuntimeClip compressed = compress_clip(clip, skin, options);
-    int worst_joint = -1;
-    const double worst = test::measured_error(clip, skin, compressed, options.distance, rng, &worst_joint);
-    EXPECT_LT(worst, options.tolerance) << "joint " << worst_joint;
+    const double worst = expect_under_bound(clip, skin, compressed, options, rng);
     std::printf("[ measured ] %s '%s': %d joints, %zu bytes, max displacement %.3g\n", label.c_str(), name.c_str(), skin.bone_count,
                 compressed.size_in_bytes(), worst);
   });
@@ -114,9 +121,7 @@ TEST(CompressedClipSet, X1_SegmentedClipsStayUnderTheBound) {
   const int clips = for_each_set_clip(files, [&](const std::string& label, const std::string& name, const AnimationClip& clip,
                                                  const SkinningData& skin) {
     const RuntimeClip compressed = compress_clip(clip, skin, options);
-    int worst_joint = -1;
-    const double worst = test::measured_error(clip, skin, compressed, options.distance, rng, &worst_joint);
-    EXPECT_LT(worst, options.tolerance) << "joint " << worst_joint;
+    const double worst = expect_under_bound(clip, skin, compressed, options, rng);
     EXPECT_FALSE(compressed.caches_keys());
     const RuntimeClip keyed = compress_clip(clip, skin, ClipCompression{});
     std::printf("[ segmented ] %s '%s': %zu bytes (keyed %zu), max displacement %.3g\n", label.c_str(), name.c_str(),
