@@ -170,12 +170,7 @@ struct CompressedStorage {
   std::size_t keys = 0;                // over every channel (a segmented one: its samples)
 };
 
-// A sampling context's memory of one block of a compressed clip (sampling_job.hpp): per channel
-// and lane, the positions [lo, hi) over which its keys stay the same, what the blend factor
-// needs between them, and those keys decoded into the bracket the interpolation reads. A
-// position is the clip's time index at or before the time, or -1 when the time precedes every
-// time of the clip. A run decodes a lane again only when the position left its range (forward
-// play: when the time passes a kept key), so its result is the same as decoding every run.
+// A block channel's constant lanes, whichever way they are kept.
 inline const ConstantLanes& constant_lanes(const CompressedStorage& s, std::uint8_t kind, std::uint32_t index, int c) noexcept {
   if (kind == kIdentityChannel) return kIdentityLanes[c];
   if (kind == kRestChannel) return s.rest->lanes[index];
@@ -185,6 +180,12 @@ inline const ConstantLanes& constant_lanes(const CompressedStorage& s, const Joi
   return constant_lanes(s, block.kind[c], block.index[c], c);
 }
 
+// A sampling context's memory of one block of a compressed clip (sampling_job.hpp): per channel
+// and lane, the positions [lo, hi) over which its keys stay the same, what the blend factor
+// needs between them, and those keys decoded into the bracket the interpolation reads. A
+// position is the clip's time index at or before the time, or -1 when the time precedes every
+// time of the clip. A run decodes a lane again only when the position left its range (forward
+// play: when the time passes a kept key), so its result is the same as decoding every run.
 struct alignas(64) CachedKeys {
   std::int32_t lo[3][kPoseLanes];        // lo < 0: a hold of the first key; hi == kNoEnd: of the last
   std::int32_t hi[3][kPoseLanes];

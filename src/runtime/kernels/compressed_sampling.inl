@@ -273,7 +273,7 @@ void sample_compressed(const CompressedArgs& args) {
   // Out of the clip's times every lane holds, and the wrapped difference is never used.
   f.since_first = static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(args.t) - static_cast<std::uint64_t>(f.times.first)));
   const std::size_t blocks = clip.blocks.size();
-  const SegmentRun run = segment_run(args, f, clip.times.size());
+  const SegmentRun run = clip.segmented ? segment_run(args, f, clip.times.size()) : SegmentRun{};
   CachedKeys scratch;  // without a cache every channel is decoded into this
   for (std::size_t b = 0; b < blocks; ++b) {
     const JointBlock& jb = clip.blocks[b];

@@ -1,7 +1,8 @@
 // Segmented channels of compressed clips, eight lanes at once (AVX2 and AVX-512; included by
 // segmented_sampling.inl): the SSE2 path's arithmetic (segmented_lanes), the header's rows
-// (eight entries read: the storage is padded for it) widened to u32 lanes and moved from the segmented lanes' compact order to their lanes, the samples' bits on
-// 64-bit lanes (compressed_lanes.inl's W8).
+// (eight entries read: the storage is padded for it) widened to u32 lanes and moved from the
+// segmented lanes' compact order to their lanes, the samples' bits on 64-bit lanes
+// (compressed_lanes.inl's W8).
 
 // For each lane mask, the compact entry each lane reads (0 for lanes outside the mask).
 struct ExpandTable {

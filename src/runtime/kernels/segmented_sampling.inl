@@ -5,8 +5,8 @@
 // blend factor is the one sampler's, from the two samples' times. Then the keyed channels'
 // dequantisation and interpolation.
 
-// The run's place among the segments, and what a lane's stride alone decides, once a run for the
-// five strides (index: the stride): the sample a lane reads first (b is the next), how many
+// The run's place among the segments, and what a lane's stride alone decides, once a run for
+// each stride (index: the stride): the sample a lane reads first (b is the next), how many
 // samples a lane of that stride keeps in the segment, and the blend factor between the two
 // samples' times (the one sampler's: exact as doubles below 2^52 ticks, then floats).
 struct SegmentRun {
@@ -64,9 +64,9 @@ MARROW_LANES_INLINE void segment_ranges(F8 lo, F8 extent, F8 low, F8 range, F8 l
 // A lane at a time (SSE2): each segmented lane's fields, ranges and blend factor into arrays,
 // over the constant lanes' values.
 struct SegmentLanes {
-  RawKeys a, b;
+  alignas(32) float qa[3][kPoseLanes], qb[3][kPoseLanes];  // both samples' fields
   alignas(32) float lo[3][kPoseLanes], extent[3][kPoseLanes], low[3][kPoseLanes], range[3][kPoseLanes], levels[3][kPoseLanes];
-  alignas(32) float p[kPoseLanes];
+  alignas(32) float dropped[kPoseLanes], p[kPoseLanes];
 };
 
 MARROW_LANES_INLINE void segmented_lanes(const SegmentRun& run, const float* ranges, const std::uint8_t* header,
@@ -92,8 +92,8 @@ MARROW_LANES_INLINE void segmented_lanes(const SegmentRun& run, const float* ran
     };
     unsigned at = 0;
     for (std::size_t i = 0; i < 3; ++i) {
-      out.a.q[i][l] = field(at, bits[i]);
-      out.b.q[i][l] = field(at + width, bits[i]);
+      out.qa[i][l] = field(at, bits[i]);
+      out.qb[i][l] = field(at + width, bits[i]);
       at += bits[i];
       out.lo[i][l] = ranges[i * n + m];
       out.extent[i][l] = ranges[(3 + i) * n + m];
@@ -101,7 +101,7 @@ MARROW_LANES_INLINE void segmented_lanes(const SegmentRun& run, const float* ran
       out.range[i][l] = static_cast<float>(header[(3 + i) * n + m]);
       out.levels[i][l] = static_cast<float>((std::uint32_t{1} << bits[i]) - 1);
     }
-    out.a.dropped[l] = out.b.dropped[l] = static_cast<float>(shape >> 4);
+    out.dropped[l] = static_cast<float>(shape >> 4);
     out.p[l] = run.p[stride];
     bytes += (std::size_t{run.samples[stride]} * width + 7) / 8;  // the next lane's
   }
@@ -127,21 +127,21 @@ MARROW_LANES_INLINE F8 decode_segmented(const SegmentRun& run, const CompressedS
   SegmentLanes in;
   const F8 zero = F8::splat(0.f);
   for (std::size_t i = 0; i < 3; ++i) {
-    zero.store(in.a.q[i]), zero.store(in.b.q[i]);
+    zero.store(in.qa[i]), zero.store(in.qb[i]);
     F8::load(constant.value[i]).store(in.lo[i]);
     zero.store(in.extent[i]), zero.store(in.low[i]), zero.store(in.range[i]), zero.store(in.levels[i]);
   }
-  for (std::size_t l = 0; l < kPoseLanes; ++l) in.a.dropped[l] = in.b.dropped[l] = static_cast<float>(constant.dropped[l]);
+  for (std::size_t l = 0; l < kPoseLanes; ++l) in.dropped[l] = static_cast<float>(constant.dropped[l]);
   zero.store(in.p);
   segmented_lanes(run, ranges, header, sl.count, sl.lanes, in);
   F8 qa[3], qb[3], min[3], step[3];
   for (std::size_t i = 0; i < 3; ++i) {
-    qa[i] = F8::load(in.a.q[i]), qb[i] = F8::load(in.b.q[i]);
+    qa[i] = F8::load(in.qa[i]), qb[i] = F8::load(in.qb[i]);
     segment_ranges(F8::load(in.lo[i]), F8::load(in.extent[i]), F8::load(in.low[i]), F8::load(in.range[i]), F8::load(in.levels[i]), min[i],
                    step[i]);
   }
-  dequantise_lanes(qa, min, step, F8::load(in.a.dropped), c, bracket.a);
-  dequantise_lanes(qb, min, step, F8::load(in.a.dropped), c, bracket.b);
+  dequantise_lanes(qa, min, step, F8::load(in.dropped), c, bracket.a);
+  dequantise_lanes(qb, min, step, F8::load(in.dropped), c, bracket.b);
   if (c == 1) pair_rotations(bracket);
   return F8::load(in.p);
 #endif

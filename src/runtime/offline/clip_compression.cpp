@@ -210,16 +210,11 @@ Quantised quantise(ChannelKind kind, const Parts& parts, std::span<const glm::dv
   Quantised out;
   const glm::dvec3 range = parts.hi - parts.lo;
   const double widest = std::max({range.x, range.y, range.z});
-  const double target = level == 0 ? 0 : widest / static_cast<double>((std::uint32_t{1} << level) - 1);
   for (std::size_t c = 0; c < 3; ++c) {
     const auto k = static_cast<glm::length_t>(c);
     out.min[c] = static_cast<float>(parts.lo[k]);
     const double r = parts.hi[k] - static_cast<double>(out.min[c]);
-    unsigned bits = 0;
-    if (level > 0 && r > 0) {
-      bits = 1;
-      while (bits < level && r / static_cast<double>((std::uint32_t{1} << bits) - 1) > target) ++bits;
-    }
+    const unsigned bits = detail::level_bits(r, widest, level);
     out.bits[c] = static_cast<std::uint8_t>(bits);
     const double levels = static_cast<double>((std::uint32_t{1} << bits) - 1);
     out.step[c] = bits > 0 ? static_cast<float>(r / levels) : 0.f;

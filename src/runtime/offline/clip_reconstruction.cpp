@@ -6,6 +6,7 @@
 #include "marrow/runtime/track_sampler.hpp"
 
 #include "key_codec.hpp"
+#include "segmented_lanes.hpp"
 
 namespace marrow {
 
@@ -46,7 +47,7 @@ std::vector<Keyframe> segmented_keys(const CompressedChannel& ch, std::size_t c,
                         keys.back().rotation == key.rotation && keys.back().scale == key.scale;
       if (!same) keys.push_back(key);
     }
-    byte += (samples * (std::size_t{seg.bits[0]} + seg.bits[1] + seg.bits[2]) + 7) / 8;
+    byte += detail::segment_bytes(seg, times.size(), s);
   }
   return keys;
 }

@@ -206,6 +206,10 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   s.words.shrink_to_fit();
   // Padding lanes repeat the last joint (their output is ignored).
   const auto joint_of = [&](std::size_t lane) { return lane < joints ? lane : joints - 1; };
+  // One key of no field bits: a constant.
+  const auto is_constant = [](const CompressedChannel& ch) {
+    return ch.key_times.size() == 1 && ch.bits[0] == 0 && ch.bits[1] == 0 && ch.bits[2] == 0;
+  };
   // A constant channel's lane; a block's constant lanes as the identity, the rest or values of
   // their own.
   const auto constant_lane = [&](std::size_t channel, std::size_t l, detail::ConstantLanes& lanes) {
@@ -232,8 +236,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
       const std::size_t j = joint_of(b * kPoseLanes + l), channel = 3 * j + c;
       channels[l] = &data.channels[channel];
       if ((lanes >> l & 1u) != 0 || b * kPoseLanes + l >= joints) continue;
-      const CompressedChannel& ch = data.channels[channel];
-      if (ch.key_times.size() != 1 || ch.bits[0] != 0 || ch.bits[1] != 0 || ch.bits[2] != 0) {
+      if (!is_constant(data.channels[channel])) {
         refuse(channel_name(channel) + " has keys to find in a block of segmented channels (joints " + std::to_string(b * kPoseLanes) +
                " to " + std::to_string(b * kPoseLanes + kPoseLanes - 1) + ")");
       }
@@ -256,21 +259,21 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
       unsigned segmented = 0;  // lanes of segmented channels (padding lanes never)
       for (std::size_t l = 0; l < kPoseLanes; ++l) {
         const CompressedChannel& ch = data.channels[3 * joint_of(b * kPoseLanes + l) + c];
-        constant = constant && ch.key_times.size() == 1 && ch.bits[0] == 0 && ch.bits[1] == 0 && ch.bits[2] == 0;
+        constant = constant && is_constant(ch);
         if (!ch.segments.empty() && b * kPoseLanes + l < joints) segmented |= 1u << l;
       }
       if (segmented != 0) {
         add_segmented(b, c, segmented);
         continue;
       }
-      block.kind[c] = constant ? detail::kConstantChannel : detail::kKeysChannel;
-      block.index[c] = static_cast<std::uint32_t>(constant ? s.constants.size() : s.animated.size());
       if (constant) {
         detail::ConstantLanes lanes;
         for (std::size_t l = 0; l < kPoseLanes; ++l) constant_lane(3 * joint_of(b * kPoseLanes + l) + c, l, lanes);
         std::tie(block.kind[c], block.index[c]) = store_constant(lanes, b, c);
         continue;
       }
+      block.kind[c] = detail::kKeysChannel;
+      block.index[c] = static_cast<std::uint32_t>(s.animated.size());
       detail::ChannelLanes& lanes = s.animated.emplace_back();
       for (std::size_t l = 0; l < kPoseLanes; ++l) {
         const std::size_t channel = 3 * joint_of(b * kPoseLanes + l) + c;
@@ -320,21 +323,17 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
     const std::size_t l = j % kPoseLanes;
     for (std::size_t c = 0; c < 3; ++c) {
       CompressedChannel& ch = data.channels[3 * j + c];
-      if (block.kind[c] == detail::kSegmentedChannel) {
-        const detail::SegmentedLanes& sl = s.segmented->lanes[block.index[c]];
-        if ((sl.lanes >> l & 1u) != 0) {
-          ch = detail::segmented_channel(*s.segmented, s.times.size(), sl, l);
-          continue;
-        }
-        const detail::ConstantLanes& lanes = detail::constant_lanes(s, sl.constant_kind, sl.constant, static_cast<int>(c));
-        ch.key_times.push_back(lanes.key_time[l]);
-        for (std::size_t i = 0; i < 3; ++i) ch.min[i] = lanes.value[i][l];
-        if (c == 1) ch.packed.push_back(lanes.dropped[l]);
+      const detail::SegmentedLanes* sl =
+          block.kind[c] == detail::kSegmentedChannel ? &s.segmented->lanes[block.index[c]] : nullptr;
+      if (sl != nullptr && (sl->lanes >> l & 1u) != 0) {
+        ch = detail::segmented_channel(*s.segmented, s.times.size(), *sl, l);
         continue;
       }
       if (block.kind[c] != detail::kKeysChannel) {
-        // One key of no bits: its values; a rotation's key is its two bits of dropped index.
-        const detail::ConstantLanes& lanes = detail::constant_lanes(s, block, static_cast<int>(c));
+        // One key of no bits (a segmented block channel's other lanes too): its values; a
+        // rotation's key is its two bits of dropped index.
+        const detail::ConstantLanes& lanes = sl != nullptr ? detail::constant_lanes(s, sl->constant_kind, sl->constant, static_cast<int>(c))
+                                                           : detail::constant_lanes(s, block, static_cast<int>(c));
         ch.key_times.push_back(lanes.key_time[l]);
         for (std::size_t i = 0; i < 3; ++i) ch.min[i] = lanes.value[i][l];
         if (c == 1) ch.packed.push_back(lanes.dropped[l]);

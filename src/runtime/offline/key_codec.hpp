@@ -51,6 +51,17 @@ inline float dequantise(std::uint32_t q, float min, float step) noexcept {
   return std::fma(static_cast<float>(q), step, min);
 }
 
+// Precision `level` (0 to 18) for a component of range r when the widest component's is
+// `widest`: the fewest bits whose step, r over 2^bits - 1, is at most widest over 2^level - 1
+// (none for a component that does not vary, or level 0).
+inline unsigned level_bits(double r, double widest, unsigned level) noexcept {
+  if (level == 0 || !(r > 0)) return 0;
+  const double target = widest / static_cast<double>((std::uint32_t{1} << level) - 1);
+  unsigned bits = 1;
+  while (bits < level && r / static_cast<double>((std::uint32_t{1} << bits) - 1) > target) ++bits;
+  return bits;
+}
+
 // A segment's range (compressed_clip_data.hpp): its low end and step from the channel's range and
 // the segment's 255ths, in the float arithmetic the sampling kernel uses.
 inline constexpr float kSegmentUnit = 1.f / 255.f;

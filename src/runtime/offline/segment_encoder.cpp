@@ -64,9 +64,9 @@ struct Candidate {
 };
 
 // Segment s of the channel at one stride and precision level: its samples quantised, or none
-// when they miss the tolerance.
+// when they miss the tolerance. `parts` are the segment's values' stored parts (length + 1).
 bool try_segment(ChannelKind kind, std::span<const std::int64_t> times, std::span<const glm::dvec4> source, std::size_t start,
-                 std::size_t length, const std::vector<glm::dvec3>& parts, const std::array<float, 3>& min,
+                 std::size_t length, std::span<const glm::dvec3> parts, const std::array<float, 3>& min,
                  const std::array<float, 3>& extent, unsigned dropped, unsigned stride, unsigned level, double tolerance,
                  Candidate& out) {
   const bool rotation = kind == ChannelKind::Rotation;
@@ -82,7 +82,7 @@ bool try_segment(ChannelKind kind, std::span<const std::int64_t> times, std::spa
   for (std::size_t c = 0; c < 3; ++c) {
     const auto k = static_cast<glm::length_t>(c);
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (std::size_t i : at) lo = std::min(lo, parts[start + i][k]), hi = std::max(hi, parts[start + i][k]);
+    for (std::size_t i : at) lo = std::min(lo, parts[i][k]), hi = std::max(hi, parts[i][k]);
     const double e = extent[c];
     int low = e > 0 ? static_cast<int>(std::floor((lo - min[c]) / e * 255)) : 0;
     int high = e > 0 ? static_cast<int>(std::ceil((hi - min[c]) / e * 255)) : 0;
@@ -99,15 +99,7 @@ bool try_segment(ChannelKind kind, std::span<const std::int64_t> times, std::spa
   }
   // Precision `level`: every component's step at most the widest span over 2^level - 1.
   const double widest = std::max({span[0], span[1], span[2]});
-  const double target = level == 0 ? 0 : widest / static_cast<double>((std::uint32_t{1} << level) - 1);
-  for (std::size_t c = 0; c < 3; ++c) {
-    unsigned bits = 0;
-    if (level > 0 && span[c] > 0) {
-      bits = 1;
-      while (bits < level && span[c] / static_cast<double>((std::uint32_t{1} << bits) - 1) > target) ++bits;
-    }
-    seg.bits[c] = static_cast<std::uint8_t>(bits);
-  }
+  for (std::size_t c = 0; c < 3; ++c) seg.bits[c] = static_cast<std::uint8_t>(level_bits(span[c], widest, level));
   // The stored samples as the sampler decodes them.
   std::vector<PackedKey> samples(at.size());
   std::vector<glm::dvec4> decoded(at.size());
@@ -117,7 +109,7 @@ bool try_segment(ChannelKind kind, std::span<const std::int64_t> times, std::spa
       const float low = segment_low(min[c], extent[c], seg.low[c]);
       const float step = segment_step(extent[c], seg.extent[c], seg.bits[c]);
       const double levels = static_cast<double>((std::uint32_t{1} << seg.bits[c]) - 1);
-      const double x = parts[start + at[s]][static_cast<glm::length_t>(c)];
+      const double x = parts[at[s]][static_cast<glm::length_t>(c)];
       const double q = step > 0 ? std::round((x - static_cast<double>(low)) / static_cast<double>(step)) : 0;
       samples[s].q[c] = static_cast<std::uint32_t>(std::clamp(q, 0.0, levels));
       v[c] = dequantise(samples[s].q[c], low, step);
@@ -146,34 +138,32 @@ bool try_segment(ChannelKind kind, std::span<const std::int64_t> times, std::spa
 CompressedChannel encode_segmented(ChannelKind kind, std::span<const std::int64_t> times, std::span<const glm::dvec4> source,
                                    double tolerance) {
   const std::size_t n = times.size(), segments = compressed_segments(n);
-  // Each segment's dropped component and every value's stored parts there (a segment's end is
-  // the next one's start, stored by each with its own dropped component).
+  // Each segment's dropped component and its values' stored parts, segment after segment (a
+  // segment's end is the next one's start, stored by each with its own dropped component):
+  // segment s's are all[s * (kCompressedSegmentLength + 1)...].
   std::vector<unsigned> dropped(segments, 0);
-  std::vector<std::vector<glm::dvec3>> parts(segments, std::vector<glm::dvec3>(n));
   std::vector<glm::dvec3> all;
   for (std::size_t s = 0; s < segments; ++s) {
     const std::size_t start = s * kCompressedSegmentLength, length = compressed_segment_intervals(n, s);
     if (kind == ChannelKind::Rotation) dropped[s] = dropped_of(source.subspan(start, length + 1));
-    for (std::size_t i = start; i <= start + length; ++i) {
-      parts[s][i] = stored_parts(kind, source[i], dropped[s]);
-      all.push_back(parts[s][i]);
-    }
+    for (std::size_t i = start; i <= start + length; ++i) all.push_back(stored_parts(kind, source[i], dropped[s]));
   }
   CompressedChannel out;
   channel_range(all, out.min, out.extent);
   for (std::size_t s = 0; s < segments; ++s) {
     const std::size_t start = s * kCompressedSegmentLength, length = compressed_segment_intervals(n, s);
+    const std::span<const glm::dvec3> parts(all.data() + s * (kCompressedSegmentLength + 1), length + 1);
     Candidate best;
     for (unsigned stride = 0; stride <= kCompressedMaxStride; ++stride) {
       if (stride > 0 && (std::size_t{1} << (stride - 1)) >= length) break;  // the same samples as the stride before
       // The least level that fits (the error falls as the level grows, nearly always).
       unsigned lo = 0, hi = kCompressedMaxBits;
       Candidate found;
-      if (!try_segment(kind, times, source, start, length, parts[s], out.min, out.extent, dropped[s], stride, hi, tolerance, found)) continue;
+      if (!try_segment(kind, times, source, start, length, parts, out.min, out.extent, dropped[s], stride, hi, tolerance, found)) continue;
       while (lo < hi) {
         const unsigned mid = (lo + hi) / 2;
         Candidate c;
-        if (try_segment(kind, times, source, start, length, parts[s], out.min, out.extent, dropped[s], stride, mid, tolerance, c)) {
+        if (try_segment(kind, times, source, start, length, parts, out.min, out.extent, dropped[s], stride, mid, tolerance, c)) {
           hi = mid, found = std::move(c);
         } else {
           lo = mid + 1;
@@ -184,7 +174,7 @@ CompressedChannel encode_segmented(ChannelKind kind, std::span<const std::int64_
     if (best.bits == std::numeric_limits<std::size_t>::max()) {
       // Not even every sample at the most bits: kept so (the clip's measure then shrinks the
       // tolerance, or refuses).
-      try_segment(kind, times, source, start, length, parts[s], out.min, out.extent, dropped[s], 0, kCompressedMaxBits,
+      try_segment(kind, times, source, start, length, parts, out.min, out.extent, dropped[s], 0, kCompressedMaxBits,
                   std::numeric_limits<double>::infinity(), best);
     }
     std::vector<std::uint8_t> bytes;
