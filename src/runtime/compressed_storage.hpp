@@ -17,6 +17,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
+#include <span>
 #include <vector>
 
 #include "bracket.hpp"
@@ -75,11 +77,11 @@ inline constexpr ConstantLanes kIdentityLanes[3] = {
 };
 
 // JointBlock::kind[c]: how channel c of the block is kept.
-inline constexpr std::uint8_t kKeysChannel = 0;      // a ChannelLanes, CompressedStorage::animated[index]
-inline constexpr std::uint8_t kConstantChannel = 1;  // a ConstantLanes, CompressedStorage::constants[index]
+inline constexpr std::uint8_t kKeysChannel = 0;      // a ChannelLanes, CompressedStorage::animated()[index]
+inline constexpr std::uint8_t kConstantChannel = 1;  // a ConstantLanes, CompressedStorage::constants()[index]
 inline constexpr std::uint8_t kIdentityChannel = 2;  // kIdentityLanes[c]
 inline constexpr std::uint8_t kRestChannel = 3;      // CompressedStorage::rest, the block's lanes of channel c
-inline constexpr std::uint8_t kSegmentedChannel = 4; // a SegmentedLanes, CompressedStorage::segmented->lanes[index]
+inline constexpr std::uint8_t kSegmentedChannel = 4; // a SegmentedLanes, CompressedStorage::segmented_lanes()[index]
 
 struct JointBlock {
   std::uint32_t index[3];
@@ -90,7 +92,7 @@ struct JointBlock {
 // directory and no per-instance state; the samples around a time are found by shifts. Lanes
 // outside `lanes` are constants, read as a constant block channel of kind `constant_kind`.
 //
-// Segment s of the channel is SegmentedStorage::data from starts[segments + s]:
+// Segment s of the channel is CompressedStorage::segment_data() from starts()[segments + s]:
 // per lane of `lanes`, in lane order (`count` of them), the bytes low[3][count], extent[3][count],
 // bits[3][count] and shape[count] (stride | dropped << 4), then each lane's samples, packed as
 // keys without dropped bits, each lane from a byte of its own.
@@ -99,8 +101,8 @@ struct SegmentedLanes {
   std::uint8_t count = 0;
   std::uint8_t constant_kind = 0;
   std::uint32_t constant = 0;
-  std::uint32_t range = 0;     // min[3][count], then extent[3][count], in SegmentedStorage::ranges
-  std::uint32_t segments = 0;  // the first of its SegmentedStorage::starts
+  std::uint32_t range = 0;     // min[3][count], then extent[3][count], in CompressedStorage::ranges()
+  std::uint32_t segments = 0;  // the first of its CompressedStorage::starts()
 };
 inline constexpr std::size_t kSegmentHeaderBytes = 10;  // per lane
 inline constexpr std::size_t kSegmentLength = 32;      // time intervals a segment (kCompressedSegmentLength)
@@ -126,55 +128,82 @@ struct CompressedRestPose {
 
 namespace marrow::detail {
 
-// What the kernels read of a TimeTable: its arrays' first elements, taken once a run.
+// A clip's key times, strictly increasing. When they span less than 2^31 ticks (3.5 minutes),
+// each is kept as its ticks since the first (4 bytes a time); else as it is (`wide`, 8 bytes).
 struct TimeView {
   const std::int32_t* since = nullptr;  // null: the wide form
   const std::int64_t* wide = nullptr;
   std::int64_t first = 0;
+  std::size_t count = 0;
+  std::size_t size() const noexcept { return count; }
   std::int64_t at(std::size_t i) const noexcept { return since != nullptr ? first + since[i] : wide[i]; }
 };
 
-// The clip's key times, strictly increasing. When they span less than 2^31 ticks (3.5 minutes),
-// each is kept as its ticks since the first (4 bytes a time); else as it is (`wide`, 8 bytes).
-struct TimeTable {
-  std::int64_t first = 0;
-  std::vector<std::int32_t> since;  // the short form
-  std::vector<std::int64_t> wide;   // else
-  std::size_t size() const noexcept { return since.empty() ? wide.size() : since.size(); }
-  std::int64_t at(std::size_t i) const noexcept { return view().at(i); }
-  TimeView view() const noexcept { return {since.empty() ? nullptr : since.data(), wide.data(), first}; }
-  std::size_t size_in_bytes() const noexcept { return since.capacity() * sizeof(std::int32_t) + wide.capacity() * sizeof(std::int64_t); }
+// Where one array of a clip's storage lies in its buffer.
+template <class T>
+struct Stored {
+  std::uint32_t offset = 0;  // bytes from the buffer's start (aligned for T)
+  std::uint32_t count = 0;
 };
 
-// The segmented block channels of a clip (kSegmentedChannel), apart: a keyed clip keeps a null
-// pointer to them.
-struct SegmentedStorage {
-  std::vector<SegmentedLanes> lanes;   // the block channels
-  std::vector<float> ranges;           // their lanes' ranges, then kPoseLanes floats (the kernels read 8)
-  std::vector<std::uint32_t> starts;   // per block channel, per segment: its first byte in `data`
-  std::vector<std::uint8_t> data;      // then kPackedPadding zero bytes
-  std::size_t segments = 0;            // compressed_segments(times)
+// Frees a buffer of CompressedStorage (aligned to kStorageAlignment).
+inline constexpr std::size_t kStorageAlignment = 64;
+struct AlignedFree {
+  void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{kStorageAlignment}); }
 };
 
+// A compressed clip as the kernels read it: every array in one buffer (no allocation, vector or
+// pointer of its own a piece; a short clip's fixed cost is this struct). Made by
+// make_compressed_clip from its parts (offline/compressed_parts.hpp), immutable.
 struct CompressedStorage {
-  TimeTable times;                     // spanning less than kMaxCompressedSpan
-  std::vector<JointBlock> blocks;      // pose_block_count(joints); padding lanes repeat the last joint
-  std::vector<ChannelLanes> animated;  // the blocks' channels that are not constant
-  std::vector<ConstantLanes> constants;
-  std::vector<KeyWord> words;          // every directory, words_per_channel words each
-  std::vector<std::uint8_t> packed;    // every channel's keys, then kPackedPadding zero bytes
-  std::unique_ptr<SegmentedStorage> segmented;  // when some block channel is segmented
+  std::unique_ptr<std::byte[], AlignedFree> buffer;
+  std::uint32_t buffer_bytes = 0;
+  Stored<std::int32_t> since;          // the times, short form
+  Stored<std::int64_t> wide;           // or wide
+  Stored<JointBlock> blocks_;          // pose_block_count(joints); padding lanes repeat the last joint
+  Stored<ChannelLanes> animated_;      // the blocks' keyed channels
+  Stored<ConstantLanes> constants_;
+  Stored<KeyWord> words_;              // every directory, words_per_channel words each
+  Stored<std::uint8_t> packed_;        // every keyed channel's keys, then kPackedPadding zero bytes
+  Stored<SegmentedLanes> segmented_;   // the segmented block channels (kSegmentedChannel)
+  Stored<float> ranges_;               // their lanes' ranges, then kPoseLanes floats (the kernels read 8)
+  Stored<std::uint32_t> starts_;       // per segmented block channel, per segment: its first byte in segment_data
+  Stored<std::uint8_t> segment_data_;  // then kPackedPadding zero bytes
+  std::int64_t first = 0;              // the first time
   std::shared_ptr<const CompressedRestPose> rest;  // what kRestChannel blocks read (the skeleton's, not counted)
-  std::size_t words_per_channel = 0;   // ceil(times / 32)
-  std::size_t joints = 0;
-  std::size_t keys = 0;                // over every channel (a segmented one: its samples)
+  std::uint32_t words_per_channel = 0;  // ceil(times / 32)
+  std::uint32_t joints = 0;
+  std::uint32_t keys = 0;               // over every channel (a segmented one: its samples)
+  std::uint32_t segments = 0;           // compressed_segments(times) when some channel is segmented
+
+  template <class T>
+  const T* at(Stored<T> a) const noexcept {
+    return std::launder(reinterpret_cast<const T*>(buffer.get() + a.offset));
+  }
+  template <class T>
+  std::span<const T> span(Stored<T> a) const noexcept {
+    return {at(a), a.count};
+  }
+  TimeView times() const noexcept {
+    return since.count != 0 ? TimeView{at(since), nullptr, first, since.count} : TimeView{nullptr, at(wide), first, wide.count};
+  }
+  std::span<const JointBlock> blocks() const noexcept { return span(blocks_); }
+  std::span<const ChannelLanes> animated() const noexcept { return span(animated_); }
+  std::span<const ConstantLanes> constants() const noexcept { return span(constants_); }
+  const KeyWord* words() const noexcept { return at(words_); }
+  const std::uint8_t* packed() const noexcept { return at(packed_); }
+  bool segmented() const noexcept { return segmented_.count != 0; }
+  std::span<const SegmentedLanes> segmented_lanes() const noexcept { return span(segmented_); }
+  const float* ranges() const noexcept { return at(ranges_); }
+  const std::uint32_t* starts() const noexcept { return at(starts_); }
+  const std::uint8_t* segment_data() const noexcept { return at(segment_data_); }
 };
 
 // A block channel's constant lanes, whichever way they are kept.
 inline const ConstantLanes& constant_lanes(const CompressedStorage& s, std::uint8_t kind, std::uint32_t index, int c) noexcept {
   if (kind == kIdentityChannel) return kIdentityLanes[c];
   if (kind == kRestChannel) return s.rest->lanes[index];
-  return s.constants[index];
+  return s.constants()[index];
 }
 inline const ConstantLanes& constant_lanes(const CompressedStorage& s, const JointBlock& block, int c) noexcept {
   return constant_lanes(s, block.kind[c], block.index[c], c);

@@ -65,20 +65,13 @@ std::size_t RuntimeClip::key_count() const noexcept {
   return compressed_ ? compressed_->keys : records_.size() - 2 * animated_.size();
 }
 
-bool RuntimeClip::caches_keys() const noexcept { return compressed_ != nullptr && !compressed_->animated.empty(); }
+bool RuntimeClip::caches_keys() const noexcept { return compressed_ != nullptr && !compressed_->animated().empty(); }
 
 std::size_t RuntimeClip::size_in_bytes() const noexcept {
   std::size_t bytes = sizeof(RuntimeClip) + name_.capacity() + key_offsets_.capacity() * sizeof(std::uint32_t) +
                       records_.capacity() * sizeof(KeyRecord) + animated_.capacity();
   if (compressed_) {
-    const detail::CompressedStorage& c = *compressed_;
-    bytes += sizeof(c) + c.times.size_in_bytes() + c.blocks.capacity() * sizeof(detail::JointBlock) +
-             c.animated.capacity() * sizeof(detail::ChannelLanes) + c.constants.capacity() * sizeof(detail::ConstantLanes) +
-             c.words.capacity() * sizeof(detail::KeyWord) + c.packed.capacity();
-    if (const detail::SegmentedStorage* g = c.segmented.get()) {
-      bytes += sizeof(*g) + g->lanes.capacity() * sizeof(detail::SegmentedLanes) + g->ranges.capacity() * sizeof(float) +
-               g->starts.capacity() * sizeof(std::uint32_t) + g->data.capacity();
-    }
+    bytes += sizeof(detail::CompressedStorage) + compressed_->buffer_bytes;
   }
   return bytes;
 }

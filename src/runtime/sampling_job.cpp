@@ -73,19 +73,19 @@ bool SamplingJob::run() const noexcept {
     // Every channel's keys come straight from its directory at the clip's time index: the
     // context only remembers that index, for the next frame's search.
     const detail::CompressedStorage& c = *clip->compressed_;
-    const detail::TimeView times = c.times.view();
+    const detail::TimeView times = c.times();
     detail::CachedKeys* cache = ctx.key_cache_.empty() ? nullptr : cached_keys(ctx.key_cache_);
     if (ctx.clip_id_ != clip->id()) {
       ctx.time_hint_ = 0;
       ctx.clip_id_ = clip->id();
-      for (std::size_t b = 0; cache != nullptr && b < c.blocks.size(); ++b) detail::forget(cache[b]);
+      for (std::size_t b = 0; cache != nullptr && b < c.blocks().size(); ++b) detail::forget(cache[b]);
     }
     // The search sees one form of the times (no test of the form at each probe).
     const std::size_t tau =
         times.since != nullptr
-            ? detail::find_key_index(c.times.size(), [&times](std::size_t i) { return Ticks{times.first + times.since[i]}; }, time,
+            ? detail::find_key_index(times.size(), [&times](std::size_t i) { return Ticks{times.first + times.since[i]}; }, time,
                                      ctx.time_hint_)
-            : detail::find_key_index(c.times.size(), [&times](std::size_t i) { return Ticks{times.wide[i]}; }, time, ctx.time_hint_);
+            : detail::find_key_index(times.size(), [&times](std::size_t i) { return Ticks{times.wide[i]}; }, time, ctx.time_hint_);
     ctx.time_hint_ = static_cast<std::uint32_t>(tau);
     const detail::CompressedArgs args{&c, time.count(), static_cast<std::uint32_t>(tau), time.count() < times.first,
                                       output.data(), exact_slerp, cache};

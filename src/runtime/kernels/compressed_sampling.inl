@@ -262,26 +262,26 @@ MARROW_LANES_INLINE F8 blend_factor(const Frame& f, const CachedKeys& keys, int 
 void sample_compressed(const CompressedArgs& args) {
   const CompressedStorage& clip = *args.clip;
   Frame f;
-  f.words = clip.words.data();
-  f.packed = clip.packed.data();
+  f.words = clip.words();
+  f.packed = clip.packed();
   f.word = args.tau / kTimesPerWord;
   f.upto = ~std::uint32_t{0} >> (31u - args.tau % kTimesPerWord);
   f.before = args.before ? ~0u : 0u;
   f.position = args.before ? -1 : static_cast<std::int32_t>(args.tau);
   f.base = (static_cast<std::int32_t>(f.word) - 1) * static_cast<std::int32_t>(kTimesPerWord);
-  f.times = clip.times.view();
+  f.times = clip.times();
   // Out of the clip's times every lane holds, and the wrapped difference is never used.
   f.since_first = static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(args.t) - static_cast<std::uint64_t>(f.times.first)));
-  const std::size_t blocks = clip.blocks.size();
-  const SegmentRun run = clip.segmented ? segment_run(args, f, clip.times.size()) : SegmentRun{};
+  const std::size_t blocks = clip.blocks().size();
+  const SegmentRun run = clip.segmented() ? segment_run(args, f, f.times.size()) : SegmentRun{};
   CachedKeys scratch;  // without a cache every channel is decoded into this
   for (std::size_t b = 0; b < blocks; ++b) {
-    const JointBlock& jb = clip.blocks[b];
+    const JointBlock& jb = clip.blocks()[b];
     CachedKeys& keys = args.cache != nullptr ? args.cache[b] : scratch;
     F8 p[3];
     for (int c = 0; c < 3; ++c) {
       if (jb.kind[c] == kSegmentedChannel) {
-        p[c] = decode_segmented(run, clip, clip.segmented->lanes[jb.index[c]], c, keys.bracket);
+        p[c] = decode_segmented(run, clip, clip.segmented_lanes()[jb.index[c]], c, keys.bracket);
         continue;
       }
       if (jb.kind[c] != kKeysChannel) {  // decoded once, never blended
@@ -289,7 +289,7 @@ void sample_compressed(const CompressedArgs& args) {
         p[c] = F8::splat(0.f);
         continue;
       }
-      const ChannelLanes& ch = clip.animated[jb.index[c]];
+      const ChannelLanes& ch = clip.animated()[jb.index[c]];
       const unsigned moved = args.cache == nullptr ? 0xffu : moved_lanes(keys, c, f.position);
       if (moved != 0 && std::popcount(moved) <= kLanesDecodedAlone) {
         decode_lanes(f, ch, c, moved, keys);

@@ -113,9 +113,8 @@ MARROW_LANES_INLINE void segmented_lanes(const SegmentRun& run, const float* ran
 MARROW_LANES_INLINE F8 decode_segmented(const SegmentRun& run, const CompressedStorage& clip, const SegmentedLanes& sl,
                                          int c, BracketBlock& bracket) {
   const ConstantLanes& constant = constant_lanes(clip, sl.constant_kind, sl.constant, c);
-  const SegmentedStorage& seg = *clip.segmented;
-  const float* ranges = seg.ranges.data() + sl.range;
-  const std::uint8_t* header = seg.data.data() + seg.starts[sl.segments + run.segment];
+  const float* ranges = clip.ranges() + sl.range;
+  const std::uint8_t* header = clip.segment_data() + clip.starts()[sl.segments + run.segment];
 #if MARROW_SIMD_LEVEL >= 1
   const SegmentVectors v = sl.lanes == 0xffu ? segmented_vectors<true>(run, ranges, header, sl.count, sl.lanes, constant)
                                              : segmented_vectors<false>(run, ranges, header, sl.count, sl.lanes, constant);

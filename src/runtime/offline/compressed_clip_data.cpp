@@ -15,6 +15,7 @@
 #include "runtime/clip_id.hpp"
 #include "runtime/compressed_storage.hpp"
 
+#include "compressed_parts.hpp"
 #include "key_codec.hpp"
 #include "segmented_lanes.hpp"
 
@@ -98,7 +99,7 @@ void check(const CompressedClipData& data) {
 
 // The channel's directory: its keys' bits, and per word the keys before it and how far back
 // (forward) the nearest key before (after) it lies, at most a word away (check() made sure).
-void fill_directory(const std::vector<std::uint16_t>& key_times, std::size_t words, detail::CompressedStorage& s) {
+void fill_directory(const std::vector<std::uint16_t>& key_times, std::size_t words, detail::CompressedParts& s) {
   constexpr std::size_t kWord = detail::kTimesPerWord;
   const std::size_t begin = s.words.size();
   s.words.resize(begin + words, detail::KeyWord{0, 0, 0, 0});
@@ -120,7 +121,7 @@ void fill_directory(const std::vector<std::uint16_t>& key_times, std::size_t wor
 }
 
 // The short form when the times span less than 2^31 ticks, else the times as they are.
-void fill_times(const std::vector<Ticks>& times, detail::TimeTable& out) {
+void fill_times(const std::vector<Ticks>& times, detail::CompressedParts& out) {
   out.first = times.front().count();
   if (times.back().count() - out.first <= std::numeric_limits<std::int32_t>::max()) {
     out.since.reserve(times.size());
@@ -131,9 +132,15 @@ void fill_times(const std::vector<Ticks>& times, detail::TimeTable& out) {
   for (Ticks t : times) out.wide.push_back(t.count());
 }
 
-bool same_lanes(const detail::ConstantLanes& a, const detail::ConstantLanes& b) noexcept {
-  return std::memcmp(a.value, b.value, sizeof(a.value)) == 0 && std::memcmp(a.key_time, b.key_time, sizeof(a.key_time)) == 0 &&
-         std::memcmp(a.dropped, b.dropped, sizeof(a.dropped)) == 0;
+// The lanes of `mask` the same bit for bit (the others are never read).
+bool same_lanes(const detail::ConstantLanes& a, const detail::ConstantLanes& b, unsigned mask = 0xffu) noexcept {
+  for (unsigned m = mask; m != 0; m &= m - 1) {
+    const auto l = static_cast<std::size_t>(std::countr_zero(m));
+    for (std::size_t i = 0; i < 3; ++i)
+      if (std::memcmp(&a.value[i][l], &b.value[i][l], sizeof(float)) != 0) return false;
+    if (a.key_time[l] != b.key_time[l] || a.dropped[l] != b.dropped[l]) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -171,10 +178,9 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   if (rest != nullptr && rest->joints != joints) {
     refuse("has " + std::to_string(joints) + " joints, its rest pose " + std::to_string(rest->joints));
   }
-  auto storage = std::make_shared<detail::CompressedStorage>();
-  detail::CompressedStorage& s = *storage;
+  detail::CompressedParts s;
   s.joints = joints;
-  fill_times(data.times, s.times);
+  fill_times(data.times, s);
   s.words_per_channel = (data.times.size() + detail::kTimesPerWord - 1) / detail::kTimesPerWord;
   s.blocks.resize(pose_block_count(joints));
   std::size_t keys = 0, bytes = 0;
@@ -201,9 +207,6 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
     s.packed.insert(s.packed.end(), ch.packed.begin(), ch.packed.end());
   }
   s.packed.resize(s.packed.size() + detail::kPackedPadding, 0);
-  // The directories grew one channel at a time: give back the growth slack (it is counted in
-  // size_in_bytes and is up to half the directories).
-  s.words.shrink_to_fit();
   // Padding lanes repeat the last joint (their output is ignored).
   const auto joint_of = [&](std::size_t lane) { return lane < joints ? lane : joints - 1; };
   // One key of no field bits: a constant.
@@ -218,17 +221,18 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
     lanes.key_time[l] = ch.key_times[0];
     lanes.dropped[l] = channel % 3 == 1 ? static_cast<std::uint8_t>(s.packed[byte_of[channel]] & 3u) : 0;
   };
-  const auto store_constant = [&](const detail::ConstantLanes& lanes, std::size_t b, std::size_t c) -> std::pair<std::uint8_t, std::uint32_t> {
-    if (same_lanes(lanes, detail::kIdentityLanes[c])) return {detail::kIdentityChannel, 0};
-    if (rest != nullptr && same_lanes(lanes, rest->lanes[3 * b + c])) {
+  // `read`: the lanes the kernels read from it (a segmented block channel's constant lanes).
+  const auto store_constant = [&](const detail::ConstantLanes& lanes, std::size_t b, std::size_t c,
+                                  unsigned read = 0xffu) -> std::pair<std::uint8_t, std::uint32_t> {
+    if (same_lanes(lanes, detail::kIdentityLanes[c], read)) return {detail::kIdentityChannel, 0};
+    if (rest != nullptr && same_lanes(lanes, rest->lanes[3 * b + c], read)) {
       s.rest = rest;  // kept only by a clip that reads it
       return {detail::kRestChannel, static_cast<std::uint32_t>(3 * b + c)};
     }
     s.constants.push_back(lanes);
     return {detail::kConstantChannel, static_cast<std::uint32_t>(s.constants.size() - 1)};
   };
-  // A block channel with segmented lanes: every other lane must be a constant (padding lanes
-  // play the identity there).
+  // A block channel with segmented lanes: every other lane must be a constant.
   const auto add_segmented = [&](std::size_t b, std::size_t c, unsigned lanes) {
     const CompressedChannel* channels[kPoseLanes];
     detail::ConstantLanes constants = detail::kIdentityLanes[c];
@@ -242,15 +246,16 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
       }
       constant_lane(channel, l, constants);
     }
-    if (!s.segmented) {
-      s.segmented = std::make_unique<detail::SegmentedStorage>();
-      s.segmented->segments = compressed_segments(data.times.size());
-    }
-    detail::SegmentedLanes sl = detail::segmented_lanes(channels, lanes, data.times.size(), *s.segmented);
-    std::tie(sl.constant_kind, sl.constant) = store_constant(constants, b, c);
+    s.segments = compressed_segments(data.times.size());
+    detail::SegmentedLanes sl = detail::segmented_lanes(channels, lanes, data.times.size(), s);
+    // Only the real lanes outside `lanes` are read from the constants: the identity or the rest
+    // serves when they match it (padding lanes' outputs are ignored).
+    const std::size_t real = std::min(kPoseLanes, joints - b * kPoseLanes);
+    const unsigned read = ((1u << real) - 1u) & ~lanes;
+    std::tie(sl.constant_kind, sl.constant) = store_constant(constants, b, c, read);
     s.blocks[b].kind[c] = detail::kSegmentedChannel;
-    s.blocks[b].index[c] = static_cast<std::uint32_t>(s.segmented->lanes.size());
-    s.segmented->lanes.push_back(sl);
+    s.blocks[b].index[c] = static_cast<std::uint32_t>(s.segmented.size());
+    s.segmented.push_back(sl);
   };
   for (std::size_t b = 0; b < s.blocks.size() && joints > 0; ++b) {
     detail::JointBlock& block = s.blocks[b];
@@ -294,20 +299,17 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
       }
     }
   }
-  s.animated.shrink_to_fit();  // counted in size_in_bytes, like the directories
-  s.constants.shrink_to_fit();
   // The kernels read eight entries of a row and sixteen bytes of samples at a time.
-  if (detail::SegmentedStorage* g = s.segmented.get()) {
-    g->data.resize(g->data.size() + detail::kPackedPadding, 0);
-    g->ranges.resize(g->ranges.size() + kPoseLanes, 0.f);
-    g->lanes.shrink_to_fit(), g->ranges.shrink_to_fit(), g->starts.shrink_to_fit(), g->data.shrink_to_fit();
+  if (!s.segmented.empty()) {
+    s.segment_data.resize(s.segment_data.size() + detail::kPackedPadding, 0);
+    s.ranges.resize(s.ranges.size() + kPoseLanes, 0.f);
   }
   RuntimeClip out;
   out.id_ = detail::next_clip_id();
   out.name_ = std::move(name);
   out.duration_ = duration;
   out.animated_ = data.animated;
-  out.compressed_ = std::move(storage);
+  out.compressed_ = detail::pack(s);
   return out;
 }
 
@@ -315,18 +317,19 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
   if (!clip.compressed_) throw std::invalid_argument("compressed_clip_data: clip '" + clip.name() + "' is not compressed");
   const detail::CompressedStorage& s = *clip.compressed_;
   CompressedClipData data;
-  for (std::size_t i = 0; i < s.times.size(); ++i) data.times.push_back(Ticks{s.times.at(i)});
+  const detail::TimeView times = s.times();
+  for (std::size_t i = 0; i < times.size(); ++i) data.times.push_back(Ticks{times.at(i)});
   data.animated = clip.animated_;
   data.channels.resize(3 * s.joints);
   for (std::size_t j = 0; j < s.joints; ++j) {
-    const detail::JointBlock& block = s.blocks[j / kPoseLanes];
+    const detail::JointBlock& block = s.blocks()[j / kPoseLanes];
     const std::size_t l = j % kPoseLanes;
     for (std::size_t c = 0; c < 3; ++c) {
       CompressedChannel& ch = data.channels[3 * j + c];
       const detail::SegmentedLanes* sl =
-          block.kind[c] == detail::kSegmentedChannel ? &s.segmented->lanes[block.index[c]] : nullptr;
+          block.kind[c] == detail::kSegmentedChannel ? &s.segmented_lanes()[block.index[c]] : nullptr;
       if (sl != nullptr && (sl->lanes >> l & 1u) != 0) {
-        ch = detail::segmented_channel(*s.segmented, s.times.size(), *sl, l);
+        ch = detail::segmented_channel(s, times.size(), *sl, l);
         continue;
       }
       if (block.kind[c] != detail::kKeysChannel) {
@@ -339,9 +342,9 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
         if (c == 1) ch.packed.push_back(lanes.dropped[l]);
         continue;
       }
-      const detail::ChannelLanes& lanes = s.animated[block.index[c]];
+      const detail::ChannelLanes& lanes = s.animated()[block.index[c]];
       for (std::size_t w = 0; w < s.words_per_channel; ++w) {
-        for (std::uint32_t bits = s.words[lanes.word[l] + w].bits; bits != 0; bits &= bits - 1) {
+        for (std::uint32_t bits = s.words()[lanes.word[l] + w].bits; bits != 0; bits &= bits - 1) {
           ch.key_times.push_back(static_cast<std::uint16_t>(w * detail::kTimesPerWord + static_cast<std::size_t>(std::countr_zero(bits))));
         }
       }
@@ -356,7 +359,7 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
         ch.min[i] = copy ? 0.f : lanes.min[i][l];
         ch.step[i] = copy ? 0.f : lanes.step[i][l];
       }
-      const std::uint8_t* first = s.packed.data() + lanes.byte[l];
+      const std::uint8_t* first = s.packed() + lanes.byte[l];
       ch.packed.assign(first, first + (std::size_t{lanes.count[l]} * compressed_key_width(ch.bits, c) + 7) / 8);
     }
   }

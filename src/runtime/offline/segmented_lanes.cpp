@@ -60,7 +60,7 @@ void check_segmented(const CompressedChannel& ch, std::size_t c, std::size_t tim
   }
 }
 
-SegmentedLanes segmented_lanes(const CompressedChannel* const* channels, unsigned lanes, std::size_t times, SegmentedStorage& s) {
+SegmentedLanes segmented_lanes(const CompressedChannel* const* channels, unsigned lanes, std::size_t times, CompressedParts& s) {
   SegmentedLanes out;
   out.lanes = static_cast<std::uint8_t>(lanes);
   out.count = static_cast<std::uint8_t>(std::popcount(lanes));
@@ -75,19 +75,19 @@ SegmentedLanes segmented_lanes(const CompressedChannel* const* channels, unsigne
     for (const CompressedChannel* ch : in) s.ranges.push_back(ch->extent[i]);
   std::vector<std::size_t> read(n, 0);  // each lane's next byte of samples
   for (std::size_t seg = 0; seg < s.segments; ++seg) {
-    if (s.data.size() > 0xffffffffu) refuse("has too many samples");
-    s.starts.push_back(static_cast<std::uint32_t>(s.data.size()));
+    if (s.segment_data.size() > 0xffffffffu) refuse("has too many samples");
+    s.starts.push_back(static_cast<std::uint32_t>(s.segment_data.size()));
     for (std::size_t i = 0; i < 3; ++i)
-      for (const CompressedChannel* ch : in) s.data.push_back(ch->segments[seg].low[i]);
+      for (const CompressedChannel* ch : in) s.segment_data.push_back(ch->segments[seg].low[i]);
     for (std::size_t i = 0; i < 3; ++i)
-      for (const CompressedChannel* ch : in) s.data.push_back(ch->segments[seg].extent[i]);
+      for (const CompressedChannel* ch : in) s.segment_data.push_back(ch->segments[seg].extent[i]);
     for (std::size_t i = 0; i < 3; ++i)
-      for (const CompressedChannel* ch : in) s.data.push_back(ch->segments[seg].bits[i]);
+      for (const CompressedChannel* ch : in) s.segment_data.push_back(ch->segments[seg].bits[i]);
     for (const CompressedChannel* ch : in)
-      s.data.push_back(static_cast<std::uint8_t>(ch->segments[seg].stride | ch->segments[seg].dropped << 4));
+      s.segment_data.push_back(static_cast<std::uint8_t>(ch->segments[seg].stride | ch->segments[seg].dropped << 4));
     for (std::size_t l = 0; l < n; ++l) {
       const std::size_t bytes = segment_bytes(in[l]->segments[seg], times, seg);
-      s.data.insert(s.data.end(), in[l]->packed.begin() + static_cast<std::ptrdiff_t>(read[l]),
+      s.segment_data.insert(s.segment_data.end(), in[l]->packed.begin() + static_cast<std::ptrdiff_t>(read[l]),
                             in[l]->packed.begin() + static_cast<std::ptrdiff_t>(read[l] + bytes));
       read[l] += bytes;
     }
@@ -95,13 +95,13 @@ SegmentedLanes segmented_lanes(const CompressedChannel* const* channels, unsigne
   return out;
 }
 
-CompressedChannel segmented_channel(const SegmentedStorage& s, std::size_t times, const SegmentedLanes& sl, std::size_t lane) {
+CompressedChannel segmented_channel(const CompressedStorage& s, std::size_t times, const SegmentedLanes& sl, std::size_t lane) {
   CompressedChannel out;
   const std::size_t n = sl.count;
   const auto m = static_cast<std::size_t>(std::popcount(static_cast<unsigned>(sl.lanes) & ((1u << lane) - 1)));  // its place
   for (std::size_t i = 0; i < 3; ++i) {
-    out.min[i] = s.ranges[sl.range + i * n + m];
-    out.extent[i] = s.ranges[sl.range + (3 + i) * n + m];
+    out.min[i] = s.ranges()[sl.range + i * n + m];
+    out.extent[i] = s.ranges()[sl.range + (3 + i) * n + m];
   }
   const auto segment_of = [&](const std::uint8_t* header, std::size_t k) {
     CompressedSegment seg;
@@ -115,7 +115,7 @@ CompressedChannel segmented_channel(const SegmentedStorage& s, std::size_t times
     return seg;
   };
   for (std::size_t seg = 0; seg < s.segments; ++seg) {
-    const std::uint8_t* header = s.data.data() + s.starts[sl.segments + seg];
+    const std::uint8_t* header = s.segment_data() + s.starts()[sl.segments + seg];
     out.segments.push_back(segment_of(header, m));
     // The lane's samples follow the headers and the lanes before it.
     const std::uint8_t* at = header + kSegmentHeaderBytes * n;

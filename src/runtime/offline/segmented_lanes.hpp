@@ -8,6 +8,8 @@
 #include "marrow/runtime/offline/compressed_clip_data.hpp"
 #include "runtime/compressed_storage.hpp"
 
+#include "compressed_parts.hpp"
+
 namespace marrow::detail {
 
 // Bytes of a segmented channel's samples in each segment, and in all.
@@ -19,10 +21,10 @@ std::size_t segmented_bytes(const CompressedChannel& channel, std::size_t times)
 void check_segmented(const CompressedChannel& channel, std::size_t c, std::size_t times, const std::string& where);
 
 // A block channel whose lanes in `lanes` read the segmented channels[lane]: their
-// ranges and segments appended to s. The caller sets the other lanes' constant.
-SegmentedLanes segmented_lanes(const CompressedChannel* const* channels, unsigned lanes, std::size_t times, SegmentedStorage& s);
+// ranges and segments appended to s (s.segments set). The caller sets the other lanes' constant.
+SegmentedLanes segmented_lanes(const CompressedChannel* const* channels, unsigned lanes, std::size_t times, CompressedParts& s);
 
 // Lane `lane` (in sl.lanes) of a segmented block channel as a CompressedChannel.
-CompressedChannel segmented_channel(const SegmentedStorage& s, std::size_t times, const SegmentedLanes& sl, std::size_t lane);
+CompressedChannel segmented_channel(const CompressedStorage& s, std::size_t times, const SegmentedLanes& sl, std::size_t lane);
 
 }  // namespace marrow::detail
