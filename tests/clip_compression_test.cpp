@@ -139,20 +139,28 @@ TEST(CompressedClip, X1_SegmentedEqualsTheOneSamplerOnItsReconstructedKeysAtEver
 // A clip's times are kept as ticks since its first (4 bytes a time) when they span less than 2^31
 // ticks, else as they are (8 bytes). Either way the clip gives back its exact times and plays as
 // its reconstruction, at every level, with and without a cache.
-TEST(CompressedClip, X1_KeyTimesOfEitherFormComeBackExactlyAndPlayByTheRule) {
+// The times' three forms (compressed_storage.hpp's TimeView): a rig sampled at a rate is on a
+// grid (no bytes a time); a time moved by a tick puts it on none (4 bytes a time since the
+// first); a last time four minutes on (a key held that long) needs the wide form (8 bytes).
+TEST(CompressedClip, X1_KeyTimesOfEveryFormComeBackExactlyAndPlayByTheRule) {
   std::mt19937 rng(47);
   const Rig rig = smooth_rig(rng, 11, 90);
-  const RuntimeClip near_clip = compress_clip(rig.clip, rig.data, {});
-  // The same channels, the last time four minutes on (a key held that long): the wide form.
-  CompressedClipData far_data = compressed_clip_data(near_clip);
+  const RuntimeClip grid_clip = compress_clip(rig.clip, rig.data, {});
+  CompressedClipData short_data = compressed_clip_data(grid_clip);
+  short_data.times[1] += Ticks{1};
+  const RuntimeClip short_clip = make_compressed_clip("short", short_data.times.back(), short_data);
+  CompressedClipData far_data = compressed_clip_data(grid_clip);
   far_data.times.back() += ticks_from_seconds(240.0);
   const RuntimeClip far_clip = make_compressed_clip("far", far_data.times.back(), far_data);
-  EXPECT_EQ(far_clip.size_in_bytes() - near_clip.size_in_bytes(), 4 * far_data.times.size());
-  for (const RuntimeClip* clip : {&near_clip, &far_clip}) {
+  const std::size_t n = far_data.times.size();
+  EXPECT_EQ(short_clip.size_in_bytes() - grid_clip.size_in_bytes(), 4 * n);
+  EXPECT_EQ(far_clip.size_in_bytes() - grid_clip.size_in_bytes(), 8 * n);
+  for (const RuntimeClip* clip : {&grid_clip, &short_clip, &far_clip}) {
     SCOPED_TRACE(clip->name());
     const std::vector<Ticks> times = compressed_clip_data(*clip).times;
-    EXPECT_EQ(times, clip == &far_clip ? far_data.times : compressed_clip_data(make_compressed_clip("again", clip->duration(),
-                                                                                                    compressed_clip_data(*clip))).times);
+    EXPECT_EQ(times, clip == &far_clip     ? far_data.times
+                     : clip == &short_clip ? short_data.times
+                                           : compressed_clip_data(make_compressed_clip("again", clip->duration(), compressed_clip_data(*clip))).times);
     const std::vector<ReconstructedJoint> keys = reconstructed_channels(*clip);
     test::for_each_simd_level([&](SimdChoice) {
       for (CompressedKeys mode : {CompressedKeys::decode_every_run, CompressedKeys::cache}) {
@@ -170,6 +178,30 @@ TEST(CompressedClip, X1_KeyTimesOfEitherFormComeBackExactlyAndPlayByTheRule) {
         }
       }
     });
+  }
+}
+
+// A rate's multiples rounded to ticks (1/30 s is 333,333.3 ticks), from any first multiple, lie on
+// a grid: the times take no bytes and come back exactly. One of them a tick off is on none.
+TEST(CompressedClip, X1_TimesSampledAtARateTakeNoBytes) {
+  std::mt19937 rng(59);
+  const Rig rig = smooth_rig(rng, 5, 70);
+  const RuntimeClip base = compress_clip(rig.clip, rig.data, {});
+  const CompressedClipData data = compressed_clip_data(base);
+  for (const double rate : {30.0, 24.0, 120.0, 29.97}) {
+    for (const int offset : {0, 1, 7}) {
+      SCOPED_TRACE(std::to_string(rate) + " Hz from multiple " + std::to_string(offset));
+      CompressedClipData d = data;
+      for (std::size_t i = 0; i < d.times.size(); ++i)
+        d.times[i] = Ticks{std::llround(static_cast<double>(i + static_cast<std::size_t>(offset)) * 1e7 / rate)};
+      const RuntimeClip clip = make_compressed_clip("rate", d.times.back(), d);
+      EXPECT_EQ(clip.size_in_bytes(), base.size_in_bytes());
+      EXPECT_EQ(compressed_clip_data(clip).times, d.times);
+      d.times[d.times.size() / 2] += Ticks{1};
+      const RuntimeClip off = make_compressed_clip("rate", d.times.back(), d);
+      EXPECT_EQ(off.size_in_bytes(), base.size_in_bytes() + 4 * d.times.size());
+      EXPECT_EQ(compressed_clip_data(off).times, d.times);
+    }
   }
 }
 

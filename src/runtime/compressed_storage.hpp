@@ -128,15 +128,31 @@ struct CompressedRestPose {
 
 namespace marrow::detail {
 
-// A clip's key times, strictly increasing. When they span less than 2^31 ticks (3.5 minutes),
-// each is kept as its ticks since the first (4 bytes a time); else as it is (`wide`, 8 bytes).
+// A clip's key times, strictly increasing, in one of three forms:
+//   - a grid: time i is first + floor((i * step + phase) / 2^16), step and phase in 2^-16 ticks
+//     (no bytes a time): sampled clips, whose times are a rate's multiples rounded to ticks;
+//   - else, spanning less than 2^31 ticks (3.5 minutes): each time's ticks since the first
+//     (`since`, 4 bytes a time);
+//   - else each time as it is (`wide`, 8 bytes).
 struct TimeView {
-  const std::int32_t* since = nullptr;  // null: the wide form
+  const std::int32_t* since = nullptr;  // both null: the grid
   const std::int64_t* wide = nullptr;
   std::int64_t first = 0;
   std::size_t count = 0;
+  std::uint64_t step = 0;  // the grid's
+  std::uint32_t phase = 0;
   std::size_t size() const noexcept { return count; }
-  std::int64_t at(std::size_t i) const noexcept { return since != nullptr ? first + since[i] : wide[i]; }
+  std::int64_t at(std::size_t i) const noexcept {
+    if (since != nullptr) return first + since[i];
+    if (wide != nullptr) return wide[i];
+    return first + static_cast<std::int64_t>((i * step + phase) >> 16);
+  }
+};
+
+// TimeView's grid (offline/time_grid.hpp finds one).
+struct TimeGrid {
+  std::uint64_t step = 0;
+  std::uint32_t phase = 0;
 };
 
 // Where one array of a clip's storage lies in its buffer.
@@ -157,7 +173,6 @@ struct AlignedFree {
 // make_compressed_clip from its parts (offline/compressed_parts.hpp), immutable.
 struct CompressedStorage {
   std::unique_ptr<std::byte[], AlignedFree> buffer;
-  std::uint32_t buffer_bytes = 0;
   Stored<std::int32_t> since;          // the times, short form
   Stored<std::int64_t> wide;           // or wide
   Stored<JointBlock> blocks_;          // pose_block_count(joints); padding lanes repeat the last joint
@@ -170,6 +185,9 @@ struct CompressedStorage {
   Stored<std::uint32_t> starts_;       // per segmented block channel, per segment: its first byte in segment_data
   Stored<std::uint8_t> segment_data_;  // then kPackedPadding zero bytes
   std::int64_t first = 0;              // the first time
+  std::uint64_t grid_step = 0;         // the times' grid when neither since nor wide holds them
+  std::uint32_t grid_phase = 0;
+  std::uint32_t time_count = 0;
   std::shared_ptr<const CompressedRestPose> rest;  // what kRestChannel blocks read (the skeleton's, not counted)
   std::uint32_t words_per_channel = 0;  // ceil(times / 32)
   std::uint32_t joints = 0;
@@ -185,7 +203,9 @@ struct CompressedStorage {
     return {at(a), a.count};
   }
   TimeView times() const noexcept {
-    return since.count != 0 ? TimeView{at(since), nullptr, first, since.count} : TimeView{nullptr, at(wide), first, wide.count};
+    if (since.count != 0) return TimeView{at(since), nullptr, first, time_count};
+    if (wide.count != 0) return TimeView{nullptr, at(wide), first, time_count};
+    return TimeView{nullptr, nullptr, first, time_count, grid_step, grid_phase};
   }
   std::span<const JointBlock> blocks() const noexcept { return span(blocks_); }
   std::span<const ChannelLanes> animated() const noexcept { return span(animated_); }
@@ -197,6 +217,8 @@ struct CompressedStorage {
   const float* ranges() const noexcept { return at(ranges_); }
   const std::uint32_t* starts() const noexcept { return at(starts_); }
   const std::uint8_t* segment_data() const noexcept { return at(segment_data_); }
+  // The buffer's bytes: segment_data is its last array.
+  std::size_t buffer_bytes() const noexcept { return std::size_t{segment_data_.offset} + segment_data_.count; }
 };
 
 // A block channel's constant lanes, whichever way they are kept.

@@ -71,7 +71,7 @@ std::size_t RuntimeClip::size_in_bytes() const noexcept {
   std::size_t bytes = sizeof(RuntimeClip) + name_.capacity() + key_offsets_.capacity() * sizeof(std::uint32_t) +
                       records_.capacity() * sizeof(KeyRecord) + animated_.capacity();
   if (compressed_) {
-    bytes += sizeof(detail::CompressedStorage) + compressed_->buffer_bytes;
+    bytes += sizeof(detail::CompressedStorage) + compressed_->buffer_bytes();
   }
   return bytes;
 }

@@ -81,11 +81,11 @@ bool SamplingJob::run() const noexcept {
       for (std::size_t b = 0; cache != nullptr && b < c.blocks().size(); ++b) detail::forget(cache[b]);
     }
     // The search sees one form of the times (no test of the form at each probe).
+    const auto find = [&](const auto& time_of) { return detail::find_key_index(times.size(), time_of, time, ctx.time_hint_); };
     const std::size_t tau =
-        times.since != nullptr
-            ? detail::find_key_index(times.size(), [&times](std::size_t i) { return Ticks{times.first + times.since[i]}; }, time,
-                                     ctx.time_hint_)
-            : detail::find_key_index(times.size(), [&times](std::size_t i) { return Ticks{times.wide[i]}; }, time, ctx.time_hint_);
+        times.since != nullptr  ? find([&times](std::size_t i) { return Ticks{times.first + times.since[i]}; })
+        : times.wide != nullptr ? find([&times](std::size_t i) { return Ticks{times.wide[i]}; })
+                                : find([&times](std::size_t i) { return Ticks{times.first + static_cast<std::int64_t>((i * times.step + times.phase) >> 16)}; });
     ctx.time_hint_ = static_cast<std::uint32_t>(tau);
     const detail::CompressedArgs args{&c, time.count(), static_cast<std::uint32_t>(tau), time.count() < times.first,
                                       output.data(), exact_slerp, cache};

@@ -128,9 +128,13 @@ MARROW_LANES_INLINE __m256d ticks_since_first(const Frame& f, const std::int32_t
     const std::int32_t* since = f.times.since;
     return _mm256_cvtepi32_pd(_mm_setr_epi32(since[index[0]], since[index[1]], since[index[2]], since[index[3]]));
   }
-  const auto at = [&](int l) { return static_cast<long long>(f.times.wide[index[l]]); };
-  const __m256i t = _mm256_setr_epi64x(at(0), at(1), at(2), at(3));
-  return double_of_ticks(_mm256_sub_epi64(t, _mm256_set1_epi64x(f.times.first)));
+  if (f.times.wide != nullptr) {
+    const auto at = [&](int l) { return static_cast<long long>(f.times.wide[index[l]]); };
+    const __m256i t = _mm256_setr_epi64x(at(0), at(1), at(2), at(3));
+    return double_of_ticks(_mm256_sub_epi64(t, _mm256_set1_epi64x(f.times.first)));
+  }
+  const auto since = [&](int l) { return static_cast<long long>(f.times.at(static_cast<std::size_t>(index[l])) - f.times.first); };
+  return double_of_ticks(_mm256_setr_epi64x(since(0), since(1), since(2), since(3)));
 }
 
 // Every lane's blend-factor terms from its range [lo, hi) (as stored in keys): set_span's

@@ -18,6 +18,7 @@
 #include "compressed_parts.hpp"
 #include "key_codec.hpp"
 #include "segmented_lanes.hpp"
+#include "time_grid.hpp"
 
 namespace marrow {
 
@@ -120,9 +121,15 @@ void fill_directory(const std::vector<std::uint16_t>& key_times, std::size_t wor
   }
 }
 
-// The short form when the times span less than 2^31 ticks, else the times as they are.
+// A grid when the times lie on one, else the short form when they span less than 2^31 ticks,
+// else the times as they are.
 void fill_times(const std::vector<Ticks>& times, detail::CompressedParts& out) {
   out.first = times.front().count();
+  out.time_count = times.size();
+  if (const std::optional<detail::TimeGrid> grid = detail::find_time_grid(times)) {
+    out.grid = *grid;
+    return;
+  }
   if (times.back().count() - out.first <= std::numeric_limits<std::int32_t>::max()) {
     out.since.reserve(times.size());
     for (Ticks t : times) out.since.push_back(static_cast<std::int32_t>(t.count() - out.first));

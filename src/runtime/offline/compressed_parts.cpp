@@ -32,7 +32,7 @@ class Layout {
 };
 
 template <class F>
-void lay_out(const CompressedParts& p, CompressedStorage& s, F&& layout) {
+void lay_out(const CompressedParts& p, CompressedStorage& s, F&& layout) {  // segment_data last (buffer_bytes)
   s.constants_ = layout.add(p.constants);
   s.animated_ = layout.add(p.animated);
   s.wide = layout.add(p.wide);
@@ -61,8 +61,10 @@ std::shared_ptr<const CompressedStorage> pack(const CompressedParts& p) {
   s->buffer.reset(bytes == 0 ? nullptr : new (std::align_val_t{kStorageAlignment}) std::byte[bytes]);
   Layout copy(s->buffer.get());
   lay_out(p, *s, copy);
-  s->buffer_bytes = static_cast<std::uint32_t>(bytes);
   s->first = p.first;
+  s->grid_step = p.grid.step;
+  s->grid_phase = p.grid.phase;
+  s->time_count = narrow(p.time_count, "times");
   s->rest = p.rest;
   s->words_per_channel = narrow(p.words_per_channel, "directory words");
   s->joints = narrow(p.joints, "joints");

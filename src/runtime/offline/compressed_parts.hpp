@@ -12,6 +12,8 @@ namespace marrow::detail {
 
 struct CompressedParts {
   std::int64_t first = 0;            // the first time
+  std::size_t time_count = 0;
+  TimeGrid grid;                     // the times when they lie on one (TimeView), else
   std::vector<std::int32_t> since;   // the times since the first, when they span less than 2^31 ticks
   std::vector<std::int64_t> wide;    // else the times
   std::vector<JointBlock> blocks;

@@ -1,0 +1,55 @@
+// find_time_grid (time_grid.hpp).
+#include "time_grid.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace marrow::detail {
+
+namespace {
+
+constexpr std::int64_t kOne = std::int64_t{1} << 16;  // a tick, in the grid's units
+
+// The phases that put every time on the grid of this step: time i needs
+// d_i * 2^16 <= i * step + phase < (d_i + 1) * 2^16 (d_i its ticks since the first), and
+// 0 <= phase < 2^16. Returns the least, or none.
+std::optional<std::uint32_t> phase_for(std::span<const Ticks> times, std::int64_t step) {
+  std::int64_t low = 0, high = kOne;
+  for (std::size_t i = 1; i < times.size() && low < high; ++i) {
+    const std::int64_t d = times[i].count() - times[0].count();
+    const std::int64_t at = static_cast<std::int64_t>(i) * step;
+    low = std::max(low, d * kOne - at);
+    high = std::min(high, (d + 1) * kOne - at);
+  }
+  if (low >= high) return std::nullopt;
+  return static_cast<std::uint32_t>(low);
+}
+
+}  // namespace
+
+std::optional<TimeGrid> find_time_grid(std::span<const Ticks> times) {
+  const std::size_t n = times.size();
+  if (n < 2) return TimeGrid{};
+  const std::int64_t span = times.back().count() - times.front().count();
+  if (span <= 0 || span > std::numeric_limits<std::int32_t>::max()) return std::nullopt;
+  // The last time fixes the step within a tick over n - 1 steps: (n - 1) * step lies in
+  // (span - 1, span + 1] ticks. Every candidate of that range is tried, from the middle out
+  // (about 2^17 / (n - 1) of them, each a pass over the times that stops at the first misfit).
+  const auto steps = static_cast<std::int64_t>(n - 1);
+  const std::int64_t lo = ((span - 1) * kOne) / steps, hi = ((span + 1) * kOne + steps - 1) / steps;
+  const std::int64_t mid = (span * kOne + steps / 2) / steps;
+  const auto fits = [&](std::int64_t step) -> std::optional<TimeGrid> {
+    if (step < lo || step > hi || step <= 0) return std::nullopt;
+    if (const std::optional<std::uint32_t> phase = phase_for(times, step)) return TimeGrid{static_cast<std::uint64_t>(step), *phase};
+    return std::nullopt;
+  };
+  for (std::int64_t k = 0; mid - k >= lo || mid + k <= hi; ++k) {
+    if (const auto grid = fits(mid - k)) return grid;
+    if (k > 0)
+      if (const auto grid = fits(mid + k)) return grid;
+  }
+  return std::nullopt;
+}
+
+}  // namespace marrow::detail
