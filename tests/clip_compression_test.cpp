@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "marrow/core/trs.hpp"
@@ -203,6 +204,50 @@ TEST(CompressedClip, X1_TimesSampledAtARateTakeNoBytes) {
       EXPECT_EQ(compressed_clip_data(off).times, d.times);
     }
   }
+}
+
+// Key times a few ticks off a rate's multiples (float seconds rounded to ticks), and two
+// channels of a joint ending a tick apart (one track, the same pose twice), are compressed on the
+// grid they lie near: its times take no bytes, and the clip stays within the bound at the
+// source's own times. A step (two keys a tick apart that differ) keeps its times.
+TEST(CompressedClip, X1_KeyTimesNearAGridAreCompressedOnItWithinTheBound) {
+  std::mt19937 rng(61);
+  Rig rig = smooth_rig(rng, 9, 60);
+  for (BoneTrack& track : rig.clip.tracks)
+    for (Keyframe& key : track.keys) key.time += Ticks{(key.time.count() / 333333) % 5 * 9};
+  rig.clip.tracks[0].keys.push_back(rig.clip.tracks[0].keys.back());
+  rig.clip.tracks[0].keys.back().time += Ticks{1};
+  rig.clip.duration = rig.clip.tracks[0].keys.back().time;
+  std::set<Ticks> source_times;
+  for (const BoneTrack& track : rig.clip.tracks)
+    for (const Keyframe& key : track.keys) source_times.insert(key.time);
+  for (const bool segmented : {false, true}) {
+    SCOPED_TRACE(segmented ? "segmented" : "keyed");
+    const ClipCompression options{.segmented = segmented};
+    const RuntimeClip clip = compress_clip(rig.clip, rig.data, options);
+    CompressedClipData data = compressed_clip_data(clip);
+    EXPECT_EQ(data.times.size(), 60u);
+    EXPECT_EQ(data.times.front(), *source_times.begin());
+    EXPECT_EQ(data.times.back(), *source_times.rbegin());
+    const std::size_t on = make_compressed_clip("on", clip.duration(), data).size_in_bytes();
+    data.times[1] += Ticks{1};  // off the grid: the times take their 4 bytes each
+    EXPECT_EQ(make_compressed_clip("off", clip.duration(), data).size_in_bytes(), on + 4 * data.times.size());
+    const RuntimeClip source = compile_clip(rig.clip, rig.data);
+    SamplingContext ca(9), cb(9);
+    std::vector<TrsBlock> a(pose_block_count(9)), b(pose_block_count(9));
+    int joint = -1;
+    double worst = test::measured_error(rig.clip, rig.data, clip, options.distance, rng, &joint);
+    for (const Ticks t : source_times) {
+      SamplingJob{&source, t, &ca, a}.run();
+      SamplingJob{&clip, t, &cb, b}.run();
+      worst = std::max(worst, test::max_displacement(rig.data, a, b, options.distance, &joint));
+    }
+    EXPECT_LE(worst, options.tolerance);
+  }
+  // A step: the same track's last two keys a tick apart, the second turned.
+  rig.clip.tracks[0].keys.back().rotation = glm::angleAxis(0.5f, glm::vec3(0, 1, 0)) * rig.clip.tracks[0].keys.back().rotation;
+  const std::vector<Ticks> kept = compressed_clip_data(compress_clip(rig.clip, rig.data, {})).times;
+  EXPECT_EQ(kept, std::vector<Ticks>(source_times.begin(), source_times.end()));
 }
 
 // A block's channel whose eight lanes are the identity's one key (translation 0, rotation

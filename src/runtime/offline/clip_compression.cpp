@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <optional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -19,6 +21,7 @@
 #include "marrow/runtime/track_sampler.hpp"
 
 #include "key_reduction.hpp"
+#include "time_grid.hpp"
 #include "segment_encoder.hpp"
 #include "object_space_error.hpp"
 #include "runtime/compressed_storage.hpp"
@@ -50,13 +53,41 @@ constexpr double kShare[3] = {0.5, 1.0, 0.5};
 // are the whole of it), the rest of the others.
 struct Source {
   std::vector<std::int64_t> times;
+  std::vector<std::int64_t> off_grid;   // the source's key times the table moved onto a grid (time_grid.hpp)
   std::vector<const BoneTrack*> track;  // per joint; null: the rest pose
   std::vector<std::size_t> first;       // per joint: time index of its first sample
   std::vector<std::vector<Trs>> samples;
   std::vector<Trs> rest;
 };
 
-Source sample_source(const AnimationClip& clip, const SkinningData& skeleton) {
+// The table on the grid its times lie near, if any: the times it moved are kept to be measured.
+// Two keys of one track close in time make a step unless they hold the same pose (within float
+// noise: glTF channels of one joint ending a tick apart, merged into one track).
+bool same_pose(const Keyframe& a, const Keyframe& b) {
+  const auto near = [](const glm::vec3& u, const glm::vec3& v) {
+    const glm::vec3 d = glm::abs(u - v);
+    return std::max({d.x, d.y, d.z}) <= 1e-6f * std::max({1.f, std::fabs(u.x), std::fabs(u.y), std::fabs(u.z)});
+  };
+  const glm::vec4 dq = glm::abs(glm::vec4(a.rotation.x - b.rotation.x, a.rotation.y - b.rotation.y, a.rotation.z - b.rotation.z,
+                                          a.rotation.w - b.rotation.w));
+  return near(a.translation, b.translation) && near(a.scale, b.scale) && std::max({dq.x, dq.y, dq.z, dq.w}) <= 1e-6f;
+}
+
+void move_onto_grid(Source& s) {
+  std::int64_t least_gap = std::numeric_limits<std::int64_t>::max();
+  for (const BoneTrack* track : s.track) {
+    if (track == nullptr) continue;
+    for (std::size_t k = 1; k < track->keys.size(); ++k)
+      if (!same_pose(track->keys[k - 1], track->keys[k])) least_gap = std::min(least_gap, (track->keys[k].time - track->keys[k - 1].time).count());
+  }
+  std::optional<std::vector<std::int64_t>> grid = detail::near_grid(s.times, least_gap);
+  if (!grid) return;
+  std::set_difference(s.times.begin(), s.times.end(), grid->begin(), grid->end(), std::back_inserter(s.off_grid));
+  s.times = std::move(*grid);
+}
+
+// on_grid: the table may be moved onto a grid the key times lie near (near_grid).
+Source sample_source(const AnimationClip& clip, const SkinningData& skeleton, bool on_grid) {
   const std::size_t joints = static_cast<std::size_t>(skeleton.bone_count);
   Source s;
   s.track.assign(joints, nullptr);
@@ -86,6 +117,7 @@ Source sample_source(const AnimationClip& clip, const SkinningData& skeleton) {
   std::sort(s.times.begin(), s.times.end());
   s.times.erase(std::unique(s.times.begin(), s.times.end()), s.times.end());
   if (s.times.empty()) s.times.push_back(0);
+  if (on_grid) move_onto_grid(s);
   if (s.times.size() > kCompressedMaxTimes) {
     refuse(clip, std::to_string(s.times.size()) + " distinct key times, more than a compressed clip holds (" +
                      std::to_string(kCompressedMaxTimes) + ")");
@@ -376,16 +408,19 @@ std::vector<double> measure(const Source& s, const SkinningData& skeleton, const
   const bool prefix = has_root_prefix(skeleton);
   const std::size_t n = s.times.size();
   // Every time, half-way to the next, and the tick before each segment's first time, where the
-  // segment before plays its own copy of that sample (compressed_clip_data.hpp).
-  for (std::size_t step = 0; step < 3 * n - 2; ++step) {
-    const std::size_t i = step / 3;
-    const bool between = step % 3 != 0;
-    const bool boundary = step % 3 == 2;
+  // segment before plays its own copy of that sample (compressed_clip_data.hpp); then the
+  // source's key times the table moved onto a grid.
+  for (std::size_t step = 0; step < 3 * n - 2 + s.off_grid.size(); ++step) {
+    const bool moved = step >= 3 * n - 2;
+    const std::size_t i = moved ? 0 : step / 3;
+    const bool between = moved || step % 3 != 0;
+    const bool boundary = !moved && step % 3 == 2;
     if (boundary && ((i + 1) % kCompressedSegmentLength != 0 || s.times[i + 1] - 1 <= s.times[i])) continue;
-    const Ticks t{boundary  ? s.times[i + 1] - 1
-                  : between ? s.times[i] + static_cast<std::int64_t>(
-                                               (static_cast<std::uint64_t>(s.times[i + 1]) - static_cast<std::uint64_t>(s.times[i])) / 2)
-                            : s.times[i]};
+    const Ticks t{moved     ? s.off_grid[step - (3 * n - 2)]
+                  : boundary ? s.times[i + 1] - 1
+                  : between  ? s.times[i] + static_cast<std::int64_t>(
+                                                (static_cast<std::uint64_t>(s.times[i + 1]) - static_cast<std::uint64_t>(s.times[i])) / 2)
+                             : s.times[i]};
     SamplingJob{&candidate, t, &context, pose}.run();
     for (std::size_t j = 0; j < joints; ++j) {
       Trs local;
@@ -408,6 +443,9 @@ std::vector<double> measure(const Source& s, const SkinningData& skeleton, const
   return error;
 }
 
+RuntimeClip compress_source(const AnimationClip& clip, const Source& s, const SkinningData& skeleton, const ClipCompression& options,
+                            CompressionReport* report, const std::shared_ptr<const CompressedRestPose>& rest);
+
 }  // namespace
 
 std::string compression_refusal(const ClipCompression& options) {
@@ -428,8 +466,22 @@ RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleto
   if (const std::string why = compression_refusal(options); !why.empty()) throw std::invalid_argument("compress_clip: " + why);
   validate(skeleton);
   validate_clip(clip);
-  const Source s = sample_source(clip, skeleton);
   if (rest == nullptr) rest = compressed_rest_pose(skeleton.bind_pose);
+  // On the grid the key times lie near (their bytes saved), unless that misses the bound where
+  // the exact times would not.
+  const Source on_grid = sample_source(clip, skeleton, true);
+  if (on_grid.off_grid.empty()) return compress_source(clip, on_grid, skeleton, options, report, rest);
+  try {
+    return compress_source(clip, on_grid, skeleton, options, report, rest);
+  } catch (const std::invalid_argument&) {
+    return compress_source(clip, sample_source(clip, skeleton, false), skeleton, options, report, rest);
+  }
+}
+
+namespace {
+
+RuntimeClip compress_source(const AnimationClip& clip, const Source& s, const SkinningData& skeleton, const ClipCompression& options,
+                            CompressionReport* report, const std::shared_ptr<const CompressedRestPose>& rest) {
   const std::size_t joints = s.rest.size();
   const double tolerance = options.tolerance, distance = options.distance;
   const double target = kTarget * tolerance;
@@ -520,5 +572,7 @@ RuntimeClip compress_clip(const AnimationClip& clip, const SkinningData& skeleto
   if (report != nullptr) *report = r;
   return best;
 }
+
+}  // namespace
 
 }  // namespace marrow

@@ -1,9 +1,11 @@
-// find_time_grid (time_grid.hpp).
+// find_time_grid and near_grid (time_grid.hpp).
 #include "time_grid.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace marrow::detail {
 
@@ -50,6 +52,35 @@ std::optional<TimeGrid> find_time_grid(std::span<const Ticks> times) {
       if (const auto grid = fits(mid + k)) return grid;
   }
   return std::nullopt;
+}
+
+std::optional<std::vector<std::int64_t>> near_grid(std::span<const std::int64_t> times, std::int64_t least_key_gap) {
+  const std::size_t n = times.size();
+  if (n < 3) return std::nullopt;
+  const std::int64_t span = times.back() - times.front();
+  if (span <= 0 || span > std::numeric_limits<std::int32_t>::max()) return std::nullopt;
+  // The interval: the median of the times' differences (noise and a stray time do not move it).
+  std::vector<std::int64_t> gaps(n - 1);
+  for (std::size_t i = 0; i + 1 < n; ++i) gaps[i] = times[i + 1] - times[i];
+  std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2), gaps.end());
+  const double interval = static_cast<double>(gaps[gaps.size() / 2]);
+  const auto steps = static_cast<std::int64_t>(std::llround(static_cast<double>(span) / interval));
+  if (steps < 1 || static_cast<std::size_t>(steps) + 1 > n) return std::nullopt;
+  if (2 * least_key_gap < static_cast<std::int64_t>(interval)) return std::nullopt;
+  // Time i: first + floor((i * step + 2^15) / 2^16), the step the least that ends on the last
+  // time: the rate's multiples rounded to the nearest tick.
+  const std::int64_t step = (span * kOne - kOne / 2 + steps - 1) / steps;
+  std::vector<std::int64_t> grid(static_cast<std::size_t>(steps) + 1);
+  for (std::size_t i = 0; i < grid.size(); ++i) grid[i] = times.front() + ((static_cast<std::int64_t>(i) * step + kOne / 2) >> 16);
+  if (grid.back() != times.back()) return std::nullopt;
+  const double noise = kGridNoise * static_cast<double>(span) / static_cast<double>(steps);
+  std::size_t g = 0;
+  for (const std::int64_t t : times) {
+    while (g + 1 < grid.size() && grid[g + 1] <= t) ++g;
+    const std::int64_t off = std::min(t - grid[g], g + 1 < grid.size() ? grid[g + 1] - t : t - grid[g]);
+    if (static_cast<double>(off) > noise) return std::nullopt;
+  }
+  return grid;
 }
 
 }  // namespace marrow::detail
