@@ -190,43 +190,71 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   fill_times(data.times, s);
   s.words_per_channel = (data.times.size() + detail::kTimesPerWord - 1) / detail::kTimesPerWord;
   s.blocks.resize(pose_block_count(joints));
-  std::size_t keys = 0, bytes = 0;
+  std::size_t keys = 0;
   for (const CompressedChannel& ch : data.channels) {
     keys += ch.key_times.size();
     for (std::size_t seg = 0; seg < ch.segments.size(); ++seg) {
       keys += compressed_segment_samples(compressed_segment_intervals(data.times.size(), seg), ch.segments[seg].stride);
     }
-    if (ch.segments.empty()) bytes += ch.packed.size();
   }
-  if (bytes > std::numeric_limits<std::uint32_t>::max() - detail::kPackedPadding) refuse("has too many keys");
   s.keys = keys;
-  s.packed.reserve(bytes + detail::kPackedPadding);
-  // Channels with the same keys share a directory.
-  std::map<std::vector<std::uint16_t>, std::uint32_t> directories;
-  std::vector<std::uint32_t> word_of(data.channels.size()), byte_of(data.channels.size());
-  for (std::size_t c = 0; c < data.channels.size(); ++c) {
-    const CompressedChannel& ch = data.channels[c];
-    if (!ch.segments.empty()) continue;  // its samples go to its block's SegmentedLanes
-    const auto [it, fresh] = directories.emplace(ch.key_times, static_cast<std::uint32_t>(s.words.size()));
-    if (fresh) fill_directory(ch.key_times, s.words_per_channel, s);
-    word_of[c] = it->second;
-    byte_of[c] = static_cast<std::uint32_t>(s.packed.size());
-    s.packed.insert(s.packed.end(), ch.packed.begin(), ch.packed.end());
-  }
-  s.packed.resize(s.packed.size() + detail::kPackedPadding, 0);
   // Padding lanes repeat the last joint (their output is ignored).
   const auto joint_of = [&](std::size_t lane) { return lane < joints ? lane : joints - 1; };
   // One key of no field bits: a constant.
   const auto is_constant = [](const CompressedChannel& ch) {
     return ch.key_times.size() == 1 && ch.bits[0] == 0 && ch.bits[1] == 0 && ch.bits[2] == 0;
   };
+  // How block channel c of block b is kept: its lanes of segmented channels (real lanes only),
+  // and whether every lane is a constant; with neither, its lanes' keys are found (kKeysChannel).
+  struct BlockChannel {
+    unsigned segmented = 0;
+    bool constant = true;
+  };
+  const auto block_channel = [&](std::size_t b, std::size_t c) {
+    BlockChannel out;
+    for (std::size_t l = 0; l < kPoseLanes; ++l) {
+      const CompressedChannel& ch = data.channels[3 * joint_of(b * kPoseLanes + l) + c];
+      out.constant = out.constant && is_constant(ch);
+      if (!ch.segments.empty() && b * kPoseLanes + l < joints) out.segmented |= 1u << l;
+    }
+    return out;
+  };
+  // The channels of keyed block channels get directories and packed keys; channels with the same
+  // keys share a directory.
+  std::vector<char> keyed(data.channels.size(), 0);
+  std::size_t bytes = 0;
+  for (std::size_t b = 0; b < s.blocks.size() && joints > 0; ++b) {
+    for (std::size_t c = 0; c < 3; ++c) {
+      const BlockChannel kind = block_channel(b, c);
+      if (kind.segmented != 0 || kind.constant) continue;
+      for (std::size_t l = 0; l < kPoseLanes; ++l) {
+        const std::size_t channel = 3 * joint_of(b * kPoseLanes + l) + c;
+        if (!keyed[channel]) bytes += data.channels[channel].packed.size();
+        keyed[channel] = 1;
+      }
+    }
+  }
+  if (bytes > std::numeric_limits<std::uint32_t>::max() - detail::kPackedPadding) refuse("has too many keys");
+  s.packed.reserve(bytes + detail::kPackedPadding);
+  std::map<std::vector<std::uint16_t>, std::uint32_t> directories;
+  std::vector<std::uint32_t> word_of(data.channels.size()), byte_of(data.channels.size());
+  for (std::size_t c = 0; c < data.channels.size(); ++c) {
+    if (!keyed[c]) continue;
+    const CompressedChannel& ch = data.channels[c];
+    const auto [it, fresh] = directories.emplace(ch.key_times, static_cast<std::uint32_t>(s.words.size()));
+    if (fresh) fill_directory(ch.key_times, s.words_per_channel, s);
+    word_of[c] = it->second;
+    byte_of[c] = static_cast<std::uint32_t>(s.packed.size());
+    s.packed.insert(s.packed.end(), ch.packed.begin(), ch.packed.end());
+  }
+  if (!s.packed.empty()) s.packed.resize(s.packed.size() + detail::kPackedPadding, 0);
   // A constant channel's lane; a block's constant lanes as the identity, the rest or values of
   // their own.
   const auto constant_lane = [&](std::size_t channel, std::size_t l, detail::ConstantLanes& lanes) {
     const CompressedChannel& ch = data.channels[channel];
     for (std::size_t i = 0; i < 3; ++i) lanes.value[i][l] = ch.min[ch.uniform ? 0 : i];
     lanes.key_time[l] = ch.key_times[0];
-    lanes.dropped[l] = channel % 3 == 1 ? static_cast<std::uint8_t>(s.packed[byte_of[channel]] & 3u) : 0;
+    lanes.dropped[l] = channel % 3 == 1 ? static_cast<std::uint8_t>(ch.packed[0] & 3u) : 0;
   };
   // `read`: the lanes the kernels read from it (a segmented block channel's constant lanes).
   const auto store_constant = [&](const detail::ConstantLanes& lanes, std::size_t b, std::size_t c,
@@ -267,18 +295,12 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   for (std::size_t b = 0; b < s.blocks.size() && joints > 0; ++b) {
     detail::JointBlock& block = s.blocks[b];
     for (std::size_t c = 0; c < 3; ++c) {
-      bool constant = true;  // every lane one key of no field bits
-      unsigned segmented = 0;  // lanes of segmented channels (padding lanes never)
-      for (std::size_t l = 0; l < kPoseLanes; ++l) {
-        const CompressedChannel& ch = data.channels[3 * joint_of(b * kPoseLanes + l) + c];
-        constant = constant && is_constant(ch);
-        if (!ch.segments.empty() && b * kPoseLanes + l < joints) segmented |= 1u << l;
-      }
-      if (segmented != 0) {
-        add_segmented(b, c, segmented);
+      const BlockChannel kind = block_channel(b, c);
+      if (kind.segmented != 0) {
+        add_segmented(b, c, kind.segmented);
         continue;
       }
-      if (constant) {
+      if (kind.constant) {
         detail::ConstantLanes lanes;
         for (std::size_t l = 0; l < kPoseLanes; ++l) constant_lane(3 * joint_of(b * kPoseLanes + l) + c, l, lanes);
         std::tie(block.kind[c], block.index[c]) = store_constant(lanes, b, c);
