@@ -155,11 +155,16 @@ struct TimeGrid {
   std::uint32_t phase = 0;
 };
 
-// Where one array of a clip's storage lies in its buffer.
+// Where one array of a clip's storage lies in its buffer; an array whose length follows from
+// other fields keeps only its offset (Placed).
 template <class T>
 struct Stored {
   std::uint32_t offset = 0;  // bytes from the buffer's start (aligned for T)
   std::uint32_t count = 0;
+};
+template <class T>
+struct Placed {
+  std::uint32_t offset = 0;
 };
 
 // Frees a buffer of CompressedStorage (aligned to kStorageAlignment).
@@ -168,46 +173,54 @@ struct AlignedFree {
   void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{kStorageAlignment}); }
 };
 
+// CompressedStorage::time_form: TimeView's three forms.
+inline constexpr std::uint8_t kGridTimes = 0, kShortTimes = 1, kWideTimes = 2;
+
 // A compressed clip as the kernels read it: every array in one buffer (no allocation, vector or
 // pointer of its own a piece; a short clip's fixed cost is this struct). Made by
 // make_compressed_clip from its parts (offline/compressed_parts.hpp), immutable.
 struct CompressedStorage {
   std::unique_ptr<std::byte[], AlignedFree> buffer;
-  Stored<std::int32_t> since;          // the times, short form
-  Stored<std::int64_t> wide;           // or wide
-  Stored<JointBlock> blocks_;          // pose_block_count(joints); padding lanes repeat the last joint
-  Stored<ChannelLanes> animated_;      // the blocks' keyed channels
-  Stored<ConstantLanes> constants_;
-  Stored<KeyWord> words_;              // every directory, words_per_channel words each
-  Stored<std::uint8_t> packed_;        // every keyed channel's keys, then kPackedPadding zero bytes
-  Stored<SegmentedLanes> segmented_;   // the segmented block channels (kSegmentedChannel)
-  Stored<float> ranges_;               // their lanes' ranges, then kPoseLanes floats (the kernels read 8)
-  Stored<std::uint32_t> starts_;       // per segmented block channel, per segment: its first byte in segment_data
-  Stored<std::uint8_t> segment_data_;  // then kPackedPadding zero bytes
-  std::int64_t first = 0;              // the first time
-  std::uint64_t grid_step = 0;         // the times' grid when neither since nor wide holds them
-  std::uint32_t grid_phase = 0;
-  std::uint32_t time_count = 0;
   std::shared_ptr<const CompressedRestPose> rest;  // what kRestChannel blocks read (the skeleton's, not counted)
-  std::uint32_t words_per_channel = 0;  // ceil(times / 32)
+  std::int64_t first = 0;                // the first time
+  std::uint64_t grid_step = 0;           // the times' grid (kGridTimes)
+  Stored<ChannelLanes> animated_;        // the blocks' keyed channels
+  Stored<ConstantLanes> constants_;
+  Stored<SegmentedLanes> segmented_;     // the segmented block channels (kSegmentedChannel)
+  Stored<std::uint8_t> segment_data_;    // then kPackedPadding zero bytes; the buffer's last array
+  Placed<std::byte> times_;              // time_count int32 since the first (kShortTimes) or int64 (kWideTimes)
+  Placed<JointBlock> blocks_;            // pose_block_count(joints); padding lanes repeat the last joint
+  Placed<KeyWord> words_;                // every directory, words_per_channel words each
+  Placed<std::uint8_t> packed_;          // every keyed channel's keys, then kPackedPadding zero bytes
+  Placed<float> ranges_;                 // the segmented lanes' ranges, then kPoseLanes floats (the kernels read 8)
+  Placed<std::uint32_t> starts_;         // per segmented block channel, per segment: its first byte in segment_data
+  Placed<std::uint8_t> animated_joints_;  // per joint: 1 when a track of the source drove it
+  std::uint32_t grid_phase = 0;
   std::uint32_t joints = 0;
-  std::uint32_t keys = 0;               // over every channel (a segmented one: its samples)
-  std::uint32_t segments = 0;           // compressed_segments(times) when some channel is segmented
+  std::uint32_t keys = 0;                // over every channel (a segmented one: its samples)
+  std::uint16_t time_count = 0;          // at most kMaxCompressedTimes
+  std::uint16_t words_per_channel = 0;   // ceil(times / 32)
+  std::uint16_t segments = 0;            // compressed_segments(times) when some channel is segmented
+  std::uint8_t time_form = kGridTimes;
 
   template <class T>
-  const T* at(Stored<T> a) const noexcept {
-    return std::launder(reinterpret_cast<const T*>(buffer.get() + a.offset));
+  const T* at(std::uint32_t offset) const noexcept {
+    return std::launder(reinterpret_cast<const T*>(buffer.get() + offset));
+  }
+  template <class T>
+  const T* at(Placed<T> a) const noexcept {
+    return at<T>(a.offset);
   }
   template <class T>
   std::span<const T> span(Stored<T> a) const noexcept {
-    return {at(a), a.count};
+    return {at<T>(a.offset), a.count};
   }
   TimeView times() const noexcept {
-    if (since.count != 0) return TimeView{at(since), nullptr, first, time_count};
-    if (wide.count != 0) return TimeView{nullptr, at(wide), first, time_count};
+    if (time_form == kShortTimes) return TimeView{at<std::int32_t>(times_.offset), nullptr, first, time_count};
+    if (time_form == kWideTimes) return TimeView{nullptr, at<std::int64_t>(times_.offset), first, time_count};
     return TimeView{nullptr, nullptr, first, time_count, grid_step, grid_phase};
   }
-  std::span<const JointBlock> blocks() const noexcept { return span(blocks_); }
+  std::span<const JointBlock> blocks() const noexcept { return {at(blocks_), pose_block_count(joints)}; }
   std::span<const ChannelLanes> animated() const noexcept { return span(animated_); }
   std::span<const ConstantLanes> constants() const noexcept { return span(constants_); }
   const KeyWord* words() const noexcept { return at(words_); }
@@ -216,8 +229,8 @@ struct CompressedStorage {
   std::span<const SegmentedLanes> segmented_lanes() const noexcept { return span(segmented_); }
   const float* ranges() const noexcept { return at(ranges_); }
   const std::uint32_t* starts() const noexcept { return at(starts_); }
-  const std::uint8_t* segment_data() const noexcept { return at(segment_data_); }
-  // The buffer's bytes: segment_data is its last array.
+  const std::uint8_t* segment_data() const noexcept { return at<std::uint8_t>(segment_data_.offset); }
+  const std::uint8_t* animated_joints() const noexcept { return at(animated_joints_); }
   std::size_t buffer_bytes() const noexcept { return std::size_t{segment_data_.offset} + segment_data_.count; }
 };
 

@@ -62,14 +62,26 @@ void link_run(std::span<KeyRecord> run) {
 }  // namespace
 
 std::size_t RuntimeClip::key_count() const noexcept {
-  return compressed_ ? compressed_->keys : records_.size() - 2 * animated_.size();
+  if (compressed_) return compressed_->keys;
+  return compiled_ ? compiled_->records.size() - 2 * joints_ : 0;
+}
+
+bool RuntimeClip::animated(std::size_t joint) const noexcept {
+  if (compressed_) return compressed_->animated_joints()[joint] != 0;
+  return compiled_->animated[joint] != 0;
 }
 
 bool RuntimeClip::caches_keys() const noexcept { return compressed_ != nullptr && !compressed_->animated().empty(); }
 
 std::size_t RuntimeClip::size_in_bytes() const noexcept {
-  std::size_t bytes = sizeof(RuntimeClip) + name_.capacity() + key_offsets_.capacity() * sizeof(std::uint32_t) +
-                      records_.capacity() * sizeof(KeyRecord) + animated_.capacity();
+  // The name's characters when they are not inside the string itself (a short name is).
+  const auto* self = reinterpret_cast<const char*>(&name_);
+  const bool inside = name_.data() >= self && name_.data() < self + sizeof(name_);
+  std::size_t bytes = sizeof(RuntimeClip) + (inside ? 0 : name_.capacity() + 1);
+  if (compiled_) {
+    bytes += sizeof(detail::CompiledRecords) + compiled_->key_offsets.capacity() * sizeof(std::uint32_t) +
+             compiled_->records.capacity() * sizeof(KeyRecord) + compiled_->animated.capacity();
+  }
   if (compressed_) {
     bytes += sizeof(detail::CompressedStorage) + compressed_->buffer_bytes();
   }
@@ -104,32 +116,36 @@ RuntimeClip compile_clip(const AnimationClip& clip, std::span<const glm::mat4> r
   out.id_ = detail::next_clip_id();
   out.name_ = clip.name;
   out.duration_ = clip.duration;
-  out.key_offsets_.reserve(joints + 1);
-  out.records_.reserve(keys);
-  out.animated_.assign(joints, 0);
+  out.joints_ = static_cast<std::uint32_t>(joints);
+  auto compiled = std::make_shared<detail::CompiledRecords>();
+  detail::CompiledRecords& c = *compiled;
+  c.key_offsets.reserve(joints + 1);
+  c.records.reserve(keys);
+  c.animated.assign(joints, 0);
   for (std::size_t j = 0; j < joints; ++j) {
-    const std::size_t opening = out.records_.size();
-    out.key_offsets_.push_back(static_cast<std::uint32_t>(opening));
-    out.records_.emplace_back();  // the opening copy, filled once the run is linked
+    const std::size_t opening = c.records.size();
+    c.key_offsets.push_back(static_cast<std::uint32_t>(opening));
+    c.records.emplace_back();  // the opening copy, filled once the run is linked
     if (track_of[j] == kNone) {
       const Trs rest = decompose_trs(rest_locals[j]);
-      out.records_.push_back(record_of(Ticks{0}, rest.translation, rest.rotation, rest.scale));
+      c.records.push_back(record_of(Ticks{0}, rest.translation, rest.rotation, rest.scale));
     } else {
-      out.animated_[j] = 1;
+      c.animated[j] = 1;
       for (const Keyframe& key : clip.tracks[track_of[j]].keys) {
-        out.records_.push_back(record_of(key.time, key.translation, key.rotation, key.scale));
+        c.records.push_back(record_of(key.time, key.translation, key.rotation, key.scale));
       }
     }
-    out.records_.push_back(out.records_.back());  // the closing copy: the last key holds until
-    out.records_.back().time = detail::kMaxTicks;   // the end of time
-    link_run(std::span(out.records_).subspan(opening + 1));
+    c.records.push_back(c.records.back());  // the closing copy: the last key holds until
+    c.records.back().time = detail::kMaxTicks;   // the end of time
+    link_run(std::span(c.records).subspan(opening + 1));
     // The first key held from the beginning of time (a hold: p = 0, its inv_span being 0).
-    out.records_[opening] = out.records_[opening + 1];
-    out.records_[opening].time = detail::kMinTicks;
-    out.records_[opening].cos_next = 1.f;
-    out.records_[opening].inv_span = 0.f;
+    c.records[opening] = c.records[opening + 1];
+    c.records[opening].time = detail::kMinTicks;
+    c.records[opening].cos_next = 1.f;
+    c.records[opening].inv_span = 0.f;
   }
-  out.key_offsets_.push_back(static_cast<std::uint32_t>(out.records_.size()));
+  c.key_offsets.push_back(static_cast<std::uint32_t>(c.records.size()));
+  out.compiled_ = std::move(compiled);
   return out;
 }
 

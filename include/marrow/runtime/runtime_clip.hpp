@@ -63,6 +63,15 @@ struct alignas(64) KeyRecord {
 static_assert(sizeof(KeyRecord) == 64 && offsetof(KeyRecord, t) == 8 && offsetof(KeyRecord, q) == 20 &&
               offsetof(KeyRecord, s) == 36 && offsetof(KeyRecord, sign) == 48 && offsetof(KeyRecord, inv_span) == 60);
 
+namespace detail {
+// A compiled clip's records (RuntimeClip's layout above), shared by its copies.
+struct CompiledRecords {
+  std::vector<std::uint32_t> key_offsets;
+  std::vector<KeyRecord> records;
+  std::vector<std::uint8_t> animated;
+};
+}  // namespace detail
+
 // Valid by construction: only compile_clip makes one, so the sampling job never re-checks it.
 class RuntimeClip {
  public:
@@ -70,7 +79,7 @@ class RuntimeClip {
 
   const std::string& name() const noexcept { return name_; }
   Ticks duration() const noexcept { return duration_; }
-  std::size_t joint_count() const noexcept { return animated_.size(); }
+  std::size_t joint_count() const noexcept { return joints_; }
   // Keys of every joint, the framing copies not counted (compressed: keys of every channel).
   std::size_t key_count() const noexcept;
   // True for a clip made by compress_clip or make_compressed_clip.
@@ -80,10 +89,15 @@ class RuntimeClip {
   bool caches_keys() const noexcept;
   // Joint j's records are [key_offsets()[j], key_offsets()[j + 1]): a copy of its first key at
   // the minimum of Ticks, its keys (never none), a copy of its last key at the maximum.
-  std::span<const std::uint32_t> key_offsets() const noexcept { return key_offsets_; }
-  std::span<const KeyRecord> records() const noexcept { return records_; }
-  // True when a track of the clip drives joint j (otherwise it holds its rest transform).
-  bool animated(std::size_t joint) const noexcept { return animated_[joint] != 0; }
+  std::span<const std::uint32_t> key_offsets() const noexcept {
+    return compiled_ ? std::span<const std::uint32_t>(compiled_->key_offsets) : std::span<const std::uint32_t>();
+  }
+  std::span<const KeyRecord> records() const noexcept {
+    return compiled_ ? std::span<const KeyRecord>(compiled_->records) : std::span<const KeyRecord>();
+  }
+  // True when a track of the clip drives joint j < joint_count() (otherwise it holds its rest
+  // transform).
+  bool animated(std::size_t joint) const noexcept;
   std::size_t size_in_bytes() const noexcept;
   // Unique per compile_clip call (copies share it: same content); 0 for an empty clip. Lets a
   // SamplingContext tell that it is now used with another clip.
@@ -98,11 +112,10 @@ class RuntimeClip {
 
   std::string name_;
   Ticks duration_{};
-  std::vector<std::uint32_t> key_offsets_;
-  std::vector<KeyRecord> records_;
-  std::vector<std::uint8_t> animated_;
   std::uint64_t id_ = 0;
-  std::shared_ptr<const detail::CompressedStorage> compressed_;  // immutable, shared by copies
+  std::uint32_t joints_ = 0;
+  std::shared_ptr<const detail::CompiledRecords> compiled_;      // a compiled clip's; immutable, shared by copies
+  std::shared_ptr<const detail::CompressedStorage> compressed_;  // or a compressed one's
 };
 
 // Compiles clip for a skeleton whose rest locals are given (one per joint; the rest of a

@@ -187,6 +187,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   }
   detail::CompressedParts s;
   s.joints = joints;
+  s.animated_joints = data.animated;
   fill_times(data.times, s);
   s.words_per_channel = (data.times.size() + detail::kTimesPerWord - 1) / detail::kTimesPerWord;
   s.blocks.resize(pose_block_count(joints));
@@ -337,7 +338,7 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   out.id_ = detail::next_clip_id();
   out.name_ = std::move(name);
   out.duration_ = duration;
-  out.animated_ = data.animated;
+  out.joints_ = static_cast<std::uint32_t>(joints);
   out.compressed_ = detail::pack(s);
   return out;
 }
@@ -348,7 +349,7 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
   CompressedClipData data;
   const detail::TimeView times = s.times();
   for (std::size_t i = 0; i < times.size(); ++i) data.times.push_back(Ticks{times.at(i)});
-  data.animated = clip.animated_;
+  data.animated.assign(s.animated_joints(), s.animated_joints() + s.joints);
   data.channels.resize(3 * s.joints);
   for (std::size_t j = 0; j < s.joints; ++j) {
     const detail::JointBlock& block = s.blocks()[j / kPoseLanes];

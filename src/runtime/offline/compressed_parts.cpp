@@ -31,24 +31,27 @@ class Layout {
   std::size_t bytes_ = 0;
 };
 
+// segment_data last: its end is the buffer's (buffer_bytes).
 template <class F>
-void lay_out(const CompressedParts& p, CompressedStorage& s, F&& layout) {  // segment_data last (buffer_bytes)
+void lay_out(const CompressedParts& p, CompressedStorage& s, F&& layout) {
   s.constants_ = layout.add(p.constants);
   s.animated_ = layout.add(p.animated);
-  s.wide = layout.add(p.wide);
-  s.words_ = layout.add(p.words);
-  s.since = layout.add(p.since);
-  s.blocks_ = layout.add(p.blocks);
+  if (!p.wide.empty()) s.times_.offset = layout.add(p.wide).offset;
+  s.words_.offset = layout.add(p.words).offset;
+  if (!p.since.empty()) s.times_.offset = layout.add(p.since).offset;
+  s.blocks_.offset = layout.add(p.blocks).offset;
   s.segmented_ = layout.add(p.segmented);
-  s.ranges_ = layout.add(p.ranges);
-  s.starts_ = layout.add(p.starts);
-  s.packed_ = layout.add(p.packed);
+  s.ranges_.offset = layout.add(p.ranges).offset;
+  s.starts_.offset = layout.add(p.starts).offset;
+  s.animated_joints_.offset = layout.add(p.animated_joints).offset;
+  s.packed_.offset = layout.add(p.packed).offset;
   s.segment_data_ = layout.add(p.segment_data);
 }
 
-std::uint32_t narrow(std::size_t n, const char* what) {
-  if (n > std::numeric_limits<std::uint32_t>::max()) throw std::invalid_argument(std::string("compressed clip: too many ") + what);
-  return static_cast<std::uint32_t>(n);
+template <class T>
+T narrow(std::size_t n, const char* what) {
+  if (n > std::numeric_limits<T>::max()) throw std::invalid_argument(std::string("compressed clip: too many ") + what);
+  return static_cast<T>(n);
 }
 
 }  // namespace
@@ -62,14 +65,15 @@ std::shared_ptr<const CompressedStorage> pack(const CompressedParts& p) {
   Layout copy(s->buffer.get());
   lay_out(p, *s, copy);
   s->first = p.first;
+  s->time_form = !p.since.empty() ? kShortTimes : !p.wide.empty() ? kWideTimes : kGridTimes;
   s->grid_step = p.grid.step;
   s->grid_phase = p.grid.phase;
-  s->time_count = narrow(p.time_count, "times");
+  s->time_count = narrow<std::uint16_t>(p.time_count, "times");
   s->rest = p.rest;
-  s->words_per_channel = narrow(p.words_per_channel, "directory words");
-  s->joints = narrow(p.joints, "joints");
-  s->keys = narrow(p.keys, "keys");
-  s->segments = narrow(p.segments, "segments");
+  s->words_per_channel = narrow<std::uint16_t>(p.words_per_channel, "directory words");
+  s->joints = narrow<std::uint32_t>(p.joints, "joints");
+  s->keys = narrow<std::uint32_t>(p.keys, "keys");
+  s->segments = narrow<std::uint16_t>(p.segments, "segments");
   return s;
 }
 

@@ -25,6 +25,7 @@ struct CompressedParts {
   std::vector<float> ranges;         // with its padding
   std::vector<std::uint32_t> starts;
   std::vector<std::uint8_t> segment_data;  // with its padding
+  std::vector<std::uint8_t> animated_joints;
   std::shared_ptr<const CompressedRestPose> rest;
   std::size_t words_per_channel = 0, joints = 0, keys = 0, segments = 0;
 };
