@@ -178,6 +178,173 @@ std::shared_ptr<const CompressedRestPose> compressed_rest_pose(std::span<const g
   return rest;
 }
 
+namespace {
+
+// One key of no field bits: a constant.
+bool is_constant(const CompressedChannel& ch) {
+  return ch.key_times.size() == 1 && ch.bits[0] == 0 && ch.bits[1] == 0 && ch.bits[2] == 0;
+}
+
+// make_compressed_clip's blocks of eight joints, channel by channel, into the parts.
+class BlockBuilder {
+ public:
+  BlockBuilder(const CompressedClipData& data, const std::shared_ptr<const CompressedRestPose>& rest, detail::CompressedParts& s)
+      : data_(data), rest_(rest), s_(s), joints_(data.animated.size()) {}
+
+  void build() {
+    add_directories();
+    for (std::size_t b = 0; b < s_.blocks.size() && joints_ > 0; ++b) {
+      for (std::size_t c = 0; c < 3; ++c) {
+        const BlockChannel kind = block_channel(b, c);
+        if (kind.segmented != 0) {
+          add_segmented(b, c, kind.segmented);
+        } else if (kind.constant) {
+          detail::ConstantLanes lanes;
+          for (std::size_t l = 0; l < kPoseLanes; ++l) constant_lane(channel_of(b, l, c), l, lanes);
+          std::tie(s_.blocks[b].kind[c], s_.blocks[b].index[c]) = store_constant(lanes, b, c);
+        } else {
+          add_keyed(b, c);
+        }
+      }
+    }
+  }
+
+ private:
+  // How block channel c of block b is kept: its lanes of segmented channels (real lanes only),
+  // and whether every lane is a constant; with neither, its lanes' keys are found (kKeysChannel).
+  struct BlockChannel {
+    unsigned segmented = 0;
+    bool constant = true;
+  };
+
+  // Channel c of lane l of block b; padding lanes repeat the last joint (their output is ignored).
+  std::size_t channel_of(std::size_t b, std::size_t l, std::size_t c) const {
+    const std::size_t lane = b * kPoseLanes + l;
+    return 3 * (lane < joints_ ? lane : joints_ - 1) + c;
+  }
+
+  BlockChannel block_channel(std::size_t b, std::size_t c) const {
+    BlockChannel out;
+    for (std::size_t l = 0; l < kPoseLanes; ++l) {
+      const CompressedChannel& ch = data_.channels[channel_of(b, l, c)];
+      out.constant = out.constant && is_constant(ch);
+      if (!ch.segments.empty() && b * kPoseLanes + l < joints_) out.segmented |= 1u << l;
+    }
+    return out;
+  }
+
+  // The channels of keyed block channels get directories and packed keys; channels with the same
+  // keys share a directory.
+  void add_directories() {
+    std::vector<char> keyed(data_.channels.size(), 0);
+    std::size_t bytes = 0;
+    for (std::size_t b = 0; b < s_.blocks.size() && joints_ > 0; ++b) {
+      for (std::size_t c = 0; c < 3; ++c) {
+        const BlockChannel kind = block_channel(b, c);
+        if (kind.segmented != 0 || kind.constant) continue;
+        for (std::size_t l = 0; l < kPoseLanes; ++l) {
+          const std::size_t channel = channel_of(b, l, c);
+          if (!keyed[channel]) bytes += data_.channels[channel].packed.size();
+          keyed[channel] = 1;
+        }
+      }
+    }
+    if (bytes > std::numeric_limits<std::uint32_t>::max() - detail::kPackedPadding) refuse("has too many keys");
+    s_.packed.reserve(bytes + detail::kPackedPadding);
+    std::map<std::vector<std::uint16_t>, std::uint32_t> directories;
+    word_of_.assign(data_.channels.size(), 0);
+    byte_of_.assign(data_.channels.size(), 0);
+    for (std::size_t c = 0; c < data_.channels.size(); ++c) {
+      if (!keyed[c]) continue;
+      const CompressedChannel& ch = data_.channels[c];
+      const auto [it, fresh] = directories.emplace(ch.key_times, static_cast<std::uint32_t>(s_.words.size()));
+      if (fresh) fill_directory(ch.key_times, s_.words_per_channel, s_);
+      word_of_[c] = it->second;
+      byte_of_[c] = static_cast<std::uint32_t>(s_.packed.size());
+      s_.packed.insert(s_.packed.end(), ch.packed.begin(), ch.packed.end());
+    }
+    if (!s_.packed.empty()) s_.packed.resize(s_.packed.size() + detail::kPackedPadding, 0);
+  }
+
+  // A constant channel's lane.
+  void constant_lane(std::size_t channel, std::size_t l, detail::ConstantLanes& lanes) const {
+    const CompressedChannel& ch = data_.channels[channel];
+    for (std::size_t i = 0; i < 3; ++i) lanes.value[i][l] = ch.min[ch.uniform ? 0 : i];
+    lanes.key_time[l] = ch.key_times[0];
+    lanes.dropped[l] = channel % 3 == 1 ? static_cast<std::uint8_t>(ch.packed[0] & 3u) : 0;
+  }
+
+  // A block's constant lanes as the identity, the rest or values of their own; `read`: the lanes
+  // the kernels read from them (a segmented block channel's constant lanes).
+  std::pair<std::uint8_t, std::uint32_t> store_constant(const detail::ConstantLanes& lanes, std::size_t b, std::size_t c,
+                                                        unsigned read = 0xffu) {
+    if (same_lanes(lanes, detail::kIdentityLanes[c], read)) return {detail::kIdentityChannel, 0};
+    if (rest_ != nullptr && same_lanes(lanes, rest_->lanes[3 * b + c], read)) {
+      s_.rest = rest_;  // kept only by a clip that reads it
+      return {detail::kRestChannel, static_cast<std::uint32_t>(3 * b + c)};
+    }
+    s_.constants.push_back(lanes);
+    return {detail::kConstantChannel, static_cast<std::uint32_t>(s_.constants.size() - 1)};
+  }
+
+  // A block channel with segmented lanes: every other lane must be a constant.
+  void add_segmented(std::size_t b, std::size_t c, unsigned lanes) {
+    const CompressedChannel* channels[kPoseLanes];
+    detail::ConstantLanes constants = detail::kIdentityLanes[c];
+    for (std::size_t l = 0; l < kPoseLanes; ++l) {
+      const std::size_t channel = channel_of(b, l, c);
+      channels[l] = &data_.channels[channel];
+      if ((lanes >> l & 1u) != 0 || b * kPoseLanes + l >= joints_) continue;
+      if (!is_constant(data_.channels[channel])) {
+        refuse(channel_name(channel) + " has keys to find in a block of segmented channels (joints " + std::to_string(b * kPoseLanes) +
+               " to " + std::to_string(b * kPoseLanes + kPoseLanes - 1) + ")");
+      }
+      constant_lane(channel, l, constants);
+    }
+    s_.segments = compressed_segments(data_.times.size());
+    detail::SegmentedLanes sl = detail::segmented_lanes(channels, lanes, data_.times.size(), s_);
+    // Only the real lanes outside `lanes` are read from the constants: the identity or the rest
+    // serves when they match it (padding lanes' outputs are ignored).
+    const std::size_t real = std::min(kPoseLanes, joints_ - b * kPoseLanes);
+    const unsigned read = ((1u << real) - 1u) & ~lanes;
+    std::tie(sl.constant_kind, sl.constant) = store_constant(constants, b, c, read);
+    s_.blocks[b].kind[c] = detail::kSegmentedChannel;
+    s_.blocks[b].index[c] = static_cast<std::uint32_t>(s_.segmented.size());
+    s_.segmented.push_back(sl);
+  }
+
+  void add_keyed(std::size_t b, std::size_t c) {
+    s_.blocks[b].kind[c] = detail::kKeysChannel;
+    s_.blocks[b].index[c] = static_cast<std::uint32_t>(s_.animated.size());
+    detail::ChannelLanes& lanes = s_.animated.emplace_back();
+    for (std::size_t l = 0; l < kPoseLanes; ++l) {
+      const std::size_t channel = channel_of(b, l, c);
+      const CompressedChannel& ch = data_.channels[channel];
+      lanes.word[l] = word_of_[channel];
+      lanes.byte[l] = byte_of_[channel];
+      lanes.count[l] = static_cast<std::uint16_t>(ch.key_times.size());
+      unsigned shift = 0;
+      for (std::size_t i = 0; i < 3; ++i) {
+        // A uniform scale reads its x field, range included, for y and z.
+        const std::size_t from = ch.uniform ? 0 : i;
+        lanes.bits[i][l] = ch.bits[from];
+        lanes.shift[i][l] = static_cast<std::uint8_t>(ch.uniform ? 0 : shift);
+        lanes.min[i][l] = ch.min[from];
+        lanes.step[i][l] = ch.step[from];
+        shift += ch.bits[i];
+      }
+    }
+  }
+
+  const CompressedClipData& data_;
+  const std::shared_ptr<const CompressedRestPose>& rest_;
+  detail::CompressedParts& s_;
+  const std::size_t joints_;
+  std::vector<std::uint32_t> word_of_, byte_of_;  // per channel of a keyed block channel
+};
+
+}  // namespace
+
 RuntimeClip make_compressed_clip(std::string name, Ticks duration, const CompressedClipData& data,
                                  std::shared_ptr<const CompressedRestPose> rest) {
   check(data);
@@ -191,144 +358,13 @@ RuntimeClip make_compressed_clip(std::string name, Ticks duration, const Compres
   fill_times(data.times, s);
   s.words_per_channel = (data.times.size() + detail::kTimesPerWord - 1) / detail::kTimesPerWord;
   s.blocks.resize(pose_block_count(joints));
-  std::size_t keys = 0;
   for (const CompressedChannel& ch : data.channels) {
-    keys += ch.key_times.size();
+    s.keys += ch.key_times.size();
     for (std::size_t seg = 0; seg < ch.segments.size(); ++seg) {
-      keys += compressed_segment_samples(compressed_segment_intervals(data.times.size(), seg), ch.segments[seg].stride);
+      s.keys += compressed_segment_samples(compressed_segment_intervals(data.times.size(), seg), ch.segments[seg].stride);
     }
   }
-  s.keys = keys;
-  // Padding lanes repeat the last joint (their output is ignored).
-  const auto joint_of = [&](std::size_t lane) { return lane < joints ? lane : joints - 1; };
-  // One key of no field bits: a constant.
-  const auto is_constant = [](const CompressedChannel& ch) {
-    return ch.key_times.size() == 1 && ch.bits[0] == 0 && ch.bits[1] == 0 && ch.bits[2] == 0;
-  };
-  // How block channel c of block b is kept: its lanes of segmented channels (real lanes only),
-  // and whether every lane is a constant; with neither, its lanes' keys are found (kKeysChannel).
-  struct BlockChannel {
-    unsigned segmented = 0;
-    bool constant = true;
-  };
-  const auto block_channel = [&](std::size_t b, std::size_t c) {
-    BlockChannel out;
-    for (std::size_t l = 0; l < kPoseLanes; ++l) {
-      const CompressedChannel& ch = data.channels[3 * joint_of(b * kPoseLanes + l) + c];
-      out.constant = out.constant && is_constant(ch);
-      if (!ch.segments.empty() && b * kPoseLanes + l < joints) out.segmented |= 1u << l;
-    }
-    return out;
-  };
-  // The channels of keyed block channels get directories and packed keys; channels with the same
-  // keys share a directory.
-  std::vector<char> keyed(data.channels.size(), 0);
-  std::size_t bytes = 0;
-  for (std::size_t b = 0; b < s.blocks.size() && joints > 0; ++b) {
-    for (std::size_t c = 0; c < 3; ++c) {
-      const BlockChannel kind = block_channel(b, c);
-      if (kind.segmented != 0 || kind.constant) continue;
-      for (std::size_t l = 0; l < kPoseLanes; ++l) {
-        const std::size_t channel = 3 * joint_of(b * kPoseLanes + l) + c;
-        if (!keyed[channel]) bytes += data.channels[channel].packed.size();
-        keyed[channel] = 1;
-      }
-    }
-  }
-  if (bytes > std::numeric_limits<std::uint32_t>::max() - detail::kPackedPadding) refuse("has too many keys");
-  s.packed.reserve(bytes + detail::kPackedPadding);
-  std::map<std::vector<std::uint16_t>, std::uint32_t> directories;
-  std::vector<std::uint32_t> word_of(data.channels.size()), byte_of(data.channels.size());
-  for (std::size_t c = 0; c < data.channels.size(); ++c) {
-    if (!keyed[c]) continue;
-    const CompressedChannel& ch = data.channels[c];
-    const auto [it, fresh] = directories.emplace(ch.key_times, static_cast<std::uint32_t>(s.words.size()));
-    if (fresh) fill_directory(ch.key_times, s.words_per_channel, s);
-    word_of[c] = it->second;
-    byte_of[c] = static_cast<std::uint32_t>(s.packed.size());
-    s.packed.insert(s.packed.end(), ch.packed.begin(), ch.packed.end());
-  }
-  if (!s.packed.empty()) s.packed.resize(s.packed.size() + detail::kPackedPadding, 0);
-  // A constant channel's lane; a block's constant lanes as the identity, the rest or values of
-  // their own.
-  const auto constant_lane = [&](std::size_t channel, std::size_t l, detail::ConstantLanes& lanes) {
-    const CompressedChannel& ch = data.channels[channel];
-    for (std::size_t i = 0; i < 3; ++i) lanes.value[i][l] = ch.min[ch.uniform ? 0 : i];
-    lanes.key_time[l] = ch.key_times[0];
-    lanes.dropped[l] = channel % 3 == 1 ? static_cast<std::uint8_t>(ch.packed[0] & 3u) : 0;
-  };
-  // `read`: the lanes the kernels read from it (a segmented block channel's constant lanes).
-  const auto store_constant = [&](const detail::ConstantLanes& lanes, std::size_t b, std::size_t c,
-                                  unsigned read = 0xffu) -> std::pair<std::uint8_t, std::uint32_t> {
-    if (same_lanes(lanes, detail::kIdentityLanes[c], read)) return {detail::kIdentityChannel, 0};
-    if (rest != nullptr && same_lanes(lanes, rest->lanes[3 * b + c], read)) {
-      s.rest = rest;  // kept only by a clip that reads it
-      return {detail::kRestChannel, static_cast<std::uint32_t>(3 * b + c)};
-    }
-    s.constants.push_back(lanes);
-    return {detail::kConstantChannel, static_cast<std::uint32_t>(s.constants.size() - 1)};
-  };
-  // A block channel with segmented lanes: every other lane must be a constant.
-  const auto add_segmented = [&](std::size_t b, std::size_t c, unsigned lanes) {
-    const CompressedChannel* channels[kPoseLanes];
-    detail::ConstantLanes constants = detail::kIdentityLanes[c];
-    for (std::size_t l = 0; l < kPoseLanes; ++l) {
-      const std::size_t j = joint_of(b * kPoseLanes + l), channel = 3 * j + c;
-      channels[l] = &data.channels[channel];
-      if ((lanes >> l & 1u) != 0 || b * kPoseLanes + l >= joints) continue;
-      if (!is_constant(data.channels[channel])) {
-        refuse(channel_name(channel) + " has keys to find in a block of segmented channels (joints " + std::to_string(b * kPoseLanes) +
-               " to " + std::to_string(b * kPoseLanes + kPoseLanes - 1) + ")");
-      }
-      constant_lane(channel, l, constants);
-    }
-    s.segments = compressed_segments(data.times.size());
-    detail::SegmentedLanes sl = detail::segmented_lanes(channels, lanes, data.times.size(), s);
-    // Only the real lanes outside `lanes` are read from the constants: the identity or the rest
-    // serves when they match it (padding lanes' outputs are ignored).
-    const std::size_t real = std::min(kPoseLanes, joints - b * kPoseLanes);
-    const unsigned read = ((1u << real) - 1u) & ~lanes;
-    std::tie(sl.constant_kind, sl.constant) = store_constant(constants, b, c, read);
-    s.blocks[b].kind[c] = detail::kSegmentedChannel;
-    s.blocks[b].index[c] = static_cast<std::uint32_t>(s.segmented.size());
-    s.segmented.push_back(sl);
-  };
-  for (std::size_t b = 0; b < s.blocks.size() && joints > 0; ++b) {
-    detail::JointBlock& block = s.blocks[b];
-    for (std::size_t c = 0; c < 3; ++c) {
-      const BlockChannel kind = block_channel(b, c);
-      if (kind.segmented != 0) {
-        add_segmented(b, c, kind.segmented);
-        continue;
-      }
-      if (kind.constant) {
-        detail::ConstantLanes lanes;
-        for (std::size_t l = 0; l < kPoseLanes; ++l) constant_lane(3 * joint_of(b * kPoseLanes + l) + c, l, lanes);
-        std::tie(block.kind[c], block.index[c]) = store_constant(lanes, b, c);
-        continue;
-      }
-      block.kind[c] = detail::kKeysChannel;
-      block.index[c] = static_cast<std::uint32_t>(s.animated.size());
-      detail::ChannelLanes& lanes = s.animated.emplace_back();
-      for (std::size_t l = 0; l < kPoseLanes; ++l) {
-        const std::size_t channel = 3 * joint_of(b * kPoseLanes + l) + c;
-        const CompressedChannel& ch = data.channels[channel];
-        lanes.word[l] = word_of[channel];
-        lanes.byte[l] = byte_of[channel];
-        lanes.count[l] = static_cast<std::uint16_t>(ch.key_times.size());
-        unsigned shift = 0;
-        for (std::size_t i = 0; i < 3; ++i) {
-          // A uniform scale reads its x field, range included, for y and z.
-          const std::size_t from = ch.uniform ? 0 : i;
-          lanes.bits[i][l] = ch.bits[from];
-          lanes.shift[i][l] = static_cast<std::uint8_t>(ch.uniform ? 0 : shift);
-          lanes.min[i][l] = ch.min[from];
-          lanes.step[i][l] = ch.step[from];
-          shift += ch.bits[i];
-        }
-      }
-    }
-  }
+  BlockBuilder(data, rest, s).build();
   // The kernels read eight entries of a row and sixteen bytes of samples at a time.
   if (!s.segmented.empty()) {
     s.segment_data.resize(s.segment_data.size() + detail::kPackedPadding, 0);
