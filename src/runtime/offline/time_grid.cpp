@@ -66,7 +66,7 @@ std::optional<std::vector<std::int64_t>> near_grid(std::span<const std::int64_t>
   const double interval = static_cast<double>(gaps[gaps.size() / 2]);
   const auto steps = static_cast<std::int64_t>(std::llround(static_cast<double>(span) / interval));
   if (steps < 1 || static_cast<std::size_t>(steps) + 1 > n) return std::nullopt;
-  if (2 * least_key_gap < static_cast<std::int64_t>(interval)) return std::nullopt;
+  if (static_cast<double>(least_key_gap) < interval / 2) return std::nullopt;  // (no such keys: the most an int64 holds)
   // Time i: first + floor((i * step + 2^15) / 2^16), the step the least that ends on the last
   // time: the rate's multiples rounded to the nearest tick.
   const std::int64_t step = (span * kOne - kOne / 2 + steps - 1) / steps;
