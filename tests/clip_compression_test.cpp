@@ -244,6 +244,11 @@ TEST(CompressedClip, X1_KeyTimesNearAGridAreCompressedOnItWithinTheBound) {
     }
     EXPECT_LE(worst, options.tolerance);
   }
+  // Tracks that never change (a pose held over jittered times) go on the grid as well.
+  Rig pose = rig;
+  for (BoneTrack& track : pose.clip.tracks)
+    for (Keyframe& key : track.keys) key.translation = track.keys[0].translation, key.rotation = track.keys[0].rotation, key.scale = track.keys[0].scale;
+  EXPECT_EQ(compressed_clip_data(compress_clip(pose.clip, pose.data, {})).times.size(), 60u);
   // A step: the same track's last two keys a tick apart, the second turned.
   rig.clip.tracks[0].keys.back().rotation = glm::angleAxis(0.5f, glm::vec3(0, 1, 0)) * rig.clip.tracks[0].keys.back().rotation;
   const std::vector<Ticks> kept = compressed_clip_data(compress_clip(rig.clip, rig.data, {})).times;
