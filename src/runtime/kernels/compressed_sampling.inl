@@ -272,16 +272,20 @@ void sample_compressed(const CompressedArgs& args) {
   f.times = clip.times();
   // Out of the clip's times every lane holds, and the wrapped difference is never used.
   f.since_first = static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(args.t) - static_cast<std::uint64_t>(f.times.first)));
-  const std::size_t blocks = clip.blocks().size();
+  // The storage's arrays, taken once: the loop's stores (int32 ranges) could otherwise alias their
+  // offsets and have them read again.
+  const std::span<const JointBlock> blocks = clip.blocks();
+  const ChannelLanes* const animated = clip.animated().data();
+  const SegmentedLanes* const segmented = clip.segmented_lanes().data();
   const SegmentRun run = clip.segmented() ? segment_run(args, f, f.times.size()) : SegmentRun{};
   CachedKeys scratch;  // without a cache every channel is decoded into this
-  for (std::size_t b = 0; b < blocks; ++b) {
-    const JointBlock& jb = clip.blocks()[b];
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const JointBlock& jb = blocks[b];
     CachedKeys& keys = args.cache != nullptr ? args.cache[b] : scratch;
     F8 p[3];
     for (int c = 0; c < 3; ++c) {
       if (jb.kind[c] == kSegmentedChannel) {
-        p[c] = decode_segmented(run, clip, clip.segmented_lanes()[jb.index[c]], c, keys.bracket);
+        p[c] = decode_segmented(run, clip, segmented[jb.index[c]], c, keys.bracket);
         continue;
       }
       if (jb.kind[c] != kKeysChannel) {  // decoded once, never blended
@@ -289,7 +293,7 @@ void sample_compressed(const CompressedArgs& args) {
         p[c] = F8::splat(0.f);
         continue;
       }
-      const ChannelLanes& ch = clip.animated()[jb.index[c]];
+      const ChannelLanes& ch = animated[jb.index[c]];
       const unsigned moved = args.cache == nullptr ? 0xffu : moved_lanes(keys, c, f.position);
       if (moved != 0 && std::popcount(moved) <= kLanesDecodedAlone) {
         decode_lanes(f, ch, c, moved, keys);
