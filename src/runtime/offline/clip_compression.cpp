@@ -60,7 +60,6 @@ struct Source {
   std::vector<Trs> rest;
 };
 
-// The table on the grid its times lie near, if any: the times it moved are kept to be measured.
 // Two keys of one track close in time make a step unless they hold the same pose (within float
 // noise: glTF channels of one joint ending a tick apart, merged into one track).
 bool same_pose(const Keyframe& a, const Keyframe& b) {
@@ -73,6 +72,9 @@ bool same_pose(const Keyframe& a, const Keyframe& b) {
   return near(a.translation, b.translation) && near(a.scale, b.scale) && std::max({dq.x, dq.y, dq.z, dq.w}) <= 1e-6f;
 }
 
+// The table on the grid its times lie near, if any: the times it moved are kept to be measured.
+// (A track whose first or last key lies off the grid then starts or ends at the grid time after
+// or before it; the measure finds the difference, and the exact times are kept.)
 void move_onto_grid(Source& s) {
   std::int64_t least_gap = std::numeric_limits<std::int64_t>::max();
   for (const BoneTrack* track : s.track) {
