@@ -73,8 +73,8 @@ bool same_pose(const Keyframe& a, const Keyframe& b) {
 }
 
 // The table on the grid its times lie near, if any: the times it moved are kept to be measured.
-// (A track whose first or last key lies off the grid then starts or ends at the grid time after
-// or before it; the measure finds the difference, and the exact times are kept.)
+// (A track whose first key lies just after a grid time starts at the next one; the measure finds
+// the difference before it, and the exact times are kept.)
 void move_onto_grid(Source& s) {
   std::int64_t least_gap = std::numeric_limits<std::int64_t>::max();
   for (const BoneTrack* track : s.track) {
