@@ -206,9 +206,9 @@ TEST(CompressedClip, X1_TimesSampledAtARateTakeNoBytes) {
   }
 }
 
-// Key times a few ticks off a rate's multiples (float seconds rounded to ticks), and two
-// channels of a joint ending a tick apart (one track, the same pose twice), are compressed on the
-// grid they lie near: its times take no bytes, and the clip stays within the bound at the
+// Key times a few ticks off a rate's multiples (float seconds rounded to ticks), two channels of
+// a joint ending a tick apart (one track, the same pose twice), and a track starting late just
+// after a grid time are compressed on the grid they lie near: its times take no bytes, and the clip stays within the bound at the
 // source's own times. A step (two keys a tick apart that differ) keeps its times.
 TEST(CompressedClip, X1_KeyTimesNearAGridAreCompressedOnItWithinTheBound) {
   std::mt19937 rng(61);
@@ -218,6 +218,11 @@ TEST(CompressedClip, X1_KeyTimesNearAGridAreCompressedOnItWithinTheBound) {
   rig.clip.tracks[0].keys.push_back(rig.clip.tracks[0].keys.back());
   rig.clip.tracks[0].keys.back().time += Ticks{1};
   rig.clip.duration = rig.clip.tracks[0].keys.back().time;
+  // A track that starts late, its keys 20 ticks after the grid's times: it starts at the nearest.
+  std::vector<Keyframe>& late = rig.clip.tracks[1].keys;
+  late.erase(late.begin(), late.begin() + 10);
+  for (Keyframe& key : late) key.time += Ticks{20};
+  late[1].rotation = glm::angleAxis(0.5f, glm::vec3(0, 1, 0)) * late[0].rotation;  // a turn in its first frame
   std::set<Ticks> source_times;
   for (const BoneTrack& track : rig.clip.tracks)
     for (const Keyframe& key : track.keys) source_times.insert(key.time);

@@ -128,9 +128,14 @@ struct CompressedRestPose {
 
 namespace marrow::detail {
 
+// Time i of a grid: first + floor((i * step + phase) / 2^16), step and phase in 2^-16 ticks.
+inline std::int64_t grid_time(std::int64_t first, std::uint64_t step, std::uint32_t phase, std::size_t i) noexcept {
+  return first + static_cast<std::int64_t>((i * step + phase) >> 16);
+}
+
 // A clip's key times, strictly increasing, in one of three forms:
-//   - a grid: time i is first + floor((i * step + phase) / 2^16), step and phase in 2^-16 ticks
-//     (no bytes a time): sampled clips, whose times are a rate's multiples rounded to ticks;
+//   - a grid (grid_time; no bytes a time): sampled clips, whose times are a rate's multiples
+//     rounded to ticks;
 //   - else, spanning less than 2^31 ticks (3.5 minutes): each time's ticks since the first
 //     (`since`, 4 bytes a time);
 //   - else each time as it is (`wide`, 8 bytes).
@@ -145,7 +150,7 @@ struct TimeView {
   std::int64_t at(std::size_t i) const noexcept {
     if (since != nullptr) return first + since[i];
     if (wide != nullptr) return wide[i];
-    return first + static_cast<std::int64_t>((i * step + phase) >> 16);
+    return grid_time(first, step, phase, i);
   }
 };
 

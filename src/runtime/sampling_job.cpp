@@ -85,7 +85,7 @@ bool SamplingJob::run() const noexcept {
     const std::size_t tau =
         times.since != nullptr  ? find([&times](std::size_t i) { return Ticks{times.first + times.since[i]}; })
         : times.wide != nullptr ? find([&times](std::size_t i) { return Ticks{times.wide[i]}; })
-                                : find([&times](std::size_t i) { return Ticks{times.first + static_cast<std::int64_t>((i * times.step + times.phase) >> 16)}; });
+                                : find([&times](std::size_t i) { return Ticks{detail::grid_time(times.first, times.step, times.phase, i)}; });
     ctx.time_hint_ = static_cast<std::uint32_t>(tau);
     const detail::CompressedArgs args{&c, time.count(), static_cast<std::uint32_t>(tau), time.count() < times.first,
                                       output.data(), exact_slerp, cache};

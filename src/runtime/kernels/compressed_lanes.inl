@@ -133,7 +133,9 @@ MARROW_LANES_INLINE __m256d ticks_since_first(const Frame& f, const std::int32_t
     const __m256i t = _mm256_setr_epi64x(at(0), at(1), at(2), at(3));
     return double_of_ticks(_mm256_sub_epi64(t, _mm256_set1_epi64x(f.times.first)));
   }
-  const auto since = [&](int l) { return static_cast<long long>(f.times.at(static_cast<std::size_t>(index[l])) - f.times.first); };
+  const auto since = [&](int l) {
+    return static_cast<long long>(grid_time(0, f.times.step, f.times.phase, static_cast<std::size_t>(index[l])));
+  };
   return double_of_ticks(_mm256_setr_epi64x(since(0), since(1), since(2), since(3)));
 }
 

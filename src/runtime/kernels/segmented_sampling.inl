@@ -17,10 +17,15 @@ struct SegmentRun {
   alignas(32) std::uint32_t first[kPoseLanes] = {};
   alignas(32) std::uint32_t samples[kPoseLanes] = {};
   alignas(32) float p[kPoseLanes] = {};
+  // The storage's segmented arrays, taken once a run (as sample_compressed takes its others).
+  const float* ranges = nullptr;
+  const std::uint8_t* data = nullptr;
+  const std::uint32_t* starts = nullptr;
 };
 
 inline SegmentRun segment_run(const CompressedArgs& args, const Frame& f, std::size_t times) {
   SegmentRun r;
+  r.ranges = args.clip->ranges(), r.data = args.clip->segment_data(), r.starts = args.clip->starts();
   if (times < 2) return r;  // no segmented channel
   std::size_t i = args.tau;
   int hold = 0;  // 1: before the first time (p = 0); 2: at or after the last (p = 1)
@@ -113,8 +118,8 @@ MARROW_LANES_INLINE void segmented_lanes(const SegmentRun& run, const float* ran
 MARROW_LANES_INLINE F8 decode_segmented(const SegmentRun& run, const CompressedStorage& clip, const SegmentedLanes& sl,
                                          int c, BracketBlock& bracket) {
   const ConstantLanes& constant = constant_lanes(clip, sl.constant_kind, sl.constant, c);
-  const float* ranges = clip.ranges() + sl.range;
-  const std::uint8_t* header = clip.segment_data() + clip.starts()[sl.segments + run.segment];
+  const float* ranges = run.ranges + sl.range;
+  const std::uint8_t* header = run.data + run.starts[sl.segments + run.segment];
 #if MARROW_SIMD_LEVEL >= 1
   const SegmentVectors v = sl.lanes == 0xffu ? segmented_vectors<true>(run, ranges, header, sl.count, sl.lanes, constant)
                                              : segmented_vectors<false>(run, ranges, header, sl.count, sl.lanes, constant);

@@ -73,8 +73,6 @@ bool same_pose(const Keyframe& a, const Keyframe& b) {
 }
 
 // The table on the grid its times lie near, if any: the times it moved are kept to be measured.
-// (A track whose first key lies just after a grid time starts at the next one; the measure finds
-// the difference before it, and the exact times are kept.)
 void move_onto_grid(Source& s) {
   std::int64_t least_gap = std::numeric_limits<std::int64_t>::max();
   for (const BoneTrack* track : s.track) {
@@ -139,8 +137,11 @@ Source sample_source(const AnimationClip& clip, const SkinningData& skeleton, bo
     s.rest[j] = decompose_trs(skeleton.bind_pose[j]);
     if (s.track[j] == nullptr) continue;
     const std::vector<Keyframe>& keys = s.track[j]->keys;
+    // The table's time nearest a key time (the key's own unless the table was moved onto a grid).
     const auto at = [&](Ticks t) {
-      return static_cast<std::size_t>(std::lower_bound(s.times.begin(), s.times.end(), t.count()) - s.times.begin());
+      const auto i = static_cast<std::size_t>(std::lower_bound(s.times.begin(), s.times.end(), t.count()) - s.times.begin());
+      if (i == s.times.size() || (i > 0 && t.count() - s.times[i - 1] < s.times[i] - t.count())) return i - 1;
+      return i;
     };
     const std::size_t first = at(keys.front().time), last = at(keys.back().time);
     s.first[j] = first;

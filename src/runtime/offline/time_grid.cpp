@@ -67,11 +67,11 @@ std::optional<std::vector<std::int64_t>> near_grid(std::span<const std::int64_t>
   const auto steps = static_cast<std::int64_t>(std::llround(static_cast<double>(span) / interval));
   if (steps < 1 || static_cast<std::size_t>(steps) + 1 > n) return std::nullopt;
   if (static_cast<double>(least_key_gap) < interval / 2) return std::nullopt;  // (no such keys: the most an int64 holds)
-  // Time i: first + floor((i * step + 2^15) / 2^16), the step the least that ends on the last
-  // time: the rate's multiples rounded to the nearest tick.
+  // Phase 2^15 (the rate's multiples rounded to the nearest tick), the least step that ends on
+  // the last time.
   const std::int64_t step = (span * kOne - kOne / 2 + steps - 1) / steps;
   std::vector<std::int64_t> grid(static_cast<std::size_t>(steps) + 1);
-  for (std::size_t i = 0; i < grid.size(); ++i) grid[i] = times.front() + ((static_cast<std::int64_t>(i) * step + kOne / 2) >> 16);
+  for (std::size_t i = 0; i < grid.size(); ++i) grid[i] = grid_time(times.front(), static_cast<std::uint64_t>(step), static_cast<std::uint32_t>(kOne / 2), i);
   if (grid.back() != times.back()) return std::nullopt;
   const double noise = kGridNoise * static_cast<double>(span) / static_cast<double>(steps);
   std::size_t g = 0;
