@@ -204,6 +204,57 @@ TEST(MotionMatcher, MM6_ALockedFootMovesLessThanAMillimetre) {
   std::printf("MM6: %d frames held, worst step %.4f mm held, %.2f mm free\n", frames_held, 1e3f * worst, 1e3f * worst_free);
 }
 
+// MM6: a released foot's IK weight eases from its value at the release to exactly 0 over
+// release_time, w0 (1 - 3u^2 + 2u^3): never rising, and the IK off once it is over.
+TEST(MotionMatcher, MM6_AReleasedFootEasesBackToItsAnimationWithinTheReleaseTime) {
+  NEED_BANDAI_METRES();
+  const MotionClips& clips = matcher_clips();
+  const MotionMatcherOptions options{.foot_lock = true, .release_time = 0.1f};
+  MotionMatcher m(clips, options);
+  m.reset(clips.database().ranges()[0].first_row, glm::vec3(0.f), 0.f);
+  std::array<float, 2> from{}, since{};
+  std::array<bool, 2> releasing{};
+  int releases = 0, ended = 0;
+  for (int i = 0; i < kMatcherFrames; ++i) {
+    std::array<float, 2> before{m.foot_lock_weight(0), m.foot_lock_weight(1)};
+    std::array<bool, 2> was_locked{m.foot_locked(0), m.foot_locked(1)};
+    m.update(kMatcherDt, matcher_script(i));
+    for (std::size_t f = 0; f < 2; ++f) {
+      const float w = m.foot_lock_weight(f);
+      if (m.foot_locked(f)) {
+        releasing[f] = false;
+        EXPECT_EQ(1.f, w);
+        continue;
+      }
+      if ((was_locked[f] && before[f] > 0.f) || (!releasing[f] && w > 0.f)) {
+        // Released in this frame's lock step (eased by this dt already), or after its IK missed
+        // (eased from the next frame's lock step on), a lock that began in this frame included.
+        releasing[f] = true, from[f] = was_locked[f] ? before[f] : 1.f, since[f] = w == from[f] ? -kMatcherDt : 0.f;
+        ++releases;
+      }
+      if (!releasing[f]) {
+        EXPECT_EQ(0.f, w) << "frame " << i;
+        continue;
+      }
+      const bool first = since[f] < 0.f;
+      since[f] = std::max(0.f, since[f] + kMatcherDt);
+      const float u = since[f] / options.release_time;
+      const float expected = u < 1.f ? from[f] * (1.f - u * u * (3.f - 2.f * u)) : 0.f;
+      EXPECT_NEAR(expected, w, 1e-5f) << "frame " << i << " foot " << f;
+      if (!first) {
+        EXPECT_LE(w, before[f]);  // (a lock begun and lost in this frame rose to 1)
+      }
+      if (w == 0.f) {
+        releasing[f] = false;
+        ++ended;
+        EXPECT_EQ(0.f, m.animator().two_bone_ik(f).weight);  // the chains were added left, right
+      }
+    }
+  }
+  EXPECT_GT(releases, 10);
+  EXPECT_GT(ended, 10);
+}
+
 
 TEST(MotionClips, MM6_TheFeetsContactsAndPositionsDoNotDependOnTheSearchWeights) {
   NEED_BANDAI_METRES();

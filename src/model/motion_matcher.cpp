@@ -95,7 +95,7 @@ MotionMatcher::MotionMatcher(const MotionClips& clips, const MotionMatcherOption
   check_option(options.adjust_max_ratio, "adjust_max_ratio", true);
   check_option(options.max_distance, "max_distance");
   check_option(options.unlock_radius, "unlock_radius");
-  check_option(options.release_halflife, "release_halflife");
+  check_option(options.release_time, "release_time");
   if (!(options.synchronization >= 0.f && options.synchronization <= 1.f))
     throw std::invalid_argument("MotionMatcher: option synchronization = " + std::to_string(options.synchronization) + " is not in [0, 1]");
   if (options.blend < Ticks{0}) throw std::invalid_argument("MotionMatcher: option blend is negative");
@@ -160,7 +160,7 @@ void MotionMatcher::update(float dt, const MotionInput& input) {
   if (options_.foot_lock) {
     // A lock the IK could not hold ends: the foot is released from where it got to.
     for (Foot& foot : feet_)
-      if (foot.locked && !animator_.two_bone_ik(foot.chain).reached) foot.locked = false;
+      if (foot.locked && !animator_.two_bone_ik(foot.chain).reached) release(foot);
   }
 }
 
@@ -244,7 +244,6 @@ void MotionMatcher::search() {
 void MotionMatcher::lock_feet(float dt) {
   // world_ is still last frame's, where the feet were drawn; this frame's maps the targets.
   const std::size_t row = row_at(animator_.current_time() + ticks_from_seconds(static_cast<double>(dt)));
-  const float release = 1.f - factors(dt).release;
   // The same for both feet: the character frame to the world (by yaw + the pose's facing) and
   // the world to the model (by -yaw).
   const glm::vec2 to_world = turn_sum(turn_, pose_turn_), to_model(turn_.x, -turn_.y);
@@ -252,7 +251,7 @@ void MotionMatcher::lock_feet(float dt) {
     Foot& foot = feet_[f];
     const bool contact = clips_.contact(row, f);
     const glm::vec3 animated = position_ + rotate_y(to_world, clips_.foot_position(row, f));
-    if (foot.locked && (!contact || glm::length(ground(foot.lock - animated)) > options_.unlock_radius)) foot.locked = false;
+    if (foot.locked && (!contact || glm::length(ground(foot.lock - animated)) > options_.unlock_radius)) release(foot);
     const bool starts = contact && !foot.contact;  // a lock begins only where a contact does (Holden)
     foot.contact = contact;
     if (starts) {
@@ -262,10 +261,19 @@ void MotionMatcher::lock_feet(float dt) {
       foot.locked = true;
       foot.weight = 1.f;
     }
-    if (!foot.locked) foot.weight = foot.weight * release;
-    if (foot.weight < 1e-3f) foot.weight = 0.f;
+    if (!foot.locked && foot.weight > 0.f) {
+      foot.released_for += dt;
+      const float u = foot.released_for / options_.release_time;
+      foot.weight = u < 1.f ? foot.released_weight * (1.f - u * u * (3.f - 2.f * u)) : 0.f;
+    }
     animator_.set_two_bone_ik(foot.chain, rotate_y(to_model, foot.lock - position_), foot.weight);  // to the model
   }
+}
+
+void MotionMatcher::release(Foot& foot) {
+  foot.locked = false;
+  foot.released_weight = foot.weight;
+  foot.released_for = 0.f;
 }
 
 void MotionMatcher::move_character(float dt) {
@@ -302,7 +310,6 @@ const MotionMatcher::StepFactors& MotionMatcher::factors(float dt) {
   steps_ = StepFactors{.dt = dt,
                        .position_decay = std::exp(-yp * dt),
                        .rotation_decay = std::exp(-yr * dt),
-                       .release = damp_part(options_.release_halflife, dt),
                        .adjust_position = damp_part(options_.adjust_position_halflife, dt),
                        .adjust_rotation = damp_part(options_.adjust_rotation_halflife, dt)};
   return steps_;

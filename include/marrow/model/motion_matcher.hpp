@@ -59,8 +59,9 @@
 //     lower leg -> foot, weight 1, the target mapped by the inverse of this frame's world());
 //     the lock ends when the contact ends, when the foot's animated place (the row's features at
 //     the character) is farther than unlock_radius, or when the IK did not reach the target;
-//     then the IK weight decays with release_halflife (the target kept), so the foot returns to
-//     its animation smoothly.
+//     then the IK weight eases from where it was to 0 over release_time (smoothstep: w0 (1 - 3u^2
+//     + 2u^3), u the time since the release over release_time; the target kept), so the foot
+//     returns to its animation smoothly and the IK stops at a known time.
 //
 // Determinism (MM7): the same clips, options, reset and inputs give the same rows, transforms and
 // poses, bit for bit. Invariance (MM4): turning and moving the world (the start and the inputs)
@@ -177,7 +178,7 @@ struct MotionMatcherOptions {
   float synchronization = 0.f;         // [0, 1]: the simulation pulled onto the character
   bool foot_lock = false;              // MM6
   float unlock_radius = 0.2f;          // m between the held foot and its animated place
-  float release_halflife = 0.05f;      // s: the IK weight's decay after a release
+  float release_time = 0.15f;          // s: the IK weight's ease to 0 after a release
 };
 
 class MotionMatcher {
@@ -227,13 +228,15 @@ class MotionMatcher {
     std::size_t chain = 0;
     bool locked = false, contact = false;
     float weight = 0.f;
+    float released_weight = 0.f, released_for = 0.f;  // the weight at the release, and the time since
     glm::vec3 lock{0.f};
   };
+  static void release(Foot& foot);
   // Per dt: the springs' decays exp(-y dt) and the dampers' parts (motion_matcher.cpp).
   struct StepFactors {
     float dt = 0.f;  // none yet: dt > 0
     float position_decay = 0.f, rotation_decay = 0.f;
-    float release = 0.f, adjust_position = 0.f, adjust_rotation = 0.f;
+    float adjust_position = 0.f, adjust_rotation = 0.f;
   };
   const StepFactors& factors(float dt);
   void read_input(const MotionInput& input);
