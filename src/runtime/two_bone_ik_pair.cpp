@@ -116,8 +116,11 @@ struct Inputs {
 };
 
 Inputs load(const TwoBoneIkJob& j0, const TwoBoneIkJob& j1) {
+  // Column c of both matrices: one load each, interleaved, widened two floats at a time.
   const auto column = [](const glm::mat4& a, const glm::mat4& b, int c) {
-    return V3{pair(a[c].x, b[c].x), pair(a[c].y, b[c].y), pair(a[c].z, b[c].z)};
+    const __m128 ca = _mm_loadu_ps(&a[c][0]), cb = _mm_loadu_ps(&b[c][0]);
+    const __m128 xy = _mm_unpacklo_ps(ca, cb);  // a.x b.x a.y b.y
+    return V3{{_mm_cvtps_pd(xy)}, {_mm_cvtps_pd(_mm_movehl_ps(xy, xy))}, {_mm_cvtps_pd(_mm_unpackhi_ps(ca, cb))}};
   };
   const auto point = [](const glm::vec3& a, const glm::vec3& b) { return V3{pair(a.x, b.x), pair(a.y, b.y), pair(a.z, b.z)}; };
   Inputs in;

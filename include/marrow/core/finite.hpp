@@ -21,11 +21,6 @@ inline bool is_finite(const glm::vec4& v) noexcept {
   return (v.x - v.x) + (v.y - v.y) + (v.z - v.z) + (v.w - v.w) == 0.f;
 }
 inline bool is_finite(const glm::quat& q) noexcept { return is_finite(glm::vec4(q.x, q.y, q.z, q.w)); }
-inline bool is_finite(const glm::mat4& m) noexcept {
-  const glm::vec4 sum = (m[0] - m[0]) + (m[1] - m[1]) + (m[2] - m[2]) + (m[3] - m[3]);
-  return sum.x + sum.y + sum.z + sum.w == 0.f;
-}
-
 // Whole arrays (vertex attributes): an exponent of all ones is NaN or Inf. Integer ops so that
 // the compiler vectorises the loop (a float sum would have to keep its order).
 inline bool all_finite(std::span<const float> values) noexcept {
@@ -33,6 +28,10 @@ inline bool all_finite(std::span<const float> values) noexcept {
   for (float v : values) bad |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(v) & 0x7f800000u) == 0x7f800000u);
   return bad == 0;
 }
+
+// A matrix as its 16 floats, the same test (four vector compares, not 32 dependent scalar
+// operations: validators check matrices every frame).
+inline bool is_finite(const glm::mat4& m) noexcept { return all_finite(std::span<const float>(&m[0][0], 16)); }
 
 // One component of a cubic Hermite segment, h00 a + h10 (dt m0) + h01 b + h11 (dt m1): every
 // basis function is within [-1, 1] on [0, 1], so when this sum fits in a float, so do the
