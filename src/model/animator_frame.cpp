@@ -51,7 +51,7 @@ RootMotion Animator::blend_root_motion(const F& motion_of) const {
   return RootMotion{sum.translation / norm, sum.yaw / norm};
 }
 
-RootMotion Animator::root_motion_offset() const noexcept {
+RootMotion Animator::blended_root_offset() const noexcept {
   if (!root_.enabled) return {};
   return blend_root_motion([](const Action& a) { return a.root != nullptr ? a.root->since_start(a.clock.time(), a.root_memo) : RootMotion{}; });
 }
@@ -366,15 +366,13 @@ std::span<TrsBlock> Animator::blend_collected(std::span<TrsBlock> sampled, std::
 }
 
 void Animator::remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) const {
-  // R1: the blended motion of the clips since their start, taken out of the joint.
-  const RootMotion offset = root_motion_offset();
+  // R1: the blended motion of the clips since their start (this frame's, pose_frame), taken out
+  // of the joint. The turn about up in the scene is, in the parent's frame, the same turn about
+  // up brought into that frame (inverse(P) R(up) P = R(inverse(P) up)).
+  const RootMotion& offset = root_.offset;
   Trs trs = pose_joint(pose, joint);
   trs.translation -= root_.parent_inverse * offset.translation;
-  if (root_.yaw && offset.yaw != 0.f) {
-    const glm::quat& parent = root_.parent_rotation;
-    const glm::quat turn = glm::angleAxis(-offset.yaw, root_.up);
-    trs.rotation = glm::normalize(glm::inverse(parent) * turn * parent * trs.rotation);
-  }
+  if (root_.yaw && offset.yaw != 0.f) trs.rotation = glm::normalize(glm::angleAxis(-offset.yaw, root_.local_up) * trs.rotation);
   set_pose_joint(pose, joint, trs);
 }
 
@@ -383,6 +381,7 @@ void Animator::pose_frame() {
   sample_actions();
   begin_frame_matrices();  // after sampling: the thread's scratch holds this frame's matrices from here on
   const bool inertial = inertializing();  // AG4: every joint is read from the pose while an offset may show
+  root_.offset = blended_root_offset();   // once: the pose's and root_motion_offset()'s
   if (inertial != sources_inertial_) refresh_sources(inertial);
   // Step 5: rigid scene nodes, blended like joints; the scene reads them there.
   const std::size_t nodes = model_.nodes.size();

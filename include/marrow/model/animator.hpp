@@ -203,7 +203,7 @@ class Animator {
   const RootMotion& accumulated_root_motion() const noexcept { return root_.total; }
   // The motion taken out of the current pose: the playing clips' motion since their time 0,
   // blended like the pose (a clip played from 0 to t: the accumulated motion from 0 to t).
-  RootMotion root_motion_offset() const noexcept;
+  RootMotion root_motion_offset() const noexcept { return root_.enabled ? root_.offset : RootMotion{}; }
   // The scene node whose motion is extracted, -1 when root motion is off.
   int root_motion_node() const noexcept { return root_.enabled ? root_.node : -1; }
 
@@ -352,7 +352,9 @@ class Animator {
     glm::mat3 parent_inverse{1.f};                    // of parent_world's 3x3, made once
     glm::quat parent_rotation{1.f, 0.f, 0.f, 0.f};    // parent_world's, decomposed once
     glm::vec3 up{0.f, 1.f, 0.f};                      // unit
+    glm::vec3 local_up{0.f, 1.f, 0.f};                // up in the parent's frame: the yaw's axis in the joint's local
     RootMotion delta, total;
+    RootMotion offset;                                // taken out of the current pose (pose_frame)
   };
 
   Layer& layer_at(std::size_t layer);
@@ -380,6 +382,7 @@ class Animator {
   std::span<TrsBlock> blend_collected(std::span<TrsBlock> sampled, std::span<const TrsBlock> rest, std::size_t joints,
                                       std::span<TrsBlock> output);
   void remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) const;
+  RootMotion blended_root_offset() const noexcept;  // the playing clips' motion since their time 0, blended
   template <class F>
   RootMotion blend_root_motion(const F& motion_of) const;
   void refresh_sources(bool inertial);
