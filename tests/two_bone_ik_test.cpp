@@ -166,6 +166,49 @@ TEST(TwoBoneIkJob, K1_ANearHalfTurnIsReachedAsPreciselyAsAnyOtherTarget) {
   }
 }
 
+// `reached` says whether the end, with the corrections as written, lands within 1e-5 of the
+// chain of the target: checked on the recomposed leg for targets just inside and beyond full
+// extension and the fold (gaps around the tolerance), at weight 1 and below, alone and paired.
+// Misses within 2e-6 of the chain of the tolerance are the float compose's to decide, not
+// checked.
+TEST(TwoBoneIkJob, K1_ReachedIsWhetherTheWrittenCorrectionsLandTheEndOnTheTarget) {
+  std::mt19937 rng(5);
+  std::normal_distribution<float> g(0.f, 1.f);
+  std::uniform_real_distribution<float> gap(-3e-5f, 3e-5f), unit(0.f, 1.f);
+  int checked[2] = {0, 0};
+  for (int i = 0; i < 4000; ++i) {
+    IkRig rig = leg();
+    const glm::vec3 hip = rig.at(kHip), dir = glm::normalize(glm::vec3(g(rng), g(rng), g(rng)));
+    // Beyond full extension (a + b) or short of the fold (a - b), by a gap of either sign.
+    const float edge = i % 2 == 0 ? kChain : kA - kB;
+    const float distance = edge + (i % 2 == 0 ? 1.f : -1.f) * gap(rng) * kChain;
+    const glm::vec3 target = hip + distance * dir;
+    const float weight = i % 4 < 2 ? 1.f : 1.f - 0.01f * unit(rng);
+    const Solved s = two_bone(rig, target, nullptr, weight);
+    const float miss = glm::length(rig.at(kFoot) - target);
+    if (std::fabs(miss - kReach) > 2e-6f * kChain) {
+      EXPECT_EQ(miss <= kReach, s.reached) << "distance " << distance << " weight " << weight << " miss " << miss / kChain;
+      ++checked[miss <= kReach];
+    }
+    // Paired with another chain, the same answer (run_all).
+    IkRig other = leg();
+    const glm::vec3 far_target = other.at(kHip) + glm::vec3(0.f, -2.5f, 0.f);
+    bool reached[2] = {false, true}, ran[2] = {};
+    glm::quat q[4];
+    IkRig again = leg();
+    const std::array<TwoBoneIkJob, 2> jobs{
+        TwoBoneIkJob{.start = &again.models[kHip], .mid = &again.models[kKnee], .end = &again.models[kFoot], .target = target,
+                     .weight = weight, .start_correction = &q[0], .mid_correction = &q[1], .reached = &reached[0]},
+        TwoBoneIkJob{.start = &other.models[kHip], .mid = &other.models[kKnee], .end = &other.models[kFoot], .target = far_target,
+                     .start_correction = &q[2], .mid_correction = &q[3], .reached = &reached[1]}};
+    ASSERT_TRUE(TwoBoneIkJob::run_all(jobs, ran));
+    EXPECT_EQ(s.reached, reached[0]);
+    EXPECT_FALSE(reached[1]);  // 2.5 below a hip whose leg reaches 1.8
+  }
+  EXPECT_GT(checked[0], 500);
+  EXPECT_GT(checked[1], 500);
+}
+
 TEST(TwoBoneIkJob, K1_ATargetCloserThanTheBoneDifferenceFoldsTheChainTowardsIt) {
   // |a - b| = 0.2: the foot stops 0.2 from the hip on the way to the target, the knee folded
   // beyond it at 1.

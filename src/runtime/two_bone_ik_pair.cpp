@@ -31,6 +31,7 @@ inline D2 max_of(D2 a, D2 b) { return {_mm_max_pd(a.v, b.v)}; }
 inline Mask operator>(D2 a, D2 b) { return {_mm_cmpgt_pd(a.v, b.v)}; }
 inline Mask operator<(D2 a, D2 b) { return {_mm_cmplt_pd(a.v, b.v)}; }
 inline Mask operator<=(D2 a, D2 b) { return {_mm_cmple_pd(a.v, b.v)}; }
+inline Mask operator>=(D2 a, D2 b) { return {_mm_cmpge_pd(a.v, b.v)}; }
 inline Mask operator&(Mask a, Mask b) { return {_mm_and_pd(a.v, b.v)}; }
 inline Mask operator|(Mask a, Mask b) { return {_mm_or_pd(a.v, b.v)}; }
 inline Mask operator!(Mask a) { return {_mm_xor_pd(a.v, _mm_castsi128_pd(_mm_set1_epi32(-1)))}; }
@@ -215,7 +216,22 @@ unsigned solve_two_bone_ik_pair(const TwoBoneIkJob& j0, const TwoBoneIkJob& j1) 
     mid_out[i] = ik::weighted(lane_quat(mid_local, i), jobs[i]->weight);
   }
   if (lanes == 1) start_out[1] = start_out[0], mid_out[1] = mid_out[0];
-  if (j0.reached != nullptr || j1.reached != nullptr) {
+  // `reached` without measuring, for a weight-1 lane far from the tolerance's edge. Its exact
+  // corrections put the end at S + u d, |distance - d| from the target (the law of cosines keeps
+  // both bone lengths when d > eps, and both arcs turn a bone longer than eps); the corrections
+  // as written, rounded to float, move it by under 1e-6 of the chain. A gap inside the
+  // tolerance by more than kTwoBoneReachMargin is reached, one beyond it by more is not: the
+  // measure's answer. Other lanes (weights below 1, gaps near the edge) are measured.
+  const D2 tolerance = splat(kTwoBoneReachTolerance) * chain, margin = splat(kTwoBoneReachMargin) * chain;
+  const Mask exact = (pair(jobs[0]->weight, jobs[1]->weight) >= one) & (d > eps) & (a > eps) & lower;
+  const D2 gap = max_of(distance - d, d - distance);
+  const unsigned inside = bits(exact & (gap <= tolerance - margin)), outside = bits(exact & (tolerance + margin < gap));
+  unsigned measure = 0;
+  for (int i = 0; i < lanes; ++i)
+    if (jobs[i]->reached != nullptr && !(left >> i & 1u) && !((inside | outside) >> i & 1u)) measure |= 1u << i;
+  for (int i = 0; i < lanes; ++i)
+    if (jobs[i]->reached != nullptr && !(left >> i & 1u) && !(measure >> i & 1u)) *jobs[i]->reached = (inside >> i & 1u) != 0;
+  if (measure != 0) {
     // Where the end lands with the corrections as written (weighted, in float).
     const auto written = [](const glm::quat* q) {
       return Q{pair(q[0].w, q[1].w), V3{pair(q[0].x, q[1].x), pair(q[0].y, q[1].y), pair(q[0].z, q[1].z)}};
@@ -224,10 +240,9 @@ unsigned solve_two_bone_ik_pair(const TwoBoneIkJob& j0, const TwoBoneIkJob& j1) 
     const D2 two = splat(2.0);  // the written corrections are unit
     const V3 end_w = in.s + rotate(start_model, two, sm + rotate(mid_model, two, me));
     const V3 miss = end_w - in.t;
-    const D2 tolerance = splat(kTwoBoneReachTolerance) * chain;
     const unsigned reached = bits(dot(miss, miss) <= tolerance * tolerance);
     for (int i = 0; i < lanes; ++i)
-      if (jobs[i]->reached != nullptr && !(left >> i & 1u)) *jobs[i]->reached = (reached >> i & 1u) != 0;
+      if (measure >> i & 1u) *jobs[i]->reached = (reached >> i & 1u) != 0;
   }
   for (int i = 0; i < lanes; ++i) {
     if (left >> i & 1u) continue;

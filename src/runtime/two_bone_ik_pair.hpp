@@ -21,6 +21,10 @@ namespace marrow::detail {
 constexpr double kTwoBoneOnLine = 1e-5;
 // The end lands within this fraction of the chain length of the target: `reached`.
 constexpr double kTwoBoneReachTolerance = 1e-5;
+// A weight-1 chain whose exact end misses the target by a gap this fraction of the chain length
+// inside or beyond the tolerance gets `reached` without measuring: the float rounding of the
+// written corrections moves the end by well under it (two_bone_ik_pair.cpp).
+constexpr double kTwoBoneReachMargin = 4e-6;
 
 // The reach along S -> T: |T - S| softened beyond soften * (a + b) (two_bone_ik_job.hpp), then
 // clamped to what the bones can span.
