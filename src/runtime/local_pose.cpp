@@ -4,26 +4,6 @@
 
 namespace marrow {
 
-Trs pose_joint(std::span<const TrsBlock> pose, std::size_t joint) noexcept {
-  const TrsBlock& b = pose[joint / kPoseLanes];
-  const std::size_t l = joint % kPoseLanes;
-  return Trs{glm::vec3(b.t[0][l], b.t[1][l], b.t[2][l]), glm::quat(b.q[3][l], b.q[0][l], b.q[1][l], b.q[2][l]),
-             glm::vec3(b.s[0][l], b.s[1][l], b.s[2][l])};
-}
-
-void set_pose_joint(std::span<TrsBlock> pose, std::size_t joint, const Trs& trs) noexcept {
-  TrsBlock& b = pose[joint / kPoseLanes];
-  const std::size_t l = joint % kPoseLanes;
-  for (int c = 0; c < 3; ++c) {
-    b.t[c][l] = trs.translation[c];
-    b.s[c][l] = trs.scale[c];
-  }
-  b.q[0][l] = trs.rotation.x;
-  b.q[1][l] = trs.rotation.y;
-  b.q[2][l] = trs.rotation.z;
-  b.q[3][l] = trs.rotation.w;
-}
-
 void rotate_joint(std::span<TrsBlock> pose, std::size_t joint, const glm::quat& correction) noexcept {
   // An exact identity (an IK job at weight 0) leaves the joint bit for bit as it was, which
   // renormalising would not.

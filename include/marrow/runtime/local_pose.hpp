@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <span>
 
+#include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 
 #include "marrow/core/trs.hpp"
@@ -26,9 +27,26 @@ struct alignas(32) TrsBlock {
 
 constexpr std::size_t pose_block_count(std::size_t joints) noexcept { return (joints + kPoseLanes - 1) / kPoseLanes; }
 
-// Joint j of a pose (j < 8 * pose.size()).
-Trs pose_joint(std::span<const TrsBlock> pose, std::size_t joint) noexcept;
-void set_pose_joint(std::span<TrsBlock> pose, std::size_t joint, const Trs& trs) noexcept;
+// Joint j of a pose (j < 8 * pose.size()). Inline: IK and root motion read and write single
+// joints in the frame, where a call and a Trs through memory cost more than the copy.
+inline Trs pose_joint(std::span<const TrsBlock> pose, std::size_t joint) noexcept {
+  const TrsBlock& b = pose[joint / kPoseLanes];
+  const std::size_t l = joint % kPoseLanes;
+  return Trs{glm::vec3(b.t[0][l], b.t[1][l], b.t[2][l]), glm::quat(b.q[3][l], b.q[0][l], b.q[1][l], b.q[2][l]),
+             glm::vec3(b.s[0][l], b.s[1][l], b.s[2][l])};
+}
+inline void set_pose_joint(std::span<TrsBlock> pose, std::size_t joint, const Trs& trs) noexcept {
+  TrsBlock& b = pose[joint / kPoseLanes];
+  const std::size_t l = joint % kPoseLanes;
+  for (int c = 0; c < 3; ++c) {
+    b.t[c][l] = trs.translation[c];
+    b.s[c][l] = trs.scale[c];
+  }
+  b.q[0][l] = trs.rotation.x;
+  b.q[1][l] = trs.rotation.y;
+  b.q[2][l] = trs.rotation.z;
+  b.q[3][l] = trs.rotation.w;
+}
 
 // rotation' = normalize(rotation * correction) for one joint: applies a local correction (IK).
 // An exactly identity correction (IK at weight 0) leaves the joint's bits as they are.
