@@ -102,6 +102,9 @@ MotionMatcher::MotionMatcher(const MotionClips& clips, const MotionMatcherOption
   const Model& model = clips.model();
   animator_.enable_root_motion({.joint = model.nodes[static_cast<std::size_t>(clips.hips())].name, .yaw = true});
   animator_.enable_inertialization();
+  springs_.position_y = spring_y(options.position_halflife);
+  springs_.rotation_y = spring_y(options.rotation_halflife);
+  springs_.position_inverse = glm::vec2(1.f / springs_.position_y, 1.f / (springs_.position_y * springs_.position_y));
   for (std::size_t k = 0; k < 3; ++k) {
     const auto t = static_cast<float>(kMotionFutureFrames[k] / db_.rate());
     future_[k] = {t, std::exp(-spring_y(options.position_halflife) * t), std::exp(-spring_y(options.rotation_halflife) * t)};
@@ -181,8 +184,8 @@ void MotionMatcher::read_input(const MotionInput& input) {
 }
 
 void MotionMatcher::simulate(float dt) {
-  const float yp = spring_y(options_.position_halflife), yr = spring_y(options_.rotation_halflife);
-  const glm::vec2 inverse(1.f / yp, 1.f / (yp * yp));
+  const float yp = springs_.position_y, yr = springs_.rotation_y;
+  const glm::vec2& inverse = springs_.position_inverse;
   const StepFactors& f = factors(dt);
   velocity_spring(sim_position_, sim_velocity_, sim_acceleration_, desired_velocity_, yp, inverse, dt, f.position_decay);
   value_spring(sim_yaw_, sim_angular_velocity_, desired_yaw_, yr, dt, f.rotation_decay);
@@ -251,7 +254,8 @@ void MotionMatcher::lock_feet(float dt) {
     Foot& foot = feet_[f];
     const bool contact = clips_.contact(row, f);
     const glm::vec3 animated = position_ + rotate_y(to_world, clips_.foot_position(row, f));
-    if (foot.locked && (!contact || glm::length(ground(foot.lock - animated)) > options_.unlock_radius)) release(foot);
+    const glm::vec3 off = ground(foot.lock - animated);
+    if (foot.locked && (!contact || glm::dot(off, off) > options_.unlock_radius * options_.unlock_radius)) release(foot);
     const bool starts = contact && !foot.contact;  // a lock begins only where a contact does (Holden)
     foot.contact = contact;
     if (starts) {
@@ -288,7 +292,7 @@ void MotionMatcher::move_character(float dt) {
   // Adjustment: toward the simulation, at most a part of this frame's own motion.
   glm::vec3 pull = (sim_position_ - position_) * factors(dt).adjust_position;
   const float most = options_.adjust_max_ratio * glm::length(ground(step));
-  if (glm::length(pull) > most) pull *= most / glm::length(pull);
+  if (const float pull2 = glm::dot(pull, pull); pull2 > most * most) pull *= most / std::sqrt(pull2);
   position_ += ground(pull);
   float turn = wrap(sim_yaw_ - (yaw_ + pose_facing_)) * factors(dt).adjust_rotation;
   const float most_turn = options_.adjust_max_ratio * std::abs(delta.yaw);
@@ -297,7 +301,8 @@ void MotionMatcher::move_character(float dt) {
   turn_ = turn_of(yaw_);
   // Clamping: never farther than max_distance from the simulation.
   const glm::vec3 gap = ground(position_ - sim_position_);
-  if (glm::length(gap) > options_.max_distance) position_ = sim_position_ + gap * (options_.max_distance / glm::length(gap));
+  if (const float gap2 = glm::dot(gap, gap); gap2 > options_.max_distance * options_.max_distance)
+    position_ = sim_position_ + gap * (options_.max_distance / std::sqrt(gap2));
   // Synchronization: the simulation pulled toward the character.
   sim_position_ += (position_ - sim_position_) * options_.synchronization;
 }
@@ -306,7 +311,7 @@ void MotionMatcher::move_character(float dt) {
 // values bit for bit.
 const MotionMatcher::StepFactors& MotionMatcher::factors(float dt) {
   if (dt == steps_.dt) return steps_;
-  const float yp = spring_y(options_.position_halflife), yr = spring_y(options_.rotation_halflife);
+  const float yp = springs_.position_y, yr = springs_.rotation_y;
   steps_ = StepFactors{.dt = dt,
                        .position_decay = std::exp(-yp * dt),
                        .rotation_decay = std::exp(-yr * dt),

@@ -273,6 +273,10 @@ class MotionMatcher {
   std::array<glm::vec3, 3> trajectory_{};
   std::array<float, 3> trajectory_yaw_{};
   StepFactors steps_;
+  struct Springs {
+    float position_y = 0.f, rotation_y = 0.f;  // 2 ln2 / halflife
+    glm::vec2 position_inverse{0.f};          // 1 / y, 1 / y^2 of the position's
+  } springs_;
   struct Future {
     float time = 0.f;  // s ahead
     float position_decay = 0.f, rotation_decay = 0.f;  // exp(-y t) of the position and yaw springs
