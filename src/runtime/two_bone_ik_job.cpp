@@ -140,7 +140,8 @@ bool TwoBoneIkJob::run_all(std::span<const TwoBoneIkJob> jobs, std::span<bool> r
     if ((left & 2u) != 0) solve_general(jobs[i]);
     pending = jobs.size();
   }
-  if (pending != jobs.size()) static_cast<void>(jobs[pending].run());
+  // The last one alone: run() without validating it again.
+  if (pending != jobs.size() && detail::solve_two_bone_ik_pair(jobs[pending], jobs[pending]) != 0) solve_general(jobs[pending]);
   return true;
 }
 
