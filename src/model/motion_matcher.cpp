@@ -107,7 +107,7 @@ MotionMatcher::MotionMatcher(const MotionClips& clips, const MotionMatcherOption
   springs_.position_inverse = glm::vec2(1.f / springs_.position_y, 1.f / (springs_.position_y * springs_.position_y));
   for (std::size_t k = 0; k < 3; ++k) {
     const auto t = static_cast<float>(kMotionFutureFrames[k] / db_.rate());
-    future_[k] = {t, std::exp(-spring_y(options.position_halflife) * t), std::exp(-spring_y(options.rotation_halflife) * t)};
+    future_[k] = {t, std::exp(-springs_.position_y * t), std::exp(-springs_.rotation_y * t)};
   }
   for (std::size_t f = 0; f < 2; ++f) {
     const std::array<int, 3> leg = clips.leg(f);
