@@ -208,8 +208,9 @@ TEST(CompressedClip, X1_TimesSampledAtARateTakeNoBytes) {
 
 // Key times a few ticks off a rate's multiples (float seconds rounded to ticks), two channels of
 // a joint ending a tick apart (one track, the same pose twice), and a track starting late just
-// after a grid time are compressed on the grid they lie near: its times take no bytes, and the clip stays within the bound at the
-// source's own times. A step (two keys a tick apart that differ) keeps its times.
+// after a grid time are compressed on the grid they lie near: its times take no bytes, and the
+// clip stays within the bound at the source's own times. A step (two keys a tick apart that
+// differ) keeps its times.
 TEST(CompressedClip, X1_KeyTimesNearAGridAreCompressedOnItWithinTheBound) {
   std::mt19937 rng(61);
   Rig rig = smooth_rig(rng, 9, 60);

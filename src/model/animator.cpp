@@ -305,8 +305,7 @@ void Animator::enable_root_motion(const RootMotionOptions& options) {
   const int parent = model_.nodes[static_cast<std::size_t>(node)].parent;
   root_.parent_world = parent >= 0 ? bind_worlds_[static_cast<std::size_t>(parent)] : glm::mat4(1.f);
   root_.parent_inverse = glm::inverse(glm::mat3(root_.parent_world));
-  root_.parent_rotation = decompose_trs(root_.parent_world).rotation;
-  root_.local_up = glm::normalize(glm::inverse(root_.parent_rotation) * root_.up);
+  root_.local_up = glm::normalize(glm::inverse(decompose_trs(root_.parent_world).rotation) * root_.up);
   root_tracks_.clear();
   root_tracks_.resize(model_.animations.size());
   for (Layer& layer : layers_) {

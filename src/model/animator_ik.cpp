@@ -18,8 +18,6 @@
 #include "marrow/runtime/local_to_model_job.hpp"
 #include "marrow/runtime/two_bone_ik_job.hpp"
 
-#include "core/rotation_scale_columns.hpp"
-
 namespace marrow {
 
 namespace {
@@ -168,13 +166,8 @@ void Animator::rotate_node(int node, const glm::quat& correction) {
   ik_touched_.emplace_back(node, v);
   sources_[n] = ik_lane_ + static_cast<std::uint32_t>(lane);
   // The lane's row of the frame's matrices, which the compose reads (one matrix, not the block's
-  // eight), and the skins' locals: compose_trs's formula, written in place.
-  float m[9];
-  detail::rotation_scale_columns(trs.rotation.x, trs.rotation.y, trs.rotation.z, trs.rotation.w, trs.scale.x, trs.scale.y,
-                                 trs.scale.z, m);
-  glm::mat4& local = frame_matrices_[sources_[n]];
-  local = glm::mat4(glm::vec4(m[0], m[1], m[2], 0.f), glm::vec4(m[3], m[4], m[5], 0.f), glm::vec4(m[6], m[7], m[8], 0.f),
-                    glm::vec4(trs.translation, 1.f));
+  // eight), and the skins' locals.
+  const glm::mat4& local = frame_matrices_[sources_[n]] = compose_trs(trs);
   for (SkinState& state : skins_) {
     const int p = state.shared->scene_to_joint[n];
     if (p >= 0 && !state.pose.locals_.empty()) state.pose.locals_[static_cast<std::size_t>(p)] = local;

@@ -102,12 +102,9 @@ MotionMatcher::MotionMatcher(const MotionClips& clips, const MotionMatcherOption
   const Model& model = clips.model();
   animator_.enable_root_motion({.joint = model.nodes[static_cast<std::size_t>(clips.hips())].name, .yaw = true});
   animator_.enable_inertialization();
-  springs_.position_y = spring_y(options.position_halflife);
-  springs_.rotation_y = spring_y(options.rotation_halflife);
-  springs_.position_inverse = glm::vec2(1.f / springs_.position_y, 1.f / (springs_.position_y * springs_.position_y));
   for (std::size_t k = 0; k < 3; ++k) {
     const auto t = static_cast<float>(kMotionFutureFrames[k] / db_.rate());
-    future_[k] = {t, std::exp(-springs_.position_y * t), std::exp(-springs_.rotation_y * t)};
+    future_[k] = {t, std::exp(-spring_y(options.position_halflife) * t), std::exp(-spring_y(options.rotation_halflife) * t)};
   }
   for (std::size_t f = 0; f < 2; ++f) {
     const std::array<int, 3> leg = clips.leg(f);
@@ -163,7 +160,7 @@ void MotionMatcher::update(float dt, const MotionInput& input) {
   if (options_.foot_lock) {
     // A lock the IK could not hold ends: the foot is released from where it got to.
     for (Foot& foot : feet_)
-      if (foot.locked && !animator_.two_bone_ik(foot.chain).reached) release(foot);
+      if (foot.locked && !animator_.two_bone_ik(foot.chain).reached) foot.release();
   }
 }
 
@@ -184,8 +181,8 @@ void MotionMatcher::read_input(const MotionInput& input) {
 }
 
 void MotionMatcher::simulate(float dt) {
-  const float yp = springs_.position_y, yr = springs_.rotation_y;
-  const glm::vec2& inverse = springs_.position_inverse;
+  const float yp = spring_y(options_.position_halflife), yr = spring_y(options_.rotation_halflife);
+  const glm::vec2 inverse(1.f / yp, 1.f / (yp * yp));
   const StepFactors& f = factors(dt);
   velocity_spring(sim_position_, sim_velocity_, sim_acceleration_, desired_velocity_, yp, inverse, dt, f.position_decay);
   value_spring(sim_yaw_, sim_angular_velocity_, desired_yaw_, yr, dt, f.rotation_decay);
@@ -255,7 +252,7 @@ void MotionMatcher::lock_feet(float dt) {
     const bool contact = clips_.contact(row, f);
     const glm::vec3 animated = position_ + rotate_y(to_world, clips_.foot_position(row, f));
     const glm::vec3 off = ground(foot.lock - animated);
-    if (foot.locked && (!contact || glm::dot(off, off) > options_.unlock_radius * options_.unlock_radius)) release(foot);
+    if (foot.locked && (!contact || glm::dot(off, off) > options_.unlock_radius * options_.unlock_radius)) foot.release();
     const bool starts = contact && !foot.contact;  // a lock begins only where a contact does (Holden)
     foot.contact = contact;
     if (starts) {
@@ -272,12 +269,6 @@ void MotionMatcher::lock_feet(float dt) {
     }
     animator_.set_two_bone_ik(foot.chain, rotate_y(to_model, foot.lock - position_), foot.weight);  // to the model
   }
-}
-
-void MotionMatcher::release(Foot& foot) {
-  foot.locked = false;
-  foot.released_weight = foot.weight;
-  foot.released_for = 0.f;
 }
 
 void MotionMatcher::move_character(float dt) {
@@ -311,7 +302,7 @@ void MotionMatcher::move_character(float dt) {
 // values bit for bit.
 const MotionMatcher::StepFactors& MotionMatcher::factors(float dt) {
   if (dt == steps_.dt) return steps_;
-  const float yp = springs_.position_y, yr = springs_.rotation_y;
+  const float yp = spring_y(options_.position_halflife), yr = spring_y(options_.rotation_halflife);
   steps_ = StepFactors{.dt = dt,
                        .position_decay = std::exp(-yp * dt),
                        .rotation_decay = std::exp(-yr * dt),

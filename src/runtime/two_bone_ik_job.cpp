@@ -116,12 +116,17 @@ void solve_general(const TwoBoneIkJob& job) {
   *job.mid_correction = mid_out;
 }
 
+// A validated job alone: the pair solve with it in both lanes (the same bits as when it is
+// paired), the general solve for what that leaves.
+void solve_alone(const TwoBoneIkJob& job) {
+  if (detail::solve_two_bone_ik_pair(job, job) != 0) solve_general(job);
+}
+
 }  // namespace
 
 bool TwoBoneIkJob::run() const noexcept {
   if (!validate()) return false;
-  // The pair solve with this chain in both lanes: the same bits as when it is paired.
-  if (detail::solve_two_bone_ik_pair(*this, *this) != 0) solve_general(*this);
+  solve_alone(*this);
   return true;
 }
 
@@ -140,8 +145,7 @@ bool TwoBoneIkJob::run_all(std::span<const TwoBoneIkJob> jobs, std::span<bool> r
     if ((left & 2u) != 0) solve_general(jobs[i]);
     pending = jobs.size();
   }
-  // The last one alone: run() without validating it again.
-  if (pending != jobs.size() && detail::solve_two_bone_ik_pair(jobs[pending], jobs[pending]) != 0) solve_general(jobs[pending]);
+  if (pending != jobs.size()) solve_alone(jobs[pending]);  // validated above
   return true;
 }
 

@@ -227,10 +227,11 @@ unsigned solve_two_bone_ik_pair(const TwoBoneIkJob& j0, const TwoBoneIkJob& j1) 
   const D2 gap = max_of(distance - d, d - distance);
   const unsigned inside = bits(exact & (gap <= tolerance - margin)), outside = bits(exact & (tolerance + margin < gap));
   unsigned measure = 0;
-  for (int i = 0; i < lanes; ++i)
-    if (jobs[i]->reached != nullptr && !(left >> i & 1u) && !((inside | outside) >> i & 1u)) measure |= 1u << i;
-  for (int i = 0; i < lanes; ++i)
-    if (jobs[i]->reached != nullptr && !(left >> i & 1u) && !(measure >> i & 1u)) *jobs[i]->reached = (inside >> i & 1u) != 0;
+  for (int i = 0; i < lanes; ++i) {
+    if (jobs[i]->reached == nullptr || (left >> i & 1u) != 0) continue;
+    if (((inside | outside) >> i & 1u) != 0) *jobs[i]->reached = (inside >> i & 1u) != 0;
+    else measure |= 1u << i;
+  }
   if (measure != 0) {
     // Where the end lands with the corrections as written (weighted, in float).
     const auto written = [](const glm::quat* q) {

@@ -350,7 +350,6 @@ class Animator {
     std::size_t joint = 0;    // its palette entry in that skin
     glm::mat4 parent_world{1.f};
     glm::mat3 parent_inverse{1.f};                    // of parent_world's 3x3, made once
-    glm::quat parent_rotation{1.f, 0.f, 0.f, 0.f};    // parent_world's, decomposed once
     glm::vec3 up{0.f, 1.f, 0.f};                      // unit
     glm::vec3 local_up{0.f, 1.f, 0.f};                // up in the parent's frame: the yaw's axis in the joint's local
     RootMotion delta, total;

@@ -230,8 +230,8 @@ class MotionMatcher {
     float weight = 0.f;
     float released_weight = 0.f, released_for = 0.f;  // the weight at the release, and the time since
     glm::vec3 lock{0.f};
+    void release() { locked = false, released_weight = weight, released_for = 0.f; }
   };
-  static void release(Foot& foot);
   // Per dt: the springs' decays exp(-y dt) and the dampers' parts (motion_matcher.cpp).
   struct StepFactors {
     float dt = 0.f;  // none yet: dt > 0
@@ -273,10 +273,6 @@ class MotionMatcher {
   std::array<glm::vec3, 3> trajectory_{};
   std::array<float, 3> trajectory_yaw_{};
   StepFactors steps_;
-  struct Springs {
-    float position_y = 0.f, rotation_y = 0.f;  // 2 ln2 / halflife
-    glm::vec2 position_inverse{0.f};          // 1 / y, 1 / y^2 of the position's
-  } springs_;
   struct Future {
     float time = 0.f;  // s ahead
     float position_decay = 0.f, rotation_decay = 0.f;  // exp(-y t) of the position and yaw springs
