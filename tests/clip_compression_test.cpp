@@ -344,6 +344,64 @@ TEST(CompressedClip, X1_RestChannelsTakeNoBytesAndPlayTheirKeys) {
   EXPECT_THROW(make_compressed_clip("wrong", rig.clip.duration, data, other), std::invalid_argument);
 }
 
+// A pose (every channel one key of no bits) keeps, of a block channel that is the rest or the
+// identity in some lanes only, the other lanes' values over it: 12 bytes a lane and 12 the block
+// channel, not 128. A lane whose key is at a later time index keeps the block's 128 bytes (the
+// time comes back in compressed_clip_data). A clip that moves keeps 128 bytes for such a block
+// channel (CompressedClip.X1_IdentityChannelsTakeNoBytesAndPlayTheirKeys). The pose plays its
+// values, the same at every SIMD level.
+TEST(CompressedClip, X1_APoseKeepsOnlyItsLanesThatAreNotTheRestOrTheIdentity) {
+  std::mt19937 rng(67);
+  const Rig rig = smooth_rig(rng, 16, 40);
+  const auto rest = compressed_rest_pose(rig.data.bind_pose);
+  // The rest pose as a clip: every channel the joint's rest, as compress_clip stores it.
+  AnimationClip still = rig.clip;
+  for (BoneTrack& track : still.tracks) {
+    const Trs r = decompose_trs(rig.data.bind_pose[static_cast<std::size_t>(track.bone_index)]);
+    for (Keyframe& key : track.keys) key.translation = r.translation, key.rotation = r.rotation, key.scale = r.scale;
+  }
+  const CompressedClipData at_rest = compressed_clip_data(compress_clip(still, rig.data, {}));
+  CompressedClipData turned = at_rest;
+  const glm::quat q = glm::normalize(glm::quat(0.9f, 0.3f, -0.2f, 0.1f));  // x, y, z smallest: w dropped
+  for (std::size_t j : {2u, 5u, 11u}) {
+    CompressedChannel& r = turned.channels[3 * j + 1];
+    r.min = {q.x, q.y, q.z};
+    r.packed = {3};
+  }
+  turned.channels[3 * 9].min = {0.f, 0.25f, 0.f};  // a translation off its rest
+  CompressedClipData late = turned;
+  late.channels[3 * 11 + 1].key_times = {7};
+  const RuntimeClip a = make_compressed_clip("rest", still.duration, at_rest, rest);
+  const RuntimeClip b = make_compressed_clip("turned", still.duration, turned, rest);
+  const RuntimeClip c = make_compressed_clip("late", still.duration, late, rest);
+  // Rotations: block 0 two lanes, block 1 one; translations: block 1 one.
+  EXPECT_EQ(b.size_in_bytes() - a.size_in_bytes(), (12u + 24u) + (12u + 12u) + (12u + 12u));
+  EXPECT_EQ(c.size_in_bytes() - a.size_in_bytes(), (12u + 24u) + 128u + (12u + 12u));
+  for (const auto& [clip, data] : {std::pair{&b, &turned}, std::pair{&c, &late}}) {
+    const CompressedClipData back = compressed_clip_data(*clip);
+    for (std::size_t ch = 0; ch < data->channels.size(); ++ch) {
+      EXPECT_EQ(back.channels[ch].min, data->channels[ch].min) << ch;
+      EXPECT_EQ(back.channels[ch].key_times, data->channels[ch].key_times) << ch;
+      EXPECT_EQ(back.channels[ch].packed, data->channels[ch].packed) << ch;
+    }
+    const std::vector<ReconstructedJoint> keys = reconstructed_channels(*clip);
+    test::for_each_simd_level([&](SimdChoice) {
+      for (CompressedKeys mode : {CompressedKeys::decode_every_run, CompressedKeys::cache}) {
+        SamplingContext context(16, mode);
+        std::vector<TrsBlock> pose(pose_block_count(16));
+        for (Ticks t : random_times(rng, clip->duration(), 20)) {
+          ASSERT_TRUE((SamplingJob{clip, t, &context, pose}.run()));
+          expect_matches_reconstruction(keys, pose, t);
+          EXPECT_EQ(pose_joint(pose, 9).translation, glm::vec3(0.f, 0.25f, 0.f));
+          EXPECT_LT(1.f - std::fabs(glm::dot(pose_joint(pose, 5).rotation, q)), 1e-6f);
+          const Trs r4 = decompose_trs(rig.data.bind_pose[4]);
+          EXPECT_LT(1.f - std::fabs(glm::dot(pose_joint(pose, 4).rotation, r4.rotation)), 1e-6f);  // a lane of the rest
+        }
+      }
+    });
+  }
+}
+
 // A constant channel within its share of the tolerance of the joint's rest is stored as the rest
 // exactly (else of the identity, as the identity): a clip that holds the rest pose up to float
 // noise keeps nothing of its own but its time table.
@@ -366,8 +424,22 @@ TEST(CompressedClip, X1_AConstantNearTheRestIsStoredAsTheRest) {
     EXPECT_EQ(ch.bits, (std::array<std::uint8_t, 3>{0, 0, 0}));
   }
   // Every channel is the rest (its scales, decomposed from rotation matrices, are 1 only up to a
-  // rounding): 128 bytes a block each without it.
-  EXPECT_EQ(make_compressed_clip("plain", still.duration, data).size_in_bytes() - clip.size_in_bytes(), 6u * 128u);
+  // rounding). Without it the clip is a pose that is not the identity: each block channel keeps
+  // its lanes that are not the identity, 12 bytes each and 12 the block channel.
+  std::size_t own = 0;
+  for (std::size_t b = 0; b < 2; ++b) {
+    for (std::size_t c = 0; c < 3; ++c) {
+      const std::array<float, 3> identity = c == 2 ? std::array<float, 3>{1.f, 1.f, 1.f} : std::array<float, 3>{0.f, 0.f, 0.f};
+      std::size_t lanes = 0;
+      for (std::size_t l = 0; l < 8; ++l) {
+        const CompressedChannel& ch = data.channels[3 * (8 * b + l) + c];
+        lanes += ch.min != identity || (c == 1 && ch.packed != std::vector<std::uint8_t>{3});
+      }
+      own += lanes == 0 ? 0 : 12 + 12 * lanes;
+    }
+  }
+  EXPECT_GT(own, 0u);
+  EXPECT_EQ(make_compressed_clip("plain", still.duration, data).size_in_bytes() - clip.size_in_bytes(), own);
   SamplingContext context(16);
   std::vector<TrsBlock> pose(pose_block_count(16));
   ASSERT_TRUE((SamplingJob{&clip, still.duration / 2, &context, pose}.run()));

@@ -14,6 +14,7 @@
 // of up to 18 bits (rotations: the smallest three components, then two bits naming the dropped
 // one), packed back to back per channel and dequantised against the channel's range; two
 // consecutive keys are read with one unaligned 16-byte load.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -82,11 +83,25 @@ inline constexpr std::uint8_t kConstantChannel = 1;  // a ConstantLanes, Compres
 inline constexpr std::uint8_t kIdentityChannel = 2;  // kIdentityLanes[c]
 inline constexpr std::uint8_t kRestChannel = 3;      // CompressedStorage::rest, the block's lanes of channel c
 inline constexpr std::uint8_t kSegmentedChannel = 4; // a SegmentedLanes, CompressedStorage::segmented_lanes()[index]
+inline constexpr std::uint8_t kPatchedChannel = 5;   // a PatchedLanes, CompressedStorage::patched()[index]
 
 struct JointBlock {
   std::uint32_t index[3];
   std::uint8_t kind[3];
 };
+
+// A constant block channel whose lanes are the identity's or the rest's but for a few (the joints
+// a pose turns): those lanes' values, 12 bytes each, over the base's lanes, instead of a 128-byte
+// ConstantLanes. Every lane's one key is at time index 0, as the bases' are. Only clips whose
+// every channel is a constant (CompressedStorage::pose) have them.
+struct PatchedLanes {
+  std::uint32_t values = 0;     // the lanes' values in CompressedStorage::ranges(): value[i] of the m-th lane at 3 m + i
+  std::uint32_t base = 0;       // kRestChannel: the index of the rest's lanes (3 * block + channel)
+  std::uint16_t dropped = 0;    // rotation: lane l's dropped component in bits 2 l and 2 l + 1
+  std::uint8_t lanes = 0;       // the lanes of values of their own (bit l: lane l)
+  std::uint8_t base_kind = 0;   // kIdentityChannel or kRestChannel
+};
+static_assert(sizeof(PatchedLanes) == 12);
 
 // One channel of a block whose animated lanes are segmented (compressed_clip_data.hpp): no
 // directory and no per-instance state; the samples around a time are found by shifts. Lanes
@@ -190,14 +205,16 @@ struct CompressedStorage {
   std::int64_t first = 0;                // the first time
   std::uint64_t grid_step = 0;           // the times' grid (kGridTimes)
   Stored<ChannelLanes> animated_;        // the blocks' keyed channels
-  Stored<ConstantLanes> constants_;
+  Placed<ConstantLanes> constants_;
+  Placed<PatchedLanes> patched_;
   Stored<SegmentedLanes> segmented_;     // the segmented block channels (kSegmentedChannel)
   Stored<std::uint8_t> segment_data_;    // then kPackedPadding zero bytes; the buffer's last array
   Placed<std::byte> times_;              // time_count int32 since the first (kShortTimes) or int64 (kWideTimes)
   Placed<JointBlock> blocks_;            // pose_block_count(joints); padding lanes repeat the last joint
   Placed<KeyWord> words_;                // every directory, words_per_channel words each
   Placed<std::uint8_t> packed_;          // every keyed channel's keys, then kPackedPadding zero bytes
-  Placed<float> ranges_;                 // the segmented lanes' ranges, then kPoseLanes floats (the kernels read 8)
+  Placed<float> ranges_;                 // the segmented lanes' ranges and the patched lanes' values, then kPoseLanes
+                                         // floats (the kernels read 8) when some channel is segmented
   Placed<std::uint32_t> starts_;         // per segmented block channel, per segment: its first byte in segment_data
   Placed<std::uint8_t> animated_joints_;  // per joint: 1 when a track of the source drove it
   std::uint32_t grid_phase = 0;
@@ -207,6 +224,7 @@ struct CompressedStorage {
   std::uint16_t words_per_channel = 0;   // ceil(times / 32)
   std::uint16_t segments = 0;            // compressed_segments(times) when some channel is segmented
   std::uint8_t time_form = kGridTimes;
+  bool pose = false;                     // patched channels, so every channel a constant: sampled apart
 
   template <class T>
   const T* at(std::uint32_t offset) const noexcept {
@@ -227,7 +245,8 @@ struct CompressedStorage {
   }
   std::span<const JointBlock> blocks() const noexcept { return {at(blocks_), pose_block_count(joints)}; }
   std::span<const ChannelLanes> animated() const noexcept { return span(animated_); }
-  std::span<const ConstantLanes> constants() const noexcept { return span(constants_); }
+  const ConstantLanes* constants() const noexcept { return at(constants_); }
+  const PatchedLanes* patched() const noexcept { return at(patched_); }
   const KeyWord* words() const noexcept { return at(words_); }
   const std::uint8_t* packed() const noexcept { return at(packed_); }
   bool segmented() const noexcept { return segmented_.count != 0; }
@@ -239,7 +258,8 @@ struct CompressedStorage {
   std::size_t buffer_bytes() const noexcept { return std::size_t{segment_data_.offset} + segment_data_.count; }
 };
 
-// A block channel's constant lanes, whichever way they are kept.
+// A block channel's constant lanes kept as such (every kind but kPatchedChannel: the clips with
+// patched channels are sampled apart, CompressedStorage::pose).
 inline const ConstantLanes& constant_lanes(const CompressedStorage& s, std::uint8_t kind, std::uint32_t index, int c) noexcept {
   if (kind == kIdentityChannel) return kIdentityLanes[c];
   if (kind == kRestChannel) return s.rest->lanes[index];
@@ -247,6 +267,29 @@ inline const ConstantLanes& constant_lanes(const CompressedStorage& s, std::uint
 }
 inline const ConstantLanes& constant_lanes(const CompressedStorage& s, const JointBlock& block, int c) noexcept {
   return constant_lanes(s, block.kind[c], block.index[c], c);
+}
+
+// A patched channel's lanes, made in `out`: its base's, then its own lanes' values over them.
+inline const ConstantLanes& patched_lanes(const CompressedStorage& s, const PatchedLanes& p, int c, ConstantLanes& out) noexcept {
+  out = constant_lanes(s, p.base_kind, p.base, c);
+  const float* values = s.ranges() + p.values;
+  for (unsigned lanes = p.lanes; lanes != 0; lanes &= lanes - 1, values += 3) {
+    const auto l = static_cast<unsigned>(std::countr_zero(lanes));
+    for (std::size_t i = 0; i < 3; ++i) out.value[i][l] = values[i];
+    out.key_time[l] = 0;
+    out.dropped[l] = static_cast<std::uint8_t>(p.dropped >> (2 * l) & 3u);
+  }
+  return out;
+}
+
+// A block channel's constant lanes, whichever way they are kept (a patched channel's in `scratch`).
+inline const ConstantLanes& constant_lanes(const CompressedStorage& s, std::uint8_t kind, std::uint32_t index, int c,
+                                           ConstantLanes& scratch) noexcept {
+  if (kind == kPatchedChannel) return patched_lanes(s, s.patched()[index], c, scratch);
+  return constant_lanes(s, kind, index, c);
+}
+inline const ConstantLanes& constant_lanes(const CompressedStorage& s, const JointBlock& block, int c, ConstantLanes& scratch) noexcept {
+  return constant_lanes(s, block.kind[c], block.index[c], c, scratch);
 }
 
 // A sampling context's memory of one block of a compressed clip (sampling_job.hpp): per channel

@@ -89,7 +89,8 @@ bool SamplingJob::run() const noexcept {
     ctx.time_hint_ = static_cast<std::uint32_t>(tau);
     const detail::CompressedArgs args{&c, time.count(), static_cast<std::uint32_t>(tau), time.count() < times.first,
                                       output.data(), exact_slerp, cache};
-    detail::pose_kernels(simd_choice()).sample_compressed(args);
+    const detail::PoseKernels& kernels = detail::pose_kernels(simd_choice());
+    (c.pose ? kernels.sample_pose : kernels.sample_compressed)(args);
     return true;
   }
   const std::size_t n = clip->joint_count();

@@ -51,8 +51,9 @@ struct PoseKernels {
   void (*interpolate)(const BracketBlock* brackets, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp);
   // The same with lane l of block b bracketed by records keys[8b + l] and keys[8b + l] + 1.
   void (*sample)(const KeyRecord* const* keys, const float* p, std::size_t blocks, TrsBlock* out, bool exact_slerp);
-  // A compressed clip at one time (compressed_sampling.inl).
+  // A compressed clip at one time (compressed_sampling.inl); a pose's (CompressedStorage::pose).
   void (*sample_compressed)(const CompressedArgs& args);
+  void (*sample_pose)(const CompressedArgs& args);
   void (*compose)(const ComposeArgs& args);
   void (*palette)(const PaletteArgs& args);
   // Joint j's local matrix to out + 16 j and, where scene is not null and scene[j] >= 0, also to

@@ -504,6 +504,6 @@ bool beyond(const std::uint32_t* indices, std::size_t n, std::uint32_t limit, st
 }  // namespace
 
 extern const PoseKernels kPoseKernels;
-const PoseKernels kPoseKernels{&interpolate, &sample, &sample_compressed, &compose, &palette, &to_matrices, &late_parent, &beyond};
+const PoseKernels kPoseKernels{&interpolate, &sample, &sample_compressed, &sample_pose, &compose, &palette, &to_matrices, &late_parent, &beyond};
 
 }  // namespace marrow::detail::MARROW_SIMD_NS

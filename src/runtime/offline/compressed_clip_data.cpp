@@ -139,15 +139,16 @@ void fill_times(const std::vector<Ticks>& times, detail::CompressedParts& out) {
   for (Ticks t : times) out.wide.push_back(t.count());
 }
 
-// The lanes of `mask` the same bit for bit (the others are never read).
-bool same_lanes(const detail::ConstantLanes& a, const detail::ConstantLanes& b, unsigned mask = 0xffu) noexcept {
+// The lanes of `mask` that differ, bit for bit (the others are never read).
+unsigned other_lanes(const detail::ConstantLanes& a, const detail::ConstantLanes& b, unsigned mask = 0xffu) noexcept {
+  unsigned other = 0;
   for (unsigned m = mask; m != 0; m &= m - 1) {
     const auto l = static_cast<std::size_t>(std::countr_zero(m));
-    for (std::size_t i = 0; i < 3; ++i)
-      if (std::memcmp(&a.value[i][l], &b.value[i][l], sizeof(float)) != 0) return false;
-    if (a.key_time[l] != b.key_time[l] || a.dropped[l] != b.dropped[l]) return false;
+    bool same = a.key_time[l] == b.key_time[l] && a.dropped[l] == b.dropped[l];
+    for (std::size_t i = 0; i < 3; ++i) same = same && std::memcmp(&a.value[i][l], &b.value[i][l], sizeof(float)) == 0;
+    if (!same) other |= 1u << l;
   }
-  return true;
+  return other;
 }
 
 }  // namespace
@@ -189,7 +190,8 @@ bool is_constant(const CompressedChannel& ch) {
 class BlockBuilder {
  public:
   BlockBuilder(const CompressedClipData& data, const std::shared_ptr<const CompressedRestPose>& rest, detail::CompressedParts& s)
-      : data_(data), rest_(rest), s_(s), joints_(data.animated.size()) {}
+      : data_(data), rest_(rest), s_(s), joints_(data.animated.size()),
+        pose_(std::all_of(data.channels.begin(), data.channels.end(), [](const CompressedChannel& ch) { return is_constant(ch); })) {}
 
   void build() {
     add_directories();
@@ -201,7 +203,7 @@ class BlockBuilder {
         } else if (kind.constant) {
           detail::ConstantLanes lanes;
           for (std::size_t l = 0; l < kPoseLanes; ++l) constant_lane(channel_of(b, l, c), l, lanes);
-          std::tie(s_.blocks[b].kind[c], s_.blocks[b].index[c]) = store_constant(lanes, b, c);
+          std::tie(s_.blocks[b].kind[c], s_.blocks[b].index[c]) = store_constant(lanes, b, c, real_lanes(b));
         } else {
           add_keyed(b, c);
         }
@@ -222,6 +224,9 @@ class BlockBuilder {
     const std::size_t lane = b * kPoseLanes + l;
     return 3 * (lane < joints_ ? lane : joints_ - 1) + c;
   }
+
+  // The lanes of block b that are joints (padding lanes' outputs are ignored: none reads them).
+  unsigned real_lanes(std::size_t b) const { return (1u << std::min(kPoseLanes, joints_ - b * kPoseLanes)) - 1u; }
 
   BlockChannel block_channel(std::size_t b, std::size_t c) const {
     BlockChannel out;
@@ -274,14 +279,39 @@ class BlockBuilder {
     lanes.dropped[l] = channel % 3 == 1 ? static_cast<std::uint8_t>(ch.packed[0] & 3u) : 0;
   }
 
-  // A block's constant lanes as the identity, the rest or values of their own; `read`: the lanes
-  // the kernels read from them (a segmented block channel's constant lanes).
+  // A block's constant lanes as the identity, the rest, either with some lanes of values of their
+  // own, or values of their own; `read`: the lanes the kernels read from them (a segmented block
+  // channel's constant lanes).
   std::pair<std::uint8_t, std::uint32_t> store_constant(const detail::ConstantLanes& lanes, std::size_t b, std::size_t c,
                                                         unsigned read = 0xffu) {
-    if (same_lanes(lanes, detail::kIdentityLanes[c], read)) return {detail::kIdentityChannel, 0};
-    if (rest_ != nullptr && same_lanes(lanes, rest_->lanes[3 * b + c], read)) {
+    const auto rest_index = static_cast<std::uint32_t>(3 * b + c);
+    const unsigned off_identity = other_lanes(lanes, detail::kIdentityLanes[c], read);
+    const unsigned off_rest = rest_ != nullptr ? other_lanes(lanes, rest_->lanes[rest_index], read) : 0x1ffu;
+    if (off_identity == 0) return {detail::kIdentityChannel, 0};
+    if (off_rest == 0) {
       s_.rest = rest_;  // kept only by a clip that reads it
-      return {detail::kRestChannel, static_cast<std::uint32_t>(3 * b + c)};
+      return {detail::kRestChannel, rest_index};
+    }
+    // A pose's: over the base with fewer lanes of their own, when each of those has its key at time
+    // index 0 (the bases' time; a track that starts later keeps its own).
+    const bool on_rest = std::popcount(off_rest) < std::popcount(off_identity);
+    const unsigned own = on_rest ? off_rest : off_identity;
+    bool at_zero = pose_;
+    for (unsigned m = own; m != 0; m &= m - 1) at_zero = at_zero && lanes.key_time[std::countr_zero(m)] == 0;
+    if (at_zero) {
+      detail::PatchedLanes p;
+      p.values = static_cast<std::uint32_t>(s_.ranges.size());
+      p.base = on_rest ? rest_index : 0;
+      p.base_kind = on_rest ? detail::kRestChannel : detail::kIdentityChannel;
+      p.lanes = static_cast<std::uint8_t>(own);
+      for (unsigned m = own; m != 0; m &= m - 1) {
+        const auto l = static_cast<unsigned>(std::countr_zero(m));
+        for (std::size_t i = 0; i < 3; ++i) s_.ranges.push_back(lanes.value[i][l]);
+        p.dropped = static_cast<std::uint16_t>(p.dropped | unsigned{lanes.dropped[l]} << (2 * l));
+      }
+      if (on_rest) s_.rest = rest_;
+      s_.patched.push_back(p);
+      return {detail::kPatchedChannel, static_cast<std::uint32_t>(s_.patched.size() - 1)};
     }
     s_.constants.push_back(lanes);
     return {detail::kConstantChannel, static_cast<std::uint32_t>(s_.constants.size() - 1)};
@@ -304,10 +334,8 @@ class BlockBuilder {
     s_.segments = compressed_segments(data_.times.size());
     detail::SegmentedLanes sl = detail::segmented_lanes(channels, lanes, data_.times.size(), s_);
     // Only the real lanes outside `lanes` are read from the constants: the identity or the rest
-    // serves when they match it (padding lanes' outputs are ignored).
-    const std::size_t real = std::min(kPoseLanes, joints_ - b * kPoseLanes);
-    const unsigned read = ((1u << real) - 1u) & ~lanes;
-    std::tie(sl.constant_kind, sl.constant) = store_constant(constants, b, c, read);
+    // serves when they match it.
+    std::tie(sl.constant_kind, sl.constant) = store_constant(constants, b, c, real_lanes(b) & ~lanes);
     s_.blocks[b].kind[c] = detail::kSegmentedChannel;
     s_.blocks[b].index[c] = static_cast<std::uint32_t>(s_.segmented.size());
     s_.segmented.push_back(sl);
@@ -340,6 +368,10 @@ class BlockBuilder {
   const std::shared_ptr<const CompressedRestPose>& rest_;
   detail::CompressedParts& s_;
   const std::size_t joints_;
+  // Every channel a constant: a pose. Only a pose's constant channels are patched (PatchedLanes):
+  // they are the whole clip there, while in a clip that moves they are a few percent of its bytes
+  // and reading a patched channel in the sampling loop costs it (measured: 10 % on CesiumMan).
+  const bool pose_;
   std::vector<std::uint32_t> word_of_, byte_of_;  // per channel of a keyed block channel
 };
 
@@ -401,8 +433,9 @@ CompressedClipData compressed_clip_data(const RuntimeClip& clip) {
       if (block.kind[c] != detail::kKeysChannel) {
         // One key of no bits (a segmented block channel's other lanes too): its values; a
         // rotation's key is its two bits of dropped index.
-        const detail::ConstantLanes& lanes = sl != nullptr ? detail::constant_lanes(s, sl->constant_kind, sl->constant, static_cast<int>(c))
-                                                           : detail::constant_lanes(s, block, static_cast<int>(c));
+        detail::ConstantLanes scratch;
+        const detail::ConstantLanes& lanes = sl != nullptr ? detail::constant_lanes(s, sl->constant_kind, sl->constant, static_cast<int>(c), scratch)
+                                                           : detail::constant_lanes(s, block, static_cast<int>(c), scratch);
         ch.key_times.push_back(lanes.key_time[l]);
         for (std::size_t i = 0; i < 3; ++i) ch.min[i] = lanes.value[i][l];
         if (c == 1) ch.packed.push_back(lanes.dropped[l]);

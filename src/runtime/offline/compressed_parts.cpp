@@ -34,13 +34,14 @@ class Layout {
 // segment_data last: its end is the buffer's (buffer_bytes).
 template <class F>
 void lay_out(const CompressedParts& p, CompressedStorage& s, F&& layout) {
-  s.constants_ = layout.add(p.constants);
+  s.constants_.offset = layout.add(p.constants).offset;
   s.animated_ = layout.add(p.animated);
   if (!p.wide.empty()) s.times_.offset = layout.add(p.wide).offset;
   s.words_.offset = layout.add(p.words).offset;
   if (!p.since.empty()) s.times_.offset = layout.add(p.since).offset;
   s.blocks_.offset = layout.add(p.blocks).offset;
   s.segmented_ = layout.add(p.segmented);
+  s.patched_.offset = layout.add(p.patched).offset;
   s.ranges_.offset = layout.add(p.ranges).offset;
   s.starts_.offset = layout.add(p.starts).offset;
   s.animated_joints_.offset = layout.add(p.animated_joints).offset;
@@ -74,6 +75,7 @@ std::shared_ptr<const CompressedStorage> pack(const CompressedParts& p) {
   s->joints = narrow<std::uint32_t>(p.joints, "joints");
   s->keys = narrow<std::uint32_t>(p.keys, "keys");
   s->segments = narrow<std::uint16_t>(p.segments, "segments");
+  s->pose = !p.patched.empty();
   return s;
 }
 

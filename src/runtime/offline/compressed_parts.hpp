@@ -19,10 +19,11 @@ struct CompressedParts {
   std::vector<JointBlock> blocks;
   std::vector<ChannelLanes> animated;
   std::vector<ConstantLanes> constants;
+  std::vector<PatchedLanes> patched;
   std::vector<KeyWord> words;
   std::vector<std::uint8_t> packed;  // with its padding
   std::vector<SegmentedLanes> segmented;
-  std::vector<float> ranges;         // with its padding
+  std::vector<float> ranges;         // and the patched lanes' values; with its padding
   std::vector<std::uint32_t> starts;
   std::vector<std::uint8_t> segment_data;  // with its padding
   std::vector<std::uint8_t> animated_joints;
