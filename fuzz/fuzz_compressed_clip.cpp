@@ -3,8 +3,9 @@
 // then read and played, and every compressed clip sampled along a fixed schedule of times by a
 // context that caches decoded keys and one that does not: their poses must be the same bits
 // (X1: the cache never changes a result). Seeds: with MARROW_FUZZ_SEED_DIR set, the target first writes there the
-// payloads of the demo's clips compressed at three tolerances, keyed and segmented (scripts/fuzz-run
-// does this).
+// payloads of the demo's clips compressed at three tolerances, keyed and segmented, and as poses
+// (each track held at its middle key, read back with patched channels) (scripts/fuzz-run does
+// this).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -35,10 +36,15 @@ std::uint32_t tag(const char (&s)[5]) {
   return t;
 }
 
-marrow::Model base_model(float tolerance, bool segmented = false) {
+marrow::Model base_model(float tolerance, bool segmented = false, bool poses = false) {
   marrow::Model model = marrow::make_demo_character();
   model.meshes.clear();
-  for (marrow::Skin& skin : model.skins) skin.meshes.clear();
+  for (marrow::Skin& skin : model.skins) {
+    skin.meshes.clear();
+    if (!poses) continue;
+    for (auto& [name, clip] : skin.data.animation_clips)
+      for (marrow::BoneTrack& track : clip.tracks) track.keys = {track.keys[track.keys.size() / 2]};
+  }
   for (marrow::ModelAnimation& a : model.animations) a.morph_channels.clear();
   marrow::compress_model_clips(model, marrow::ClipCompression{tolerance, 0.1f, segmented});
   return model;
@@ -129,6 +135,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
           out.write(reinterpret_cast<const char*>(s.payload.data()), static_cast<std::streamsize>(s.payload.size()));
         }
       }
+    }
+    for (const Section& s : split(marrow::write_native(base_model(0.001f, false, true)))) {
+      if (s.tag != tag("CCLP")) continue;
+      std::ofstream out(std::string(dir) + "/demo_cclp_pose", std::ios::binary);
+      out.write(reinterpret_cast<const char*>(s.payload.data()), static_cast<std::streamsize>(s.payload.size()));
     }
   }
   return 0;
