@@ -126,21 +126,19 @@ const std::vector<Section>& base_sections() {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (const char* dir = std::getenv("MARROW_FUZZ_SEED_DIR")) {
-    for (bool segmented : {false, true}) {
-      for (float tolerance : {0.01f, 0.001f, 0.00002f}) {
-        for (const Section& s : split(marrow::write_native(base_model(tolerance, segmented)))) {
-          if (s.tag != tag("CCLP")) continue;
-          std::ofstream out(std::string(dir) + (segmented ? "/demo_cclp_segmented_" : "/demo_cclp_") + std::to_string(tolerance),
-                            std::ios::binary);
-          out.write(reinterpret_cast<const char*>(s.payload.data()), static_cast<std::streamsize>(s.payload.size()));
-        }
+    // The model's CCLP payload as seed `name`.
+    const auto seed = [dir](const std::string& name, const marrow::Model& model) {
+      for (const Section& s : split(marrow::write_native(model))) {
+        if (s.tag != tag("CCLP")) continue;
+        std::ofstream out(std::string(dir) + "/" + name, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(s.payload.data()), static_cast<std::streamsize>(s.payload.size()));
       }
+    };
+    for (bool segmented : {false, true}) {
+      for (float tolerance : {0.01f, 0.001f, 0.00002f})
+        seed((segmented ? "demo_cclp_segmented_" : "demo_cclp_") + std::to_string(tolerance), base_model(tolerance, segmented));
     }
-    for (const Section& s : split(marrow::write_native(base_model(0.001f, false, true)))) {
-      if (s.tag != tag("CCLP")) continue;
-      std::ofstream out(std::string(dir) + "/demo_cclp_pose", std::ios::binary);
-      out.write(reinterpret_cast<const char*>(s.payload.data()), static_cast<std::streamsize>(s.payload.size()));
-    }
+    seed("demo_cclp_pose", base_model(0.001f, false, true));
   }
   return 0;
 }

@@ -296,9 +296,9 @@ class BlockBuilder {
     // index 0 (the bases' time; a track that starts later keeps its own).
     const bool on_rest = std::popcount(off_rest) < std::popcount(off_identity);
     const unsigned own = on_rest ? off_rest : off_identity;
-    bool at_zero = pose_;
-    for (unsigned m = own; m != 0; m &= m - 1) at_zero = at_zero && lanes.key_time[std::countr_zero(m)] == 0;
-    if (at_zero) {
+    bool patch = pose_;
+    for (unsigned m = own; m != 0; m &= m - 1) patch = patch && lanes.key_time[std::countr_zero(m)] == 0;
+    if (patch) {
       detail::PatchedLanes p;
       p.values = static_cast<std::uint32_t>(s_.ranges.size());
       p.base = on_rest ? rest_index : 0;
