@@ -95,7 +95,7 @@ void check_unit_weight(float weight, const char* what) {
 
 }  // namespace
 
-void Animator::set_two_bone_ik(std::size_t chain, const glm::vec3& target, float weight, std::optional<glm::vec3> pole,
+void Animator::set_two_bone_ik(std::size_t chain, const glm::vec3& target, float weight, const std::optional<glm::vec3>& pole,
                                float soften) {
   TwoBoneIkChain& c = chain_at(two_bone_, chain, "two-bone IK");
   check_finite(target, "two-bone IK target");

@@ -102,9 +102,11 @@ MotionMatcher::MotionMatcher(const MotionClips& clips, const MotionMatcherOption
   const Model& model = clips.model();
   animator_.enable_root_motion({.joint = model.nodes[static_cast<std::size_t>(clips.hips())].name, .yaw = true});
   animator_.enable_inertialization();
+  position_y_ = spring_y(options.position_halflife), rotation_y_ = spring_y(options.rotation_halflife);
+  position_inverse_ = {1.f / position_y_, 1.f / (position_y_ * position_y_)};
   for (std::size_t k = 0; k < 3; ++k) {
     const auto t = static_cast<float>(kMotionFutureFrames[k] / db_.rate());
-    future_[k] = {t, std::exp(-spring_y(options.position_halflife) * t), std::exp(-spring_y(options.rotation_halflife) * t)};
+    future_[k] = {t, std::exp(-position_y_ * t), std::exp(-rotation_y_ * t)};
   }
   for (std::size_t f = 0; f < 2; ++f) {
     const std::array<int, 3> leg = clips.leg(f);
@@ -137,7 +139,8 @@ void MotionMatcher::reset(std::size_t row, const glm::vec3& position, float yaw)
   sim_yaw_ = yaw_ + pose_facing_, sim_angular_velocity_ = 0.f;
   desired_velocity_ = searched_velocity_ = glm::vec3(0.f);
   desired_yaw_ = searched_yaw_ = sim_yaw_;
-  for (std::size_t k = 0; k < 3; ++k) trajectory_[k] = sim_position_, trajectory_yaw_[k] = sim_yaw_;
+  stepped_position_ = sim_position_, stepped_velocity_ = stepped_acceleration_ = glm::vec3(0.f);
+  stepped_yaw_ = sim_yaw_, stepped_angular_velocity_ = 0.f;
   timer_ = 0.f;  // the first update searches
   searched_ = switched_ = false;
 }
@@ -181,20 +184,30 @@ void MotionMatcher::read_input(const MotionInput& input) {
 }
 
 void MotionMatcher::simulate(float dt) {
-  const float yp = spring_y(options_.position_halflife), yr = spring_y(options_.rotation_halflife);
-  const glm::vec2 inverse(1.f / yp, 1.f / (yp * yp));
   const StepFactors& f = factors(dt);
-  velocity_spring(sim_position_, sim_velocity_, sim_acceleration_, desired_velocity_, yp, inverse, dt, f.position_decay);
-  value_spring(sim_yaw_, sim_angular_velocity_, desired_yaw_, yr, dt, f.rotation_decay);
-  // The desired trajectory: the same springs from the new state, over the future frames' times.
+  velocity_spring(sim_position_, sim_velocity_, sim_acceleration_, desired_velocity_, position_y_, position_inverse_, dt, f.position_decay);
+  value_spring(sim_yaw_, sim_angular_velocity_, desired_yaw_, rotation_y_, dt, f.rotation_decay);
+  stepped_position_ = sim_position_, stepped_velocity_ = sim_velocity_, stepped_acceleration_ = sim_acceleration_;
+  stepped_yaw_ = sim_yaw_, stepped_angular_velocity_ = sim_angular_velocity_;
+}
+
+// The same springs from the stepped state, over the future frames' times.
+void MotionMatcher::desired_trajectory(std::array<glm::vec3, 3>& positions, std::array<float, 3>& yaws) const noexcept {
   for (std::size_t k = 0; k < 3; ++k) {
     const float t = future_[k].time;
-    glm::vec3 p = sim_position_, v = sim_velocity_, a = sim_acceleration_;
-    velocity_spring(p, v, a, desired_velocity_, yp, inverse, t, future_[k].position_decay);
-    float yaw = sim_yaw_, w = sim_angular_velocity_;
-    value_spring(yaw, w, desired_yaw_, yr, t, future_[k].rotation_decay);
-    trajectory_[k] = p, trajectory_yaw_[k] = yaw;
+    glm::vec3 p = stepped_position_, v = stepped_velocity_, a = stepped_acceleration_;
+    velocity_spring(p, v, a, desired_velocity_, position_y_, position_inverse_, t, future_[k].position_decay);
+    float yaw = stepped_yaw_, w = stepped_angular_velocity_;
+    value_spring(yaw, w, desired_yaw_, rotation_y_, t, future_[k].rotation_decay);
+    positions[k] = p, yaws[k] = yaw;
   }
+}
+
+std::array<glm::vec3, 3> MotionMatcher::trajectory() const noexcept {
+  std::array<glm::vec3, 3> positions;
+  std::array<float, 3> yaws;
+  desired_trajectory(positions, yaws);
+  return positions;
 }
 
 bool MotionMatcher::search_due(float dt) {
@@ -214,10 +227,13 @@ void MotionMatcher::search() {
   // The query: the played row's pose, the desired trajectory in the character frame.
   const std::span<const float> current = db_.row(row_);
   for (std::size_t c = 0; c < 15; ++c) query_[c] = current[c];
+  std::array<glm::vec3, 3> trajectory;
+  std::array<float, 3> trajectory_yaw;
+  desired_trajectory(trajectory, trajectory_yaw);
   const float facing = yaw_ + pose_facing_;
   for (std::size_t k = 0; k < 3; ++k) {
-    const glm::vec3 p = to_character(facing, trajectory_[k] - position_);
-    const glm::vec3 d = to_character(facing, direction(trajectory_yaw_[k]));
+    const glm::vec3 p = to_character(facing, trajectory[k] - position_);
+    const glm::vec3 d = to_character(facing, direction(trajectory_yaw[k]));
     const float raw[4] = {p.x, p.z, d.x, d.z};
     const std::size_t columns[4] = {15 + 2 * k, 16 + 2 * k, 21 + 2 * k, 22 + 2 * k};
     for (std::size_t i = 0; i < 4; ++i) query_[columns[i]] = (raw[i] - db_.mean()[columns[i]]) * db_.scale()[columns[i]];
@@ -302,10 +318,9 @@ void MotionMatcher::move_character(float dt) {
 // values bit for bit.
 const MotionMatcher::StepFactors& MotionMatcher::factors(float dt) {
   if (dt == steps_.dt) return steps_;
-  const float yp = spring_y(options_.position_halflife), yr = spring_y(options_.rotation_halflife);
   steps_ = StepFactors{.dt = dt,
-                       .position_decay = std::exp(-yp * dt),
-                       .rotation_decay = std::exp(-yr * dt),
+                       .position_decay = std::exp(-position_y_ * dt),
+                       .rotation_decay = std::exp(-rotation_y_ * dt),
                        .adjust_position = damp_part(options_.adjust_position_halflife, dt),
                        .adjust_rotation = damp_part(options_.adjust_rotation_halflife, dt)};
   return steps_;

@@ -216,7 +216,7 @@ class Animator {
   // [0, 1] or a soften outside (0, 1].
   std::size_t add_two_bone_ik(std::string_view start, std::string_view mid, std::string_view end);
   void set_two_bone_ik(std::size_t chain, const glm::vec3& target, float weight = 1.f,
-                       std::optional<glm::vec3> pole = std::nullopt, float soften = 1.f);
+                       const std::optional<glm::vec3>& pole = std::nullopt, float soften = 1.f);
   const TwoBoneIkChain& two_bone_ik(std::size_t chain) const;  // std::out_of_range naming the chain
   std::size_t add_aim_ik(std::string_view node, const glm::vec3& forward = {0.f, 0.f, 1.f},
                          const glm::vec3& up = {0.f, 1.f, 0.f}, const glm::vec3& offset = glm::vec3(0.f));

@@ -210,10 +210,10 @@ class MotionMatcher {
   const glm::vec3& position() const noexcept { return position_; }
   float yaw() const noexcept { return yaw_; }
   const glm::mat4& world() const noexcept { return world_; }
-  // The simulation and the desired trajectory (world) at +20, +40, +60 frames.
+  // The simulation, and this frame's desired trajectory (world) at +20, +40, +60 frames.
   const glm::vec3& simulation_position() const noexcept { return sim_position_; }
   float simulation_yaw() const noexcept { return sim_yaw_; }
-  const std::array<glm::vec3, 3>& trajectory() const noexcept { return trajectory_; }
+  std::array<glm::vec3, 3> trajectory() const noexcept;
 
   // Foot lock: the foot (0 left, 1 right) is held, and where (world).
   bool foot_locked(std::size_t foot) const { return feet_.at(foot).locked; }
@@ -241,6 +241,8 @@ class MotionMatcher {
   const StepFactors& factors(float dt);
   void read_input(const MotionInput& input);
   void simulate(float dt);
+  // The desired trajectory (step 2) from the simulation as this frame's step left it.
+  void desired_trajectory(std::array<glm::vec3, 3>& positions, std::array<float, 3>& yaws) const noexcept;
   bool search_due(float dt);
   void search();
   void lock_feet(float dt);
@@ -270,8 +272,12 @@ class MotionMatcher {
   // The simulation.
   glm::vec3 sim_position_{0.f}, sim_velocity_{0.f}, sim_acceleration_{0.f};
   float sim_yaw_ = 0.f, sim_angular_velocity_ = 0.f;
-  std::array<glm::vec3, 3> trajectory_{};
-  std::array<float, 3> trajectory_yaw_{};
+  // The simulation as step 2 left it (move_character may then pull it toward the character).
+  glm::vec3 stepped_position_{0.f}, stepped_velocity_{0.f}, stepped_acceleration_{0.f};
+  float stepped_yaw_ = 0.f, stepped_angular_velocity_ = 0.f;
+  // The springs' y = 2 ln2 / halflife, and 1/y and 1/y^2 of the position's.
+  float position_y_ = 0.f, rotation_y_ = 0.f;
+  glm::vec2 position_inverse_{0.f};
   StepFactors steps_;
   struct Future {
     float time = 0.f;  // s ahead
