@@ -62,6 +62,7 @@
 
 #include "marrow/model/absolute_bone_transforms.hpp"
 #include "marrow/model/animator.hpp"
+#include "marrow/model/baked_root_motion.hpp"
 #include "marrow/model/compiled_animations.hpp"
 #include "marrow/model/update_instances.hpp"
 #include "marrow/model/apply_clip_to_bones.hpp"

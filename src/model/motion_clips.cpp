@@ -293,9 +293,10 @@ Model MotionClips::gathered_model() const {
   return out;
 }
 
-// The compiled model, and the feet's contacts per row.
+// The compiled model, the clips in place, and the feet's contacts per row.
 void MotionClips::finish(const MotionClipsOptions& options) {
   compiled_ = compile_model(*model_);
+  bake_root_motion();
   for (std::size_t c = 0; c < 6; ++c) foot_unscale_[c] = db_.scale()[c] != 0.f ? 1.f / db_.scale()[c] : 0.f;
 
   // MM6: contact thresholds, quantiles of every foot height and speed of the database.
@@ -314,6 +315,51 @@ void MotionClips::finish(const MotionClipsOptions& options) {
   contact_height_ = quantile(heights, options.contact_quantile);
   contact_speed_ = quantile(speeds, options.contact_quantile);
   for (std::size_t i = 0; i < contacts_.size(); ++i) contacts_[i] = heights[i] <= contact_height_ && speeds[i] <= contact_speed_;
+}
+
+// Each clip played with R1 on the hips (yaw included), seeked to each of its hips keys: the
+// offset it reports there is kept, and the hips' local transform it shows (the offset taken
+// out) becomes that key of the in-place copy, in every clip of the animation that keys the hips.
+void MotionClips::bake_root_motion() {
+  in_place_model_ = std::make_unique<Model>(*model_);
+  Animator animator(compiled_);
+  animator.enable_root_motion({.joint = model_->nodes[static_cast<std::size_t>(hips_)].name, .yaw = true});
+  root_motion_.assign(animation_of_range_.size(), BakedRootMotion{});
+  for (std::size_t r = 0; r < animation_of_range_.size(); ++r) {
+    const int a = animation_of_range_[r];
+    if (a < 0) continue;
+    ModelAnimation& animation = in_place_model_->animations[static_cast<std::size_t>(a)];
+    std::vector<BoneTrack*> hips;  // the rigid clip's hips track and each skin's
+    for (BoneTrack& t : animation.scene_clip.tracks)
+      if (t.bone_index == hips_) hips.push_back(&t);
+    for (std::size_t s = 0; s < in_place_model_->skins.size(); ++s) {
+      Skin& skin = in_place_model_->skins[s];
+      const auto found = skin.data.animation_clips.find(animation.name);
+      const int bone = skin.scene_to_palette[static_cast<std::size_t>(hips_)];
+      if (found == skin.data.animation_clips.end() || bone < 0) continue;
+      for (BoneTrack& t : found->second.tracks)
+        if (t.bone_index == bone) hips.push_back(&t);
+    }
+    BakedRootMotion& baked = root_motion_[r];
+    for (const BoneTrack* t : hips)
+      for (const Keyframe& k : t->keys) baked.times.push_back(k.time);
+    std::sort(baked.times.begin(), baked.times.end());
+    baked.times.erase(std::unique(baked.times.begin(), baked.times.end()), baked.times.end());
+    std::vector<Trs> in_place(baked.times.size());
+    animator.play(a, {.loop = LoopMode::Once});
+    for (std::size_t k = 0; k < baked.times.size(); ++k) {
+      animator.update(baked.times[k], false);
+      baked.offsets.push_back(animator.root_motion_offset());
+      in_place[k] = decompose_trs(animator.bone_transforms()[static_cast<std::size_t>(hips_)]);
+    }
+    for (BoneTrack* t : hips) {
+      for (Keyframe& key : t->keys) {
+        const auto k = static_cast<std::size_t>(std::lower_bound(baked.times.begin(), baked.times.end(), key.time) - baked.times.begin());
+        key.translation = in_place[k].translation, key.rotation = in_place[k].rotation;
+      }
+    }
+  }
+  in_place_ = compile_model(*in_place_model_);
 }
 
 glm::vec3 MotionClips::foot_position(std::size_t row, std::size_t foot) const {

@@ -84,7 +84,7 @@ void check_option(float value, const char* name, bool zero_ok = false) {
 }  // namespace
 
 MotionMatcher::MotionMatcher(const MotionClips& clips, const MotionMatcherOptions& options)
-    : clips_(clips), db_(clips.database()), options_(options), animator_(clips.compiled()) {
+    : clips_(clips), db_(clips.database()), options_(options), animator_(clips.in_place()) {
   check_option(options.position_halflife, "position_halflife");
   check_option(options.rotation_halflife, "rotation_halflife");
   check_option(options.search_interval, "search_interval");
@@ -100,7 +100,6 @@ MotionMatcher::MotionMatcher(const MotionClips& clips, const MotionMatcherOption
     throw std::invalid_argument("MotionMatcher: option synchronization = " + std::to_string(options.synchronization) + " is not in [0, 1]");
   if (options.blend < Ticks{0}) throw std::invalid_argument("MotionMatcher: option blend is negative");
   const Model& model = clips.model();
-  animator_.enable_root_motion({.joint = model.nodes[static_cast<std::size_t>(clips.hips())].name, .yaw = true});
   animator_.enable_inertialization();
   position_y_ = spring_y(options.position_halflife), rotation_y_ = spring_y(options.rotation_halflife);
   position_inverse_ = {1.f / position_y_, 1.f / (position_y_ * position_y_)};
@@ -155,8 +154,9 @@ void MotionMatcher::update(float dt, const MotionInput& input) {
   simulate(dt);
   if (search_due(dt)) search();
   if (options_.foot_lock) lock_feet(dt);
+  const Ticks before = animator_.current_time();
   animator_.update(ticks_from_seconds(static_cast<double>(dt)));
-  move_character(dt);
+  move_character(dt, before);
   row_ = row_at(animator_.current_time());
   const MotionRange& range = db_.ranges()[range_];
   beyond_ = row_ == range.first_row + range.rows - 1 && seconds_from_ticks(animator_.current_time()) * db_.rate() > static_cast<double>(range.rows - 1) + 0.5;
@@ -287,12 +287,15 @@ void MotionMatcher::lock_feet(float dt) {
   }
 }
 
-void MotionMatcher::move_character(float dt) {
+void MotionMatcher::move_character(float dt, Ticks before) {
   // This frame's pose is drawn with the transform from before its root motion (header, step 6).
   world_ = character_matrix(position_, turn_);
   pose_facing_ = facing_of_pose(pose_turn_);
-  const RootMotion& delta = animator_.root_motion();
-  const float theta = animator_.root_motion_offset().yaw - delta.yaw;  // the clip's yaw before the step
+  // The clip's root motion over the step, and its yaw since time 0 before it (theta).
+  const BakedRootMotion& path = clips_.root_motion(range_);
+  const RootMotion from = path.at(before, root_cursor_), to = path.at(animator_.current_time(), root_cursor_);
+  const RootMotion delta{to.translation - from.translation, to.yaw - from.yaw};
+  const float theta = from.yaw;
   const glm::vec3 step = rotate_y(yaw_ - theta, delta.translation);
   position_ += ground(step);
   yaw_ += delta.yaw;

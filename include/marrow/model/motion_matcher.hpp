@@ -7,10 +7,12 @@
 // model of the rig, so that one Animator plays them all and inertializes between them. Each clip
 // is moved rigidly so that at its time 0 the hips stand over the model's origin facing +Z (the
 // database's facing: the rig's forward turned with the hips), and the motion of the hips'
-// animated ancestors is folded into the hips (BVH files carry the travel in either). With root
-// motion (R1) on the hips, yaw included, every clip's pose then keeps the hips over the origin
-// facing about +Z: the Animator's inertializer, which works on local poses, sees no offset
-// between clips where the character itself stands.
+// animated ancestors is folded into the hips (BVH files carry the travel in either). Each clip's
+// root motion (R1 on the hips, yaw included) is then baked once: its offset at every hips key
+// (root_motion(range)), and an in-place copy of the clips (in_place()) whose hips keys have that
+// offset taken out. Every in-place pose keeps the hips over the origin facing about +Z: the
+// Animator's inertializer, which works on local poses, sees no offset between clips where the
+// character itself stands, and no character samples, blends or takes out root motion a frame.
 //
 // The character frame is the database's: origin the hips on the ground, facing the rig's forward
 // turned with the hips; z ahead, y up, x to the character's left.
@@ -40,12 +42,14 @@
 //  4. It switches when the best row is another row and costs less than the row played (the
 //     query's squared distance to it; +inf past the clip's last candidate): the Animator plays
 //     the best row's clip from its time with an inertialized transition over `blend`.
-//  5. Foot lock (option, MM6), then the Animator's update(dt), then root motion.
+//  5. Foot lock (option, MM6), then the Animator's update(dt) of the in-place clip, then root
+//     motion.
 //  6. The character's transform M = translate(position) * rotateY(yaw) (model to world) follows
-//     the Animator's root motion: position += rotateY(yaw - theta) * delta.translation,
-//     yaw += delta.yaw, theta being the played clip's yaw since its time 0 before the step
-//     (root_motion_offset().yaw - delta.yaw). Then it is pulled toward the simulation (Holden's
-//     "adjustment"): by the part 1 - exp(-ln2 dt / halflife) of the difference, at most
+//     the played clip's baked root motion (MotionClips::root_motion, baked_root_motion.hpp: R1's
+//     offsets at the hips keys, linear between): with from and to its offsets at the clip's
+//     times before and after the update, delta = to - from,
+//       position += rotateY(yaw - from.yaw) * delta.translation,  yaw += delta.yaw.
+//     Then it is pulled toward the simulation (Holden's "adjustment"): by the part 1 - exp(-ln2 dt / halflife) of the difference, at most
 //     adjust_max_ratio times this frame's root motion, and then clamped within max_distance of
 //     the simulated position; the simulation may be pulled toward the character
 //     (synchronization, 0: never, 1: onto it).
@@ -67,9 +71,9 @@
 // poses, bit for bit. Invariance (MM4): turning and moving the world (the start and the inputs)
 // leaves the rows searched and switched to the same (the query is in the character frame).
 //
-// Allocation: after construction update() allocates nothing of its own and the search uses a
-// kept MotionSearchScratch; a switch runs Animator::play, which builds a clip's root-motion
-// track (R1) the first time that clip plays, and allocates only then.
+// Allocation: after the first update (which makes the Animator's scratch, animator.hpp),
+// update() allocates nothing, switches and every clip's first play included; the search uses a
+// kept MotionSearchScratch.
 //
 //   const MotionDatabase db(models);
 //   const MotionClips clips(db, models);              // once
@@ -90,6 +94,7 @@
 #include <glm/vec3.hpp>
 
 #include "marrow/model/animator.hpp"
+#include "marrow/model/baked_root_motion.hpp"
 #include "marrow/model/compiled_model.hpp"
 #include "marrow/model/model.hpp"
 #include "marrow/model/motion_database.hpp"
@@ -128,6 +133,11 @@ class MotionClips {
   const std::shared_ptr<const CompiledModel>& compiled() const noexcept { return compiled_; }
   // The model's animation playing database range `range` (-1 for a range without rows).
   int animation(std::size_t range) const { return animation_of_range_.at(range); }
+  // The same clips in place, as the matcher plays them: each hips key has R1's offset at its
+  // time taken out (the pose Animator::enable_root_motion({hips, yaw}) shows at that time), and
+  // root_motion(range) holds those offsets (baked_root_motion.hpp). Made once, here.
+  const std::shared_ptr<const CompiledModel>& in_place() const noexcept { return in_place_; }
+  const BakedRootMotion& root_motion(std::size_t range) const { return root_motion_.at(range); }
 
   // Scene nodes of the model: hips, then per foot (0 left, 1 right) the leg's three joints.
   int hips() const noexcept { return hips_; }
@@ -143,11 +153,15 @@ class MotionClips {
 
  private:
   void finish(const MotionClipsOptions& options);
+  void bake_root_motion();
 
   std::shared_ptr<const MotionDatabase> kept_db_;  // a gathered model's (null otherwise)
   const MotionDatabase& db_;
   std::unique_ptr<Model> model_;  // kept in place: the compiled model refers into it
   std::shared_ptr<const CompiledModel> compiled_;
+  std::unique_ptr<Model> in_place_model_;  // as model_, for in_place_
+  std::shared_ptr<const CompiledModel> in_place_;
+  std::vector<BakedRootMotion> root_motion_;  // per range (empty for a range without rows)
   std::vector<int> animation_of_range_;
   int hips_ = -1;
   std::array<std::array<int, 3>, 2> legs_{};
@@ -183,8 +197,8 @@ struct MotionMatcherOptions {
 
 class MotionMatcher {
  public:
-  // Makes the character's Animator from clips.compiled() with root motion on the hips (yaw
-  // included) and inertialization enabled, and resets to row 0 at the origin facing +Z. Keeps a
+  // Makes the character's Animator from clips.in_place() with inertialization enabled, and
+  // resets to row 0 at the origin facing +Z. Keeps a
   // reference to clips. Throws std::invalid_argument naming a non-finite or non-positive option.
   explicit MotionMatcher(const MotionClips& clips, const MotionMatcherOptions& options = {});
 
@@ -246,7 +260,7 @@ class MotionMatcher {
   bool search_due(float dt);
   void search();
   void lock_feet(float dt);
-  void move_character(float dt);
+  void move_character(float dt, Ticks before);  // before: the clip's time before this frame's update
   std::size_t row_at(Ticks time) const;
   float facing_of_pose(glm::vec2& turn) const;  // the shown pose's facing, in model space (radians about +Y), and its turn
 
@@ -256,6 +270,7 @@ class MotionMatcher {
   Animator animator_;
   MotionSearchScratch scratch_;
   std::size_t range_ = 0, row_ = 0;
+  std::size_t root_cursor_ = 0;  // BakedRootMotion::at's, in the range played
   bool beyond_ = false;  // the clip plays past its last candidate row (row_ is that row)
   // Input: this frame's and the last search's.
   glm::vec3 desired_velocity_{0.f};
