@@ -14,7 +14,8 @@
 // The controller (model/motion_matcher.hpp), on the same clips loaded in metres:
 //
 //   mm_frame/humanoid         one MotionMatcher frame between searches (the trajectory springs,
-//                             sampling, the inertializer, root motion and the foot lock's IK),
+//                             sampling, the inertializer, root motion (baked with MotionClips)
+//                             and the foot lock's IK),
 //                             walking straight on; the character is reset (untimed) before its
 //                             clip runs out or a search falls due
 //   mm_frame_no_foot_lock/humanoid  the same frame without the foot lock (its share of the frame)
