@@ -320,8 +320,12 @@ void MotionClips::finish(const MotionClipsOptions& options) {
 // Each clip played with R1 on the hips (yaw included), seeked to each of its hips keys: the
 // offset it reports there is kept, and the hips' local transform it shows (the offset taken
 // out) becomes that key of the in-place copy, in every clip of the animation that keys the hips.
+// The copy plays its keys: a compressed clip (Skin::compressed_clips, which plays instead of
+// the keys) would still carry the travel, and a compressed model's keys are what its compressed
+// clips decode to (compress_model_clips).
 void MotionClips::bake_root_motion() {
   in_place_model_ = std::make_unique<Model>(*model_);
+  for (Skin& skin : in_place_model_->skins) skin.compressed_clips.clear();
   Animator animator(compiled_);
   animator.enable_root_motion({.joint = model_->nodes[static_cast<std::size_t>(hips_)].name, .yaw = true});
   root_motion_.assign(animation_of_range_.size(), BakedRootMotion{});

@@ -135,7 +135,8 @@ class MotionClips {
   int animation(std::size_t range) const { return animation_of_range_.at(range); }
   // The same clips in place, as the matcher plays them: each hips key has R1's offset at its
   // time taken out (the pose Animator::enable_root_motion({hips, yaw}) shows at that time), and
-  // root_motion(range) holds those offsets (baked_root_motion.hpp). Made once, here.
+  // root_motion(range) holds those offsets (baked_root_motion.hpp). Made once, here. It plays
+  // keys: a compressed model's clips play decompressed (compress_model_clips keeps their keys).
   const std::shared_ptr<const CompiledModel>& in_place() const noexcept { return in_place_; }
   const BakedRootMotion& root_motion(std::size_t range) const { return root_motion_.at(range); }
 
