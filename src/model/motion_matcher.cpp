@@ -138,8 +138,7 @@ void MotionMatcher::reset(std::size_t row, const glm::vec3& position, float yaw)
   sim_yaw_ = yaw_ + pose_facing_, sim_angular_velocity_ = 0.f;
   desired_velocity_ = searched_velocity_ = glm::vec3(0.f);
   desired_yaw_ = searched_yaw_ = sim_yaw_;
-  stepped_position_ = sim_position_, stepped_velocity_ = stepped_acceleration_ = glm::vec3(0.f);
-  stepped_yaw_ = sim_yaw_, stepped_angular_velocity_ = 0.f;
+  stepped_position_ = sim_position_;
   timer_ = 0.f;  // the first update searches
   searched_ = switched_ = false;
 }
@@ -156,10 +155,11 @@ void MotionMatcher::update(float dt, const MotionInput& input) {
   if (options_.foot_lock) lock_feet(dt);
   const Ticks before = animator_.current_time();
   animator_.update(ticks_from_seconds(static_cast<double>(dt)));
-  move_character(dt, before);
-  row_ = row_at(animator_.current_time());
+  const Ticks now = animator_.current_time();
+  move_character(dt, before, now);
+  row_ = row_at(now);
   const MotionRange& range = db_.ranges()[range_];
-  beyond_ = row_ == range.first_row + range.rows - 1 && seconds_from_ticks(animator_.current_time()) * db_.rate() > static_cast<double>(range.rows - 1) + 0.5;
+  beyond_ = row_ == range.first_row + range.rows - 1 && seconds_from_ticks(now) * db_.rate() > static_cast<double>(range.rows - 1) + 0.5;
   if (options_.foot_lock) {
     // A lock the IK could not hold ends: the foot is released from where it got to.
     for (Foot& foot : feet_)
@@ -187,17 +187,17 @@ void MotionMatcher::simulate(float dt) {
   const StepFactors& f = factors(dt);
   velocity_spring(sim_position_, sim_velocity_, sim_acceleration_, desired_velocity_, position_y_, position_inverse_, dt, f.position_decay);
   value_spring(sim_yaw_, sim_angular_velocity_, desired_yaw_, rotation_y_, dt, f.rotation_decay);
-  stepped_position_ = sim_position_, stepped_velocity_ = sim_velocity_, stepped_acceleration_ = sim_acceleration_;
-  stepped_yaw_ = sim_yaw_, stepped_angular_velocity_ = sim_angular_velocity_;
+  stepped_position_ = sim_position_;
 }
 
-// The same springs from the stepped state, over the future frames' times.
+// The same springs from the state step 2 left, over the future frames' times (only the position
+// changes after it: move_character's synchronization).
 void MotionMatcher::desired_trajectory(std::array<glm::vec3, 3>& positions, std::array<float, 3>& yaws) const noexcept {
   for (std::size_t k = 0; k < 3; ++k) {
     const float t = future_[k].time;
-    glm::vec3 p = stepped_position_, v = stepped_velocity_, a = stepped_acceleration_;
+    glm::vec3 p = stepped_position_, v = sim_velocity_, a = sim_acceleration_;
     velocity_spring(p, v, a, desired_velocity_, position_y_, position_inverse_, t, future_[k].position_decay);
-    float yaw = stepped_yaw_, w = stepped_angular_velocity_;
+    float yaw = sim_yaw_, w = sim_angular_velocity_;
     value_spring(yaw, w, desired_yaw_, rotation_y_, t, future_[k].rotation_decay);
     positions[k] = p, yaws[k] = yaw;
   }
@@ -287,13 +287,13 @@ void MotionMatcher::lock_feet(float dt) {
   }
 }
 
-void MotionMatcher::move_character(float dt, Ticks before) {
+void MotionMatcher::move_character(float dt, Ticks before, Ticks now) {
   // This frame's pose is drawn with the transform from before its root motion (header, step 6).
   world_ = character_matrix(position_, turn_);
   pose_facing_ = facing_of_pose(pose_turn_);
   // The clip's root motion over the step, and its yaw since time 0 before it (theta).
   const BakedRootMotion& path = clips_.root_motion(range_);
-  const RootMotion from = path.at(before, root_cursor_), to = path.at(animator_.current_time(), root_cursor_);
+  const RootMotion from = path.at(before, root_cursor_), to = path.at(now, root_cursor_);
   const RootMotion delta{to.translation - from.translation, to.yaw - from.yaw};
   const float theta = from.yaw;
   const glm::vec3 step = rotate_y(yaw_ - theta, delta.translation);

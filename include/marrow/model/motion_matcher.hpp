@@ -49,10 +49,10 @@
 //     offsets at the hips keys, linear between): with from and to its offsets at the clip's
 //     times before and after the update, delta = to - from,
 //       position += rotateY(yaw - from.yaw) * delta.translation,  yaw += delta.yaw.
-//     Then it is pulled toward the simulation (Holden's "adjustment"): by the part 1 - exp(-ln2 dt / halflife) of the difference, at most
-//     adjust_max_ratio times this frame's root motion, and then clamped within max_distance of
-//     the simulated position; the simulation may be pulled toward the character
-//     (synchronization, 0: never, 1: onto it).
+//     Then it is pulled toward the simulation (Holden's "adjustment"): by the part
+//     1 - exp(-ln2 dt / halflife) of the difference, at most adjust_max_ratio times this frame's
+//     root motion, and then clamped within max_distance of the simulated position; the
+//     simulation may be pulled toward the character (synchronization, 0: never, 1: onto it).
 //     A frame's pose is drawn with the transform from before its own root motion (world()): the
 //     foot lock's IK targets, which the Animator needs before update() (it runs IK inside it),
 //     then map to the world exactly. The character trails its root motion by one frame.
@@ -199,8 +199,8 @@ struct MotionMatcherOptions {
 class MotionMatcher {
  public:
   // Makes the character's Animator from clips.in_place() with inertialization enabled, and
-  // resets to row 0 at the origin facing +Z. Keeps a
-  // reference to clips. Throws std::invalid_argument naming a non-finite or non-positive option.
+  // resets to row 0 at the origin facing +Z. Keeps a reference to clips. Throws
+  // std::invalid_argument naming a non-finite or non-positive option.
   explicit MotionMatcher(const MotionClips& clips, const MotionMatcherOptions& options = {});
 
   // Plays `row` at once with the character at `position` (on the ground) facing `yaw` (radians
@@ -261,7 +261,7 @@ class MotionMatcher {
   bool search_due(float dt);
   void search();
   void lock_feet(float dt);
-  void move_character(float dt, Ticks before);  // before: the clip's time before this frame's update
+  void move_character(float dt, Ticks before, Ticks now);  // the clip's times before and after the update
   std::size_t row_at(Ticks time) const;
   float facing_of_pose(glm::vec2& turn) const;  // the shown pose's facing, in model space (radians about +Y), and its turn
 
@@ -288,9 +288,9 @@ class MotionMatcher {
   // The simulation.
   glm::vec3 sim_position_{0.f}, sim_velocity_{0.f}, sim_acceleration_{0.f};
   float sim_yaw_ = 0.f, sim_angular_velocity_ = 0.f;
-  // The simulation as step 2 left it (move_character may then pull it toward the character).
-  glm::vec3 stepped_position_{0.f}, stepped_velocity_{0.f}, stepped_acceleration_{0.f};
-  float stepped_yaw_ = 0.f, stepped_angular_velocity_ = 0.f;
+  // The simulated position as step 2 left it (move_character may then pull it toward the
+  // character): the desired trajectory starts there.
+  glm::vec3 stepped_position_{0.f};
   // The springs' y = 2 ln2 / halflife, and 1/y and 1/y^2 of the position's.
   float position_y_ = 0.f, rotation_y_ = 0.f;
   glm::vec2 position_inverse_{0.f};
