@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
 
 #include <glm/gtc/matrix_access.hpp>
 
@@ -16,6 +18,7 @@
 #include "marrow/model/animation_graph.hpp"
 #include "marrow/model/animation_marker.hpp"
 #include "marrow/model/graph_instance.hpp"
+#include "marrow/runtime/inertialization_job.hpp"
 #include "shared_assets.hpp"
 
 namespace marrow {
@@ -368,6 +371,54 @@ TEST(Graph, AG4_PlayInertializesTooAndEndsOnTheNewClipAlone) {
   }
   EXPECT_FALSE(a.inertializing());
   EXPECT_LT(graph_pose_difference(a.absolute_bone_transforms(), run.absolute_bone_transforms()), 1e-4f);
+}
+
+// The switch starts from the last two poses shown: A(-dt) and A(0) (the pose and its velocity),
+// whichever buffers held them. One clip at full weight records its sampled pose by trading
+// buffers with its action, so a record a pass stale would show here as a frame's motion.
+TEST(Graph, AG4_TheSwitchStartsFromTheLastTwoPosesShown) {
+  NEED_FOX();
+  Animator a(model), run(model), run_start(model);
+  a.enable_inertialization();
+  a.play("Walk");
+  const auto locals = [](const Animator& animator) {
+    const std::span<const glm::mat4> m = animator.bone_transforms();
+    std::vector<TrsBlock> pose(pose_block_count(m.size()));
+    for (std::size_t j = 0; j < m.size(); ++j) set_pose_joint(pose, j, decompose_trs(m[j]));
+    return pose;
+  };
+  std::vector<TrsBlock> older, previous, current;
+  for (int i = 0; i < 20; ++i) {
+    a.update(kFrame);
+    older = std::exchange(previous, std::exchange(current, locals(a)));
+  }
+  const Ticks fade = ticks_from_seconds(0.2);
+  a.play("Run", {.fade = fade, .transition = Transition::Inertialize});
+  run.play("Run");
+  run_start.play("Run");
+  for (int i = 0; i < 3; ++i) a.update(kFrame), run.update(kFrame);
+  // The jobs on the same poses (each joint is its own quintic: the nodes' order serves).
+  const std::size_t joints = a.bone_transforms().size();
+  const float dt = static_cast<float>(seconds_from_ticks(kFrame));
+  const auto difference = [&](const std::vector<TrsBlock>& before) {
+    InertializationState state(joints);
+    std::vector<TrsBlock> output(pose_block_count(joints));
+    EXPECT_TRUE((InertializationSetupJob{.previous = before, .current = current, .next = locals(run_start), .dt = dt,
+                                         .duration = static_cast<float>(seconds_from_ticks(fade)), .state = &state}
+                     .run()));
+    EXPECT_TRUE((InertializationJob{.state = &state, .pose = locals(run), .elapsed = 3.f * dt, .output = output}.run()));
+    float worst = 0.f;
+    for (std::size_t j = 0; j < joints; ++j) {
+      const glm::mat4 expected = compose_trs(pose_joint(output, j));
+      for (int c = 0; c < 4; ++c) worst = std::max(worst, glm::length(a.bone_transforms()[j][c] - expected[c]));
+    }
+    return worst;
+  };
+  const float worst = difference(previous), stale = difference(older);
+  std::printf("[ measured ] largest difference %.3g; from a record a pass stale %.3g\n", static_cast<double>(worst),
+              static_cast<double>(stale));
+  EXPECT_LT(worst, 1e-4f);  // float round trips of T/R/S (the Fox is about 100 units long)
+  EXPECT_GT(stale, 10.f * worst);
 }
 
 // --- AG5: sync ------------------------------------------------------------------------------------

@@ -139,8 +139,9 @@ void Animator::advance_inertia(double seconds) {
 // Pose `index` (a skin, or skins_.size() for the rigid nodes) as shown this pass: the set-up of
 // a pending switch against the last two poses shown, the offset while one runs, and the pose
 // recorded for the next switch. `pose` may be empty (nothing plays there): the rest is shown.
-std::span<TrsBlock> Animator::inertialize_pose(std::size_t index, std::span<TrsBlock> pose, std::span<const TrsBlock> rest,
-                                               std::size_t joints) {
+// `sampled`: the action's buffer that holds `pose`, when it is one clip's sampled pose.
+std::span<TrsBlock> Animator::inertialize_pose(std::size_t index, std::span<TrsBlock> pose, std::vector<TrsBlock>* sampled,
+                                               std::span<const TrsBlock> rest, std::size_t joints) {
   if (!inertia_) return pose;
   Inertia& in = *inertia_;
   const std::span<const TrsBlock> source = pose.empty() ? rest : std::span<const TrsBlock>(pose);
@@ -167,6 +168,13 @@ std::span<TrsBlock> Animator::inertialize_pose(std::size_t index, std::span<TrsB
     // The offset pose shown is the record: its buffer becomes the current pose (no copy); the
     // one it replaces is the next pass's output. The span returned stays on the same memory.
     in.current[index].swap(in.output[index]);
+    return shown;
+  }
+  if (sampled != nullptr && sampled->size() == in.current[index].size()) {
+    // One clip's sampled pose is the record by trading buffers with its action (no copy): the
+    // sampler writes every joint of its buffer each pass, so the action's new buffer (the
+    // record replaced) holds nothing it reads. The span returned stays on the same memory.
+    in.current[index].swap(*sampled);
     return shown;
   }
   const std::span<const TrsBlock> record = shown.empty() ? source : std::span<const TrsBlock>(shown);

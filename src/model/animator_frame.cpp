@@ -303,11 +303,12 @@ void Animator::sample_live(Action& a, const CompiledAnimation& c, Ticks t) {
   a.live->sample(t, a.skin_poses, a.scene_pose);
 }
 
-std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
+std::span<TrsBlock> Animator::blend_skin(std::size_t s, std::vector<TrsBlock>*& buffer) {
   SkinState& state = skins_[s];
   blend_layers_.clear();
   blend_additive_.clear();
   std::span<TrsBlock> sampled;  // the last normal layer's own pose
+  buffer = nullptr;
   for (const Layer& layer : layers_) {
     if (!shows(layer)) continue;
     for (Action* a : layer.actions) {
@@ -319,17 +320,22 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s) {
       } else {
         // A clip without this skin holds it at rest.
         sampled = has_clip ? std::span<TrsBlock>(a->skin_poses[s]) : std::span<TrsBlock>();
+        buffer = has_clip ? &a->skin_poses[s] : nullptr;
         blend_layers_.push_back(BlendingLayer{has_clip ? std::span<const TrsBlock>(sampled) : state.shared->rest, w, layer.skin_masks[s]});
       }
     }
   }
-  return blend_collected(sampled, state.shared->rest, static_cast<std::size_t>(model_.skins[s].data.bone_count), state.blended);
+  const std::span<TrsBlock> pose =
+      blend_collected(sampled, state.shared->rest, static_cast<std::size_t>(model_.skins[s].data.bone_count), state.blended);
+  if (pose.empty() || pose.data() != sampled.data()) buffer = nullptr;
+  return pose;
 }
 
-std::span<TrsBlock> Animator::blend_scene() {
+std::span<TrsBlock> Animator::blend_scene(std::vector<TrsBlock>*& buffer) {
   blend_layers_.clear();
   blend_additive_.clear();
   std::span<TrsBlock> sampled;
+  buffer = nullptr;
   for (const Layer& layer : layers_) {
     if (!shows(layer)) continue;
     for (Action* a : layer.actions) {
@@ -341,11 +347,14 @@ std::span<TrsBlock> Animator::blend_scene() {
       } else {
         // A clip without rigid tracks holds every node at its loaded transform.
         sampled = has_tracks ? std::span<TrsBlock>(a->scene_pose) : std::span<TrsBlock>();
+        buffer = has_tracks ? &a->scene_pose : nullptr;
         blend_layers_.push_back(BlendingLayer{has_tracks ? std::span<const TrsBlock>(sampled) : scene_rest_, w, layer.node_mask});
       }
     }
   }
-  return blend_collected(sampled, scene_rest_, model_.nodes.size(), scene_blended_);
+  const std::span<TrsBlock> pose = blend_collected(sampled, scene_rest_, model_.nodes.size(), scene_blended_);
+  if (pose.empty() || pose.data() != sampled.data()) buffer = nullptr;
+  return pose;
 }
 
 std::span<TrsBlock> Animator::blend_collected(std::span<TrsBlock> sampled, std::span<const TrsBlock> rest,
@@ -386,9 +395,10 @@ void Animator::pose_frame() {
   // Step 5: rigid scene nodes, blended like joints; the scene reads them there.
   const std::size_t nodes = model_.nodes.size();
   if (!scene_animated_.empty()) {
-    std::span<TrsBlock> pose = blend_scene();
+    std::vector<TrsBlock>* sampled = nullptr;
+    std::span<TrsBlock> pose = blend_scene(sampled);
     if (!pose.empty() && root_.enabled && root_.skin < 0) remove_root_motion(pose, static_cast<std::size_t>(root_.node));
-    pose = inertialize_pose(skins_.size(), pose, scene_rest_, nodes);
+    pose = inertialize_pose(skins_.size(), pose, sampled, scene_rest_, nodes);
     point_blocks(scene_lane_, pose.empty() ? scene_rest_ : std::span<const TrsBlock>(pose), pose_block_count(nodes), true);  // its animated nodes read it
   }
   // Step 1: each skin's layers, blended; its joints' scene nodes read the result (sources_), so
@@ -398,11 +408,12 @@ void Animator::pose_frame() {
   for (std::size_t s = 0; s < skins_.size(); ++s) {
     SkinState& state = skins_[s];
     state.pose.time_ = base_time;
-    std::span<TrsBlock> pose = blend_skin(s);
+    std::vector<TrsBlock>* sampled = nullptr;
+    std::span<TrsBlock> pose = blend_skin(s, sampled);
     if (!pose.empty() && root_.enabled && root_.skin == static_cast<int>(s)) remove_root_motion(pose, root_.joint);
     const SkinningData& data = model_.skins[s].data;
     const auto joints = static_cast<std::size_t>(data.bone_count);
-    pose = inertialize_pose(s, pose, state.shared->rest, joints);
+    pose = inertialize_pose(s, pose, sampled, state.shared->rest, joints);
     point_blocks(state.lane, pose.empty() ? std::span<const TrsBlock>(state.shared->rest) : pose, pose_block_count(joints), state.read);
     if (state.pose.locals_.empty()) continue;
     // A skin composed on its own keeps its local matrices; the joints no clip drives keep

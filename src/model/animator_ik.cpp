@@ -13,6 +13,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "marrow/core/finite.hpp"
 #include "marrow/model/animator.hpp"
 #include "marrow/runtime/aim_ik_job.hpp"
 #include "marrow/runtime/local_to_model_job.hpp"
@@ -42,12 +43,16 @@ std::size_t subtree_end(std::span<const int> parents, std::size_t root) {
   return contiguous ? end : n;
 }
 
-// Chain `chain` of `chains` (std::out_of_range naming the kind and how many there are).
+[[noreturn, gnu::cold, gnu::noinline]] void throw_no_chain(std::size_t chain, std::size_t added, const char* kind) {
+  throw std::out_of_range(std::string("Animator: ") + kind + " chain " + std::to_string(chain) + " does not exist (" +
+                          std::to_string(added) + " added)");
+}
+
+// Chain `chain` of `chains` (std::out_of_range naming the kind and how many there are). The
+// throw is out of line: a game sets its chains' targets every frame.
 template <class Chains>
 auto& chain_at(Chains& chains, std::size_t chain, const char* kind) {
-  if (chain >= chains.size())
-    throw std::out_of_range(std::string("Animator: ") + kind + " chain " + std::to_string(chain) + " does not exist (" +
-                            std::to_string(chains.size()) + " added)");
+  if (chain >= chains.size()) throw_no_chain(chain, chains.size(), kind);
   return chains[chain];
 }
 
@@ -79,18 +84,22 @@ std::size_t Animator::add_two_bone_ik(std::string_view start, std::string_view m
 
 namespace {
 
+[[noreturn, gnu::cold, gnu::noinline]] void throw_not_finite(const glm::vec3& v, const char* what) {
+  throw std::invalid_argument(std::string("Animator: ") + what + " (" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " +
+                              std::to_string(v.z) + ") is not finite");
+}
+
+// "Animator: <what> <noun> <value> is outside <range>".
+[[noreturn, gnu::cold, gnu::noinline]] void throw_outside(float value, const char* what, const char* noun, const char* range) {
+  throw std::invalid_argument(std::string("Animator: ") + what + " " + noun + " " + std::to_string(value) + " is outside " + range);
+}
+
 void check_finite(const glm::vec3& v, const char* what) {
-  if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) {
-    throw std::invalid_argument(std::string("Animator: ") + what + " (" + std::to_string(v.x) + ", " +
-                                std::to_string(v.y) + ", " + std::to_string(v.z) + ") is not finite");
-  }
+  if (!is_finite(v)) throw_not_finite(v, what);
 }
 
 void check_unit_weight(float weight, const char* what) {
-  if (!(weight >= 0.f && weight <= 1.f)) {
-    throw std::invalid_argument(std::string("Animator: ") + what + " weight " + std::to_string(weight) +
-                                " is outside [0, 1]");
-  }
+  if (!(weight >= 0.f && weight <= 1.f)) throw_outside(weight, what, "weight", "[0, 1]");
 }
 
 }  // namespace
@@ -101,9 +110,7 @@ void Animator::set_two_bone_ik(std::size_t chain, const glm::vec3& target, float
   check_finite(target, "two-bone IK target");
   if (pole) check_finite(*pole, "two-bone IK pole");
   check_unit_weight(weight, "two-bone IK");
-  if (!(soften > 0.f && soften <= 1.f)) {
-    throw std::invalid_argument("Animator: two-bone IK soften " + std::to_string(soften) + " is outside (0, 1]");
-  }
+  if (!(soften > 0.f && soften <= 1.f)) throw_outside(soften, "two-bone IK", "soften", "(0, 1]");
   c.target = target;
   c.pole = pole;
   c.weight = weight;

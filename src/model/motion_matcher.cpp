@@ -152,12 +152,14 @@ void MotionMatcher::update(float dt, const MotionInput& input) {
   read_input(input);
   simulate(dt);
   if (search_due(dt)) search();
-  if (options_.foot_lock) lock_feet(dt);
+  const Ticks step = ticks_from_seconds(static_cast<double>(dt));
   const Ticks before = animator_.current_time();
-  animator_.update(ticks_from_seconds(static_cast<double>(dt)));
+  const std::size_t next = row_at(before + step);  // the row this frame shows, unless the clip ends
+  if (options_.foot_lock) lock_feet(dt, next);
+  animator_.update(step);
   const Ticks now = animator_.current_time();
   move_character(dt, before, now);
-  row_ = row_at(now);
+  row_ = now == before + step ? next : row_at(now);
   const MotionRange& range = db_.ranges()[range_];
   beyond_ = row_ == range.first_row + range.rows - 1 && seconds_from_ticks(now) * db_.rate() > static_cast<double>(range.rows - 1) + 0.5;
   if (options_.foot_lock) {
@@ -257,9 +259,8 @@ void MotionMatcher::search() {
                                             .start = db_.time_of(best.row)});
 }
 
-void MotionMatcher::lock_feet(float dt) {
+void MotionMatcher::lock_feet(float dt, std::size_t row) {
   // world_ is still last frame's, where the feet were drawn; this frame's maps the targets.
-  const std::size_t row = row_at(animator_.current_time() + ticks_from_seconds(static_cast<double>(dt)));
   // The same for both feet: the character frame to the world (by yaw + the pose's facing) and
   // the world to the model (by -yaw).
   const glm::vec2 to_world = turn_sum(turn_, pose_turn_), to_model(turn_.x, -turn_.y);
@@ -293,7 +294,10 @@ void MotionMatcher::move_character(float dt, Ticks before, Ticks now) {
   pose_facing_ = facing_of_pose(pose_turn_);
   // The clip's root motion over the step, and its yaw since time 0 before it (theta).
   const BakedRootMotion& path = clips_.root_motion(range_);
-  const RootMotion from = path.at(before, root_cursor_), to = path.at(now, root_cursor_);
+  // (Playing on, the offset before is the one after the last update.)
+  const bool on = before == root_time_ && range_ == root_range_;
+  const RootMotion from = on ? root_offset_ : path.at(before, root_cursor_), to = path.at(now, root_cursor_);
+  root_time_ = now, root_range_ = range_, root_offset_ = to;
   const RootMotion delta{to.translation - from.translation, to.yaw - from.yaw};
   const float theta = from.yaw;
   const glm::vec3 step = rotate_y(yaw_ - theta, delta.translation);

@@ -373,8 +373,10 @@ class Animator {
   void pose_driven(std::span<const DrivenClip> clips, Ticks dt);
   void sample_actions();
   void sample_live(Action& action, const CompiledAnimation& compiled, Ticks t);
-  std::span<TrsBlock> blend_skin(std::size_t skin);
-  std::span<TrsBlock> blend_scene();
+  // The pose shown (empty: the rest), and `sampled` the action's buffer that holds it when it is
+  // one clip's sampled pose as it is (else null).
+  std::span<TrsBlock> blend_skin(std::size_t skin, std::vector<TrsBlock>*& sampled);
+  std::span<TrsBlock> blend_scene(std::vector<TrsBlock>*& sampled);
   // blend_layers_ and blend_additive_ (as blend_skin or blend_scene collected them) blended
   // into output; `sampled` is the last normal layer's own pose, passed as it is when it is the
   // only source at full weight.
@@ -414,8 +416,8 @@ class Animator {
     bool active = false;
     float duration = 0.f, elapsed = 0.f;
   };
-  std::span<TrsBlock> inertialize_pose(std::size_t index, std::span<TrsBlock> pose, std::span<const TrsBlock> rest,
-                                       std::size_t joints);
+  std::span<TrsBlock> inertialize_pose(std::size_t index, std::span<TrsBlock> pose, std::vector<TrsBlock>* sampled,
+                                       std::span<const TrsBlock> rest, std::size_t joints);
   void advance_inertia(double seconds);
   void assign_mask(Layer& layer, std::span<const float> node_weights);
 

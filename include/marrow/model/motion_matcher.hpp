@@ -84,6 +84,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -260,7 +261,7 @@ class MotionMatcher {
   void desired_trajectory(std::array<glm::vec3, 3>& positions, std::array<float, 3>& yaws) const noexcept;
   bool search_due(float dt);
   void search();
-  void lock_feet(float dt);
+  void lock_feet(float dt, std::size_t row);  // row: the one this frame shows
   void move_character(float dt, Ticks before, Ticks now);  // the clip's times before and after the update
   std::size_t row_at(Ticks time) const;
   float facing_of_pose(glm::vec2& turn) const;  // the shown pose's facing, in model space (radians about +Y), and its turn
@@ -272,6 +273,11 @@ class MotionMatcher {
   MotionSearchScratch scratch_;
   std::size_t range_ = 0, row_ = 0;
   std::size_t root_cursor_ = 0;  // BakedRootMotion::at's, in the range played
+  // The baked offset at the clip's time after the last update, of range root_range_ (none yet:
+  // a time no clip reaches).
+  Ticks root_time_{std::numeric_limits<Ticks::rep>::min()};
+  std::size_t root_range_ = 0;
+  RootMotion root_offset_;
   bool beyond_ = false;  // the clip plays past its last candidate row (row_ is that row)
   // Input: this frame's and the last search's.
   glm::vec3 desired_velocity_{0.f};
