@@ -222,9 +222,9 @@ struct CompressedStorage {
   std::uint32_t keys = 0;                // over every channel (a segmented one: its samples)
   std::uint16_t time_count = 0;          // at most kMaxCompressedTimes
   std::uint16_t words_per_channel = 0;   // ceil(times / 32)
-  std::uint16_t segments = 0;            // compressed_segments(times) when some channel is segmented
   std::uint8_t time_form = kGridTimes;
   bool pose = false;                     // patched channels, so every channel a constant: sampled apart
+  std::uint8_t strides = 0;              // bit s: some segmented lane has stride s (derived by pack)
 
   template <class T>
   const T* at(std::uint32_t offset) const noexcept {

@@ -6,7 +6,7 @@
 // dequantisation and interpolation.
 
 // The run's place among the segments, and what a lane's stride alone decides, once a run for
-// each stride (index: the stride): the sample a lane reads first (b is the next), how many
+// each stride the clip uses (index: the stride): the sample a lane reads first (b is the next), how many
 // samples a lane of that stride keeps in the segment, and the blend factor between the two
 // samples' times (the one sampler's: exact as doubles below 2^52 ticks, then floats).
 struct SegmentRun {
@@ -38,7 +38,9 @@ inline SegmentRun segment_run(const CompressedArgs& args, const Frame& f, std::s
   r.start = r.segment * static_cast<std::uint32_t>(kSegmentLength);
   r.local = static_cast<std::uint32_t>(i) - r.start;
   r.length = static_cast<std::uint32_t>(std::min(times - 1 - r.start, kSegmentLength));
-  for (std::uint32_t stride = 0; stride <= kSegmentMaxStride; ++stride) {
+  // Only the strides the clip's lanes use: entries no lane reads stay 0.
+  for (unsigned used = args.clip->strides; used != 0; used &= used - 1) {
+    const auto stride = static_cast<std::uint32_t>(std::countr_zero(used));
     const std::uint32_t a = r.local >> stride, a_at = a << stride, b_at = std::min(a_at + (1u << stride), r.length);
     r.first[stride] = a;
     r.samples[stride] = ((r.length + (1u << stride) - 1) >> stride) + 1;

@@ -49,6 +49,18 @@ void lay_out(const CompressedParts& p, CompressedStorage& s, F&& layout) {
   s.segment_data_ = layout.add(p.segment_data);
 }
 
+// The strides some segmented lane uses (bit s: stride s), from each segment's shape row.
+std::uint8_t strides_used(const CompressedParts& p) {
+  unsigned used = 0;
+  for (const SegmentedLanes& sl : p.segmented) {
+    for (std::size_t g = 0; g < p.segments; ++g) {
+      const std::uint8_t* shape = p.segment_data.data() + p.starts[sl.segments + g] + 9 * std::size_t{sl.count};
+      for (std::size_t m = 0; m < sl.count; ++m) used |= 1u << (shape[m] & 15u);
+    }
+  }
+  return static_cast<std::uint8_t>(used & ((1u << (kSegmentMaxStride + 1)) - 1));
+}
+
 template <class T>
 T narrow(std::size_t n, const char* what) {
   if (n > std::numeric_limits<T>::max()) throw std::invalid_argument(std::string("compressed clip: too many ") + what);
@@ -74,8 +86,8 @@ std::shared_ptr<const CompressedStorage> pack(const CompressedParts& p) {
   s->words_per_channel = narrow<std::uint16_t>(p.words_per_channel, "directory words");
   s->joints = narrow<std::uint32_t>(p.joints, "joints");
   s->keys = narrow<std::uint32_t>(p.keys, "keys");
-  s->segments = narrow<std::uint16_t>(p.segments, "segments");
   s->pose = !p.patched.empty();
+  s->strides = strides_used(p);
   return s;
 }
 

@@ -114,7 +114,7 @@ CompressedChannel segmented_channel(const CompressedStorage& s, std::size_t time
     seg.dropped = static_cast<std::uint8_t>(header[9 * n + k] >> 4);
     return seg;
   };
-  for (std::size_t seg = 0; seg < s.segments; ++seg) {
+  for (std::size_t seg = 0; seg < compressed_segments(times); ++seg) {
     const std::uint8_t* header = s.segment_data() + s.starts()[sl.segments + seg];
     out.segments.push_back(segment_of(header, m));
     // The lane's samples follow the headers and the lanes before it.
