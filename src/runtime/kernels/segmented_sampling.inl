@@ -6,9 +6,9 @@
 // dequantisation and interpolation.
 
 // The run's place among the segments, and what a lane's stride alone decides, once a run for
-// each stride the clip uses (index: the stride): the sample a lane reads first (b is the next), how many
-// samples a lane of that stride keeps in the segment, and the blend factor between the two
-// samples' times (the one sampler's: exact as doubles below 2^52 ticks, then floats).
+// each stride the clip uses (index: the stride): the sample a lane reads first (b is the next),
+// how many samples a lane of that stride keeps in the segment, and the blend factor between the
+// two samples' times (the one sampler's: exact as doubles below 2^52 ticks, then floats).
 struct SegmentRun {
   std::uint32_t segment = 0;  // the time's interval's segment
   std::uint32_t local = 0;    // the interval's place in it
