@@ -307,8 +307,7 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s, std::vector<TrsBlock>*& 
   SkinState& state = skins_[s];
   blend_layers_.clear();
   blend_additive_.clear();
-  std::span<TrsBlock> sampled;  // the last normal layer's own pose
-  buffer = nullptr;
+  std::vector<TrsBlock>* sampled = nullptr;  // the last normal layer's own pose
   for (const Layer& layer : layers_) {
     if (!shows(layer)) continue;
     for (Action* a : layer.actions) {
@@ -319,23 +318,18 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s, std::vector<TrsBlock>*& 
         if (has_clip) blend_additive_.push_back(BlendingLayer{a->skin_poses[s], w, layer.skin_masks[s]});
       } else {
         // A clip without this skin holds it at rest.
-        sampled = has_clip ? std::span<TrsBlock>(a->skin_poses[s]) : std::span<TrsBlock>();
-        buffer = has_clip ? &a->skin_poses[s] : nullptr;
-        blend_layers_.push_back(BlendingLayer{has_clip ? std::span<const TrsBlock>(sampled) : state.shared->rest, w, layer.skin_masks[s]});
+        sampled = has_clip ? &a->skin_poses[s] : nullptr;
+        blend_layers_.push_back(BlendingLayer{has_clip ? std::span<const TrsBlock>(*sampled) : state.shared->rest, w, layer.skin_masks[s]});
       }
     }
   }
-  const std::span<TrsBlock> pose =
-      blend_collected(sampled, state.shared->rest, static_cast<std::size_t>(model_.skins[s].data.bone_count), state.blended);
-  if (pose.empty() || pose.data() != sampled.data()) buffer = nullptr;
-  return pose;
+  return blend_collected(sampled, state.shared->rest, static_cast<std::size_t>(model_.skins[s].data.bone_count), state.blended, buffer);
 }
 
 std::span<TrsBlock> Animator::blend_scene(std::vector<TrsBlock>*& buffer) {
   blend_layers_.clear();
   blend_additive_.clear();
-  std::span<TrsBlock> sampled;
-  buffer = nullptr;
+  std::vector<TrsBlock>* sampled = nullptr;
   for (const Layer& layer : layers_) {
     if (!shows(layer)) continue;
     for (Action* a : layer.actions) {
@@ -346,23 +340,22 @@ std::span<TrsBlock> Animator::blend_scene(std::vector<TrsBlock>*& buffer) {
         if (has_tracks) blend_additive_.push_back(BlendingLayer{a->scene_pose, w, layer.node_mask});
       } else {
         // A clip without rigid tracks holds every node at its loaded transform.
-        sampled = has_tracks ? std::span<TrsBlock>(a->scene_pose) : std::span<TrsBlock>();
-        buffer = has_tracks ? &a->scene_pose : nullptr;
-        blend_layers_.push_back(BlendingLayer{has_tracks ? std::span<const TrsBlock>(sampled) : scene_rest_, w, layer.node_mask});
+        sampled = has_tracks ? &a->scene_pose : nullptr;
+        blend_layers_.push_back(BlendingLayer{has_tracks ? std::span<const TrsBlock>(*sampled) : scene_rest_, w, layer.node_mask});
       }
     }
   }
-  const std::span<TrsBlock> pose = blend_collected(sampled, scene_rest_, model_.nodes.size(), scene_blended_);
-  if (pose.empty() || pose.data() != sampled.data()) buffer = nullptr;
-  return pose;
+  return blend_collected(sampled, scene_rest_, model_.nodes.size(), scene_blended_, buffer);
 }
 
-std::span<TrsBlock> Animator::blend_collected(std::span<TrsBlock> sampled, std::span<const TrsBlock> rest,
-                                              std::size_t joints, std::span<TrsBlock> output) {
+std::span<TrsBlock> Animator::blend_collected(std::vector<TrsBlock>* sampled, std::span<const TrsBlock> rest,
+                                              std::size_t joints, std::span<TrsBlock> output, std::vector<TrsBlock>*& shown) {
+  shown = nullptr;
   if (blend_layers_.empty() && blend_additive_.empty()) return {};  // nothing plays
   if (blend_additive_.empty() && blend_layers_.size() == 1 && blend_layers_[0].weight == 1.f &&
-      blend_layers_[0].joint_weights.empty() && !sampled.empty()) {
-    return sampled;  // one clip at full weight: its sampled pose as it is (the seed's frame)
+      blend_layers_[0].joint_weights.empty() && sampled != nullptr) {
+    shown = sampled;
+    return *sampled;  // one clip at full weight: its sampled pose as it is (the seed's frame)
   }
   BlendingJob job;
   job.layers = blend_layers_;

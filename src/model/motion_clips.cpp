@@ -349,17 +349,17 @@ void MotionClips::bake_root_motion() {
       for (const Keyframe& k : t->keys) baked.times.push_back(k.time);
     std::sort(baked.times.begin(), baked.times.end());
     baked.times.erase(std::unique(baked.times.begin(), baked.times.end()), baked.times.end());
-    std::vector<Trs> in_place(baked.times.size());
+    std::vector<Trs> shown(baked.times.size());  // the hips' local at each time, R1 taken out
     animator.play(a, {.loop = LoopMode::Once});
     for (std::size_t k = 0; k < baked.times.size(); ++k) {
       animator.update(baked.times[k], false);
       baked.offsets.push_back(animator.root_motion_offset());
-      in_place[k] = decompose_trs(animator.bone_transforms()[static_cast<std::size_t>(hips_)]);
+      shown[k] = decompose_trs(animator.bone_transforms()[static_cast<std::size_t>(hips_)]);
     }
     for (BoneTrack* t : hips) {
       for (Keyframe& key : t->keys) {
         const auto k = static_cast<std::size_t>(std::lower_bound(baked.times.begin(), baked.times.end(), key.time) - baked.times.begin());
-        key.translation = in_place[k].translation, key.rotation = in_place[k].rotation;
+        key.translation = shown[k].translation, key.rotation = shown[k].rotation;
       }
     }
   }

@@ -294,10 +294,7 @@ void MotionMatcher::move_character(float dt, Ticks before, Ticks now) {
   pose_facing_ = facing_of_pose(pose_turn_);
   // The clip's root motion over the step, and its yaw since time 0 before it (theta).
   const BakedRootMotion& path = clips_.root_motion(range_);
-  // (Playing on, the offset before is the one after the last update.)
-  const bool on = before == root_time_ && range_ == root_range_;
-  const RootMotion from = on ? root_offset_ : path.at(before, root_cursor_), to = path.at(now, root_cursor_);
-  root_time_ = now, root_range_ = range_, root_offset_ = to;
+  const RootMotion from = path.at(before, root_cursor_), to = path.at(now, root_cursor_);
   const RootMotion delta{to.translation - from.translation, to.yaw - from.yaw};
   const float theta = from.yaw;
   const glm::vec3 step = rotate_y(yaw_ - theta, delta.translation);

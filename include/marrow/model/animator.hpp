@@ -378,10 +378,10 @@ class Animator {
   std::span<TrsBlock> blend_skin(std::size_t skin, std::vector<TrsBlock>*& sampled);
   std::span<TrsBlock> blend_scene(std::vector<TrsBlock>*& sampled);
   // blend_layers_ and blend_additive_ (as blend_skin or blend_scene collected them) blended
-  // into output; `sampled` is the last normal layer's own pose, passed as it is when it is the
-  // only source at full weight.
-  std::span<TrsBlock> blend_collected(std::span<TrsBlock> sampled, std::span<const TrsBlock> rest, std::size_t joints,
-                                      std::span<TrsBlock> output);
+  // into output; `sampled` is the last normal layer's own pose (null: none), passed as it is,
+  // and named in `shown`, when it is the only source at full weight.
+  std::span<TrsBlock> blend_collected(std::vector<TrsBlock>* sampled, std::span<const TrsBlock> rest, std::size_t joints,
+                                      std::span<TrsBlock> output, std::vector<TrsBlock>*& shown);
   void remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) const;
   RootMotion blended_root_offset() const noexcept;  // the playing clips' motion since their time 0, blended
   template <class F>

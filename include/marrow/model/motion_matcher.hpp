@@ -84,7 +84,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -273,11 +272,6 @@ class MotionMatcher {
   MotionSearchScratch scratch_;
   std::size_t range_ = 0, row_ = 0;
   std::size_t root_cursor_ = 0;  // BakedRootMotion::at's, in the range played
-  // The baked offset at the clip's time after the last update, of range root_range_ (none yet:
-  // a time no clip reaches).
-  Ticks root_time_{std::numeric_limits<Ticks::rep>::min()};
-  std::size_t root_range_ = 0;
-  RootMotion root_offset_;
   bool beyond_ = false;  // the clip plays past its last candidate row (row_ is that row)
   // Input: this frame's and the last search's.
   glm::vec3 desired_velocity_{0.f};
