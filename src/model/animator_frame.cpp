@@ -303,8 +303,8 @@ void Animator::sample_live(Action& a, const CompiledAnimation& c, Ticks t) {
   a.live->sample(t, a.skin_poses, a.scene_pose);
 }
 
-std::span<TrsBlock> Animator::blend_skin(std::size_t s, std::vector<TrsBlock>*& buffer) {
-  SkinState& state = skins_[s];
+template <class PoseOf, class MaskOf>
+std::vector<TrsBlock>* Animator::collect_layers(std::span<const TrsBlock> rest, const PoseOf& pose_of, const MaskOf& mask_of) {
   blend_layers_.clear();
   blend_additive_.clear();
   std::vector<TrsBlock>* sampled = nullptr;  // the last normal layer's own pose
@@ -313,38 +313,34 @@ std::span<TrsBlock> Animator::blend_skin(std::size_t s, std::vector<TrsBlock>*& 
     for (Action* a : layer.actions) {
       const float w = action_weight(layer, *a);
       if (w <= 0.f) continue;
-      const bool has_clip = animations_->animations[static_cast<std::size_t>(a->animation)].drives_skin(s);
+      std::vector<TrsBlock>* pose = pose_of(*a);
+      const std::span<const float> mask = mask_of(layer);
       if (layer.additive) {
-        if (has_clip) blend_additive_.push_back(BlendingLayer{a->skin_poses[s], w, layer.skin_masks[s]});
+        if (pose != nullptr) blend_additive_.push_back(BlendingLayer{*pose, w, mask});
       } else {
-        // A clip without this skin holds it at rest.
-        sampled = has_clip ? &a->skin_poses[s] : nullptr;
-        blend_layers_.push_back(BlendingLayer{has_clip ? std::span<const TrsBlock>(*sampled) : state.shared->rest, w, layer.skin_masks[s]});
+        sampled = pose;  // a clip that does not drive it holds it at rest
+        blend_layers_.push_back(BlendingLayer{pose != nullptr ? std::span<const TrsBlock>(*pose) : rest, w, mask});
       }
     }
   }
+  return sampled;
+}
+
+std::span<TrsBlock> Animator::blend_skin(std::size_t s, std::vector<TrsBlock>*& buffer) {
+  SkinState& state = skins_[s];
+  std::vector<TrsBlock>* sampled = collect_layers(
+      state.shared->rest,
+      [&](Action& a) { return animations_->animations[static_cast<std::size_t>(a.animation)].drives_skin(s) ? &a.skin_poses[s] : nullptr; },
+      [&](const Layer& layer) { return std::span<const float>(layer.skin_masks[s]); });
   return blend_collected(sampled, state.shared->rest, static_cast<std::size_t>(model_.skins[s].data.bone_count), state.blended, buffer);
 }
 
+// A clip without rigid tracks holds every node at its loaded transform (scene_rest_).
 std::span<TrsBlock> Animator::blend_scene(std::vector<TrsBlock>*& buffer) {
-  blend_layers_.clear();
-  blend_additive_.clear();
-  std::vector<TrsBlock>* sampled = nullptr;
-  for (const Layer& layer : layers_) {
-    if (!shows(layer)) continue;
-    for (Action* a : layer.actions) {
-      const float w = action_weight(layer, *a);
-      if (w <= 0.f) continue;
-      const bool has_tracks = animations_->animations[static_cast<std::size_t>(a->animation)].has_scene_tracks;
-      if (layer.additive) {
-        if (has_tracks) blend_additive_.push_back(BlendingLayer{a->scene_pose, w, layer.node_mask});
-      } else {
-        // A clip without rigid tracks holds every node at its loaded transform.
-        sampled = has_tracks ? &a->scene_pose : nullptr;
-        blend_layers_.push_back(BlendingLayer{has_tracks ? std::span<const TrsBlock>(*sampled) : scene_rest_, w, layer.node_mask});
-      }
-    }
-  }
+  std::vector<TrsBlock>* sampled = collect_layers(
+      scene_rest_,
+      [&](Action& a) { return animations_->animations[static_cast<std::size_t>(a.animation)].has_scene_tracks ? &a.scene_pose : nullptr; },
+      [](const Layer& layer) { return std::span<const float>(layer.node_mask); });
   return blend_collected(sampled, scene_rest_, model_.nodes.size(), scene_blended_, buffer);
 }
 
