@@ -137,6 +137,16 @@ TEST(AnimationLayers, B2_AMaskedLayerLeavesTheLegsAlone) {
   EXPECT_TRUE(near(local_position(a, kHead), {0, 1, 0}));
 }
 
+TEST(AnimationLayers, B2_AMaskedLayerLeavesTheRigidNodesOutsideItAlone) {
+  const Model model = make_rig();
+  Animator a(model);
+  a.play("Walk", {.start = 500ms});  // hips x = 1, the prop at y = 1
+  a.set_layer(1, {.mask = "Hips"});  // the skin's subtree: the prop (under the root) is outside
+  a.play("Walk", {.loop = LoopMode::Once, .start = 1s, .layer = 1});  // hips x = 2, the prop at y = 2
+  EXPECT_TRUE(near(local_position(a, kHips), {1.5f, 1, 0})) << "inside the mask: half and half";
+  EXPECT_TRUE(near(local_position(a, kProp), {5, 1, 0})) << "outside it: the first layer's alone (1.5 unmasked)";
+}
+
 TEST(AnimationLayers, B2_RigidNodesAndTheFillBelowTheThreshold) {
   const Model model = make_rig();
   Animator a(model);

@@ -326,22 +326,22 @@ std::vector<TrsBlock>* Animator::collect_layers(std::span<const TrsBlock> rest, 
   return sampled;
 }
 
-std::span<TrsBlock> Animator::blend_skin(std::size_t s, std::vector<TrsBlock>*& buffer) {
+std::span<TrsBlock> Animator::blend_skin(std::size_t s, std::vector<TrsBlock>*& shown) {
   SkinState& state = skins_[s];
   std::vector<TrsBlock>* sampled = collect_layers(
       state.shared->rest,
       [&](Action& a) { return animations_->animations[static_cast<std::size_t>(a.animation)].drives_skin(s) ? &a.skin_poses[s] : nullptr; },
       [&](const Layer& layer) { return std::span<const float>(layer.skin_masks[s]); });
-  return blend_collected(sampled, state.shared->rest, static_cast<std::size_t>(model_.skins[s].data.bone_count), state.blended, buffer);
+  return blend_collected(sampled, state.shared->rest, static_cast<std::size_t>(model_.skins[s].data.bone_count), state.blended, shown);
 }
 
 // A clip without rigid tracks holds every node at its loaded transform (scene_rest_).
-std::span<TrsBlock> Animator::blend_scene(std::vector<TrsBlock>*& buffer) {
+std::span<TrsBlock> Animator::blend_scene(std::vector<TrsBlock>*& shown) {
   std::vector<TrsBlock>* sampled = collect_layers(
       scene_rest_,
       [&](Action& a) { return animations_->animations[static_cast<std::size_t>(a.animation)].has_scene_tracks ? &a.scene_pose : nullptr; },
       [](const Layer& layer) { return std::span<const float>(layer.node_mask); });
-  return blend_collected(sampled, scene_rest_, model_.nodes.size(), scene_blended_, buffer);
+  return blend_collected(sampled, scene_rest_, model_.nodes.size(), scene_blended_, shown);
 }
 
 std::span<TrsBlock> Animator::blend_collected(std::vector<TrsBlock>* sampled, std::span<const TrsBlock> rest,

@@ -373,19 +373,19 @@ class Animator {
   void pose_driven(std::span<const DrivenClip> clips, Ticks dt);
   void sample_actions();
   void sample_live(Action& action, const CompiledAnimation& compiled, Ticks t);
-  // The pose shown (empty: the rest), and `sampled` the action's buffer that holds it when it is
+  // The pose shown (empty: the rest), and `shown` the action's buffer that holds it when it is
   // one clip's sampled pose as it is (else null).
-  std::span<TrsBlock> blend_skin(std::size_t skin, std::vector<TrsBlock>*& sampled);
-  std::span<TrsBlock> blend_scene(std::vector<TrsBlock>*& sampled);
+  std::span<TrsBlock> blend_skin(std::size_t skin, std::vector<TrsBlock>*& shown);
+  std::span<TrsBlock> blend_scene(std::vector<TrsBlock>*& shown);
   // The layers that show, collected into blend_layers_ and blend_additive_ for one pose (a skin's
   // or the scene's): pose_of(action) is the action's sampled pose of it, null when its clip does
   // not drive it (a normal layer then blends `rest`); mask_of(layer) is the layer's mask of it.
   // Returns the last normal layer's own pose (null: none).
   template <class PoseOf, class MaskOf>
   std::vector<TrsBlock>* collect_layers(std::span<const TrsBlock> rest, const PoseOf& pose_of, const MaskOf& mask_of);
-  // blend_layers_ and blend_additive_ (as collect_layers collected them) blended
-  // into output; `sampled` is the last normal layer's own pose (null: none), passed as it is,
-  // and named in `shown`, when it is the only source at full weight.
+  // blend_layers_ and blend_additive_ (as collect_layers collected them) blended into output;
+  // `sampled` is the last normal layer's own pose (null: none), passed as it is, and named in
+  // `shown`, when it is the only source at full weight.
   std::span<TrsBlock> blend_collected(std::vector<TrsBlock>* sampled, std::span<const TrsBlock> rest, std::size_t joints,
                                       std::span<TrsBlock> output, std::vector<TrsBlock>*& shown);
   void remove_root_motion(std::span<TrsBlock> pose, std::size_t joint) const;
